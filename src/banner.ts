@@ -1,0 +1,46 @@
+import type { Config } from "./config.js";
+import type { Logger, RunningService } from "./main.js";
+
+export function consoleLogger(): Logger {
+  const line = (level: string, message: string, fields?: Record<string, unknown>) =>
+    JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
+  return {
+    info: (message, fields) => console.log(line("info", message, fields)),
+    error: (message, fields) => console.error(line("error", message, fields)),
+  };
+}
+
+/** What a newcomer needs after `npm start`: where it listens, the keys, and curl lines to paste. */
+export function printBanner(config: Config, service: RunningService, startMs: number): void {
+  const base = `http://localhost:${service.port}`;
+  const out: string[] = [];
+  const demo = service.demo;
+  if (demo) {
+    const { counts, sample } = demo;
+    out.push(
+      `Seeded the demo merchant "${demo.merchantId}" (${counts.products} products, ${counts.collections} collections, ${counts.customers} customers, ${counts.orders} orders, ${counts.events} events) in ${Math.round(demo.generateMs + demo.importMs)} ms`,
+      `  demo API key:  ${demo.apiKey}`,
+      `  admin token:   ${service.adminToken}   (kept in ${config.dataDir}/admin-token unless AISLE_ADMIN_TOKEN is set)`,
+      "",
+      "Try:",
+      `  curl '${base}/api/v1/products/static?key=${demo.apiKey}&ids=${sample.productIds.join(",")}&format=pretty'`,
+      `  curl '${base}/api/v1/products/static?key=${demo.apiKey}&handles=${sample.handles.join(",")}&country_code=CA&metafield_ns=reviews'`,
+      ...(sample.collectionId ? [`  curl '${base}/api/v1/products/static?key=${demo.apiKey}&platform_collection_id=${sample.collectionId}&limit=10'`] : []),
+      `  curl '${base}/api/v1/sources?format=pretty'`,
+      `  curl -H 'Authorization: Bearer ${service.adminToken}' '${base}/admin/v1/merchants'`,
+      "",
+    );
+  }
+  console.log(out.join("\n"));
+  console.log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "info",
+      message: `aisle listening on ${base}`,
+      port: service.port,
+      dataDir: config.dataDir,
+      workers: config.workers,
+      startMs: Math.round(startMs),
+    }),
+  );
+}

@@ -1,0 +1,75 @@
+import { P, type ParamDef } from "../params/definitions.js";
+
+/**
+ * How an endpoint reports a client error. The spec shows no single envelope:
+ * most endpoints answer `{error: <message>}`, a few answer an empty object.
+ */
+export type ErrorStyle = "message" | "empty";
+
+export interface EndpointDef {
+  method: "GET" | "POST";
+  path: string;
+  /** Display name in /api/v1/sources. */
+  name: string;
+  description: string;
+  params: readonly ParamDef[];
+  errorStyle: ErrorStyle;
+  /** Listed by /api/v1/sources (a data source a storefront widget can be pointed at). */
+  isSource: boolean;
+  deprecated?: boolean;
+}
+
+export const STATIC_PRODUCTS: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/static",
+  name: "Static products",
+  description:
+    "Exactly the products the caller configures: by ids, handles or collection, in the order given, restricted by platform_product_ids and excluded_ids.",
+  params: [
+    P.key,
+    P.ids,
+    P.handles,
+    { ...P.platform_product_ids, description: "Comma-separated product ids; restricts the result to these products (they are the selection when ids, handles and platform_collection_id are absent)." },
+    P.platform_collection_id,
+    P.excluded_ids,
+    P.metafields,
+    P.metafield_ns_key,
+    P.variant_metafield_ns_key,
+    P.metafield_ns,
+    P.variant_metafield_ns,
+    P.filter_oos,
+    P.filter_unpublished,
+    P.bust_cache,
+    P.limit,
+    P.format,
+    P.selling_plans,
+    P.country_code,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
+export const SOURCES: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/sources",
+  name: "Sources",
+  description:
+    "Every data source available to the merchant account, with its parameters, for filling a drop-down of endpoints.",
+  params: [{ ...P.key, required: false, description: "Public API key; with it, the merchant's own sources are listed too." }, P.format],
+  errorStyle: "message",
+  isSource: false,
+};
+
+export const QUICK_VIEW_SETTINGS: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/smart-search/settings/quick-view",
+  name: "Quick-view settings (deprecated)",
+  description: "Deprecated: always answers 404.",
+  params: [{ ...P.key, required: false }],
+  errorStyle: "message",
+  isSource: false,
+  deprecated: true,
+};
+
+/** Every storefront-facing endpoint, in the order /api/v1/sources lists them. */
+export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [STATIC_PRODUCTS, SOURCES, QUICK_VIEW_SETTINGS];

@@ -1,0 +1,40 @@
+import type { EndpointDef } from "./endpoints.js";
+
+export interface SourceParameter {
+  name: string;
+  required: boolean;
+  default: string | null;
+  description: string;
+  example: string;
+}
+
+export interface Source {
+  id: string;
+  name: string;
+  description: string;
+  protocol: "https";
+  host: string;
+  path: string;
+  query: SourceParameter[];
+}
+
+/** The spec's Source objects, generated from the definitions the server validates with. */
+export function listSources(endpoints: readonly EndpointDef[], host: string): Source[] {
+  return endpoints
+    .filter((endpoint) => endpoint.isSource)
+    .map((endpoint) => ({
+      id: endpoint.path,
+      name: endpoint.name,
+      description: endpoint.description,
+      protocol: "https",
+      host,
+      path: endpoint.path,
+      query: endpoint.params.map(({ name, required, default: fallback, description, example }) => ({
+        name,
+        required,
+        default: fallback,
+        description,
+        example,
+      })),
+    }));
+}

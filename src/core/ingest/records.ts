@@ -1,0 +1,172 @@
+// Validation of the non-product ingest objects (DESIGN §4): merchants, collections,
+// customers, orders and markets. Each returns the stored shape with defaults filled.
+import { gid } from "../gid.js";
+import type { Address, Collection, Customer, Market, Order, OrderLine, VariantPrice } from "../types.js";
+import { toCents, formatCents } from "../money.js";
+import { Fields, InvalidInput, isPlainObject, slugify } from "./fields.js";
+
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+
+export interface MerchantInput {
+  id: string;
+  name: string;
+  domain: string;
+  currency: string;
+}
+
+export function normaliseMerchant(input: unknown, path = "merchant"): MerchantInput {
+  const f = Fields.of(input, path);
+  const id = f.nonEmptyString("id", 64);
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) f.fail("id", "must be lowercase letters, digits, - and _");
+  const domain = f.nonEmptyString("domain", 255).toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
+    f.fail("domain", "must be a host name like shop.example.com");
+  }
+  return { id, name: f.nonEmptyString("name", 255), domain, currency: currency(f, "currency", "USD") };
+}
+
+export function normaliseCollection(input: unknown, path: string): Collection {
+  const f = Fields.of(input, path);
+  const title = f.nonEmptyString("title", 255);
+  return {
+    id: f.id("id"),
+    title,
+    handle: f.has("handle") ? f.nonEmptyString("handle", 255) : slugify(title),
+    product_ids: [...new Set(f.idList("product_ids"))],
+  };
+}
+
+export function normaliseCustomer(input: unknown, path: string, now: string): Customer {
+  const f = Fields.of(input, path);
+  const id = f.id("id");
+  const firstName = f.string("first_name", "");
+  const lastName = f.string("last_name", "");
+  const addresses = f.objects("addresses").map((a) => normaliseAddress(a, id, firstName, lastName));
+  const createdAt = f.timestamp("created_at", now);
+  const email = f.string("email", "", 320);
+  if (email !== "" && !/^[^\s@]+@[^\s@]+$/.test(email)) f.fail("email", "must be an email address");
+  return {
+    id,
+    email,
+    accepts_marketing: f.boolean("accepts_marketing", false),
+    created_at: createdAt,
+    updated_at: f.timestamp("updated_at", now),
+    accepts_marketing_updated_at: f.timestamp("accepts_marketing_updated_at", createdAt),
+    first_name: firstName,
+    last_name: lastName,
+    orders_count: f.integer("orders_count", 0, 0),
+    state: f.string("state", "enabled"),
+    total_spent: f.nullableDecimal("total_spent") ?? "0.00",
+    last_order_id: f.optionalId("last_order_id"),
+    last_order_name: f.nullableString("last_order_name"),
+    note: f.nullableString("note", 10_000),
+    verified_email: f.boolean("verified_email", true),
+    multipass_identifier: f.nullableString("multipass_identifier"),
+    tax_exempt: f.boolean("tax_exempt", false),
+    phone: f.nullableString("phone"),
+    tags: f.string("tags", ""),
+    currency: currency(f, "currency", "USD"),
+    marketing_opt_in_level: f.nullableString("marketing_opt_in_level"),
+    tax_exemptions: f.stringList("tax_exemptions"),
+    admin_graphql_api_id: gid("Customer", id),
+    addresses,
+    default_address: addresses.find((a) => a.default) ?? addresses[0] ?? null,
+  };
+}
+
+function normaliseAddress(a: Fields, customerId: number, firstName: string, lastName: string): Address {
+  const first = a.string("first_name", firstName);
+  const last = a.string("last_name", lastName);
+  const countryCode = a.string("country_code", "").toUpperCase();
+  if (countryCode !== "" && !COUNTRY_CODE.test(countryCode)) a.fail("country_code", "must be an ISO 3166-1 alpha-2 code");
+  return {
+    id: a.id("id"),
+    customer_id: customerId,
+    first_name: first,
+    last_name: last,
+    company: a.nullableString("company"),
+    address1: a.string("address1", ""),
+    address2: a.string("address2", ""),
+    city: a.string("city", ""),
+    province: a.string("province", ""),
+    country: a.string("country", ""),
+    zip: a.string("zip", ""),
+    phone: a.nullableString("phone"),
+    name: a.string("name", `${first} ${last}`.trim()),
+    province_code: a.string("province_code", ""),
+    country_code: countryCode,
+    country_name: a.string("country_name", a.string("country", "")),
+    default: a.boolean("default", false),
+  };
+}
+
+export function normaliseOrder(input: unknown, path: string): Order {
+  const f = Fields.of(input, path);
+  const customer = f.optionalObject("customer");
+  const lines = f.objects("line_items", true);
+  if (lines.length === 0) f.fail("line_items", "must contain at least one line");
+  return {
+    id: f.id("id"),
+    created_at: f.timestamp("created_at"),
+    customer_id: customer ? customer.id("id") : null,
+    line_items: lines.map(normaliseOrderLine),
+    cancelled_at: f.nullableTimestamp("cancelled_at"),
+  };
+}
+
+function normaliseOrderLine(line: Fields): OrderLine {
+  return {
+    product_id: line.id("product_id"),
+    variant_id: line.optionalId("variant_id"),
+    quantity: line.integer("quantity", 1, 1),
+    price: line.decimal("price"),
+  };
+}
+
+export function normaliseMarket(input: unknown, path: string): Market {
+  const f = Fields.of(input, path);
+  const countries = f.stringList("countries").map((code, index) => {
+    const upper = code.toUpperCase();
+    if (!COUNTRY_CODE.test(upper)) throw new InvalidInput(`${f.at("countries")}[${index}]`, "must be an ISO 3166-1 alpha-2 code");
+    return upper;
+  });
+  if (countries.length === 0) f.fail("countries", "must name at least one country");
+  return {
+    id: f.id("id"),
+    name: f.nonEmptyString("name", 255),
+    active: f.boolean("active", true),
+    countries,
+    currency: currency(f, "currency"),
+    product_ids: f.raw("product_ids") === null || !f.has("product_ids") ? null : [...new Set(f.idList("product_ids"))],
+    variant_prices: normaliseVariantPrices(f),
+  };
+}
+
+function normaliseVariantPrices(f: Fields): Record<string, VariantPrice> {
+  const raw = f.raw("variant_prices");
+  if (raw === undefined || raw === null) return {};
+  if (!isPlainObject(raw)) f.fail("variant_prices", "must be an object keyed by variant id");
+  const prices: Record<string, VariantPrice> = {};
+  for (const [variantId, value] of Object.entries(raw)) {
+    const path = `${f.at("variant_prices")}.${variantId}`;
+    if (!/^[1-9]\d{0,15}$/.test(variantId)) throw new InvalidInput(path, "must be keyed by a variant id");
+    const price = Fields.of(value, path);
+    const compareAt = price.raw("compare_at_price");
+    const compareCents = compareAt === undefined || compareAt === null ? null : toCents(compareAt);
+    if (compareCents === null && compareAt !== undefined && compareAt !== null) {
+      price.fail("compare_at_price", "must be a decimal amount");
+    }
+    prices[variantId] = {
+      price: price.decimal("price"),
+      compare_at_price: compareCents === null ? null : formatCents(compareCents),
+    };
+  }
+  return prices;
+}
+
+function currency(f: Fields, name: string, fallback?: string): string {
+  const code = f.string(name, fallback).toUpperCase();
+  if (!CURRENCY_CODE.test(code)) f.fail(name, "must be an ISO 4217 currency code like USD");
+  return code;
+}

@@ -1,0 +1,126 @@
+// Every query parameter the service understands, described once. The HTTP layer
+// validates with these definitions and /api/v1/sources and /openapi.json are
+// generated from them, so the documentation cannot drift from the behaviour.
+
+export type ParamKind =
+  | "api_key"
+  | "id_list"
+  | "handle_list"
+  | "id"
+  | "limit"
+  | "flag" // allowed values yes / no
+  | "pretty"
+  | "ns_key_list"
+  | "ns_list"
+  | "country_code"
+  | "decimal"
+  | "text";
+
+export interface ParamDef {
+  name: string;
+  kind: ParamKind;
+  required: boolean;
+  /** Default as the spec states it, in string form; null when there is none. */
+  default: string | null;
+  description: string;
+  example: string;
+}
+
+type ParamOverrides = Partial<Omit<ParamDef, "name" | "kind">>;
+
+function param(name: string, kind: ParamKind, description: string, example: string, defaults: ParamOverrides = {}): ParamDef {
+  return { name, kind, required: false, default: null, description, example, ...defaults };
+}
+
+/** The same parameter with an endpoint-specific default, requirement or wording. */
+export function withOverrides(def: ParamDef, overrides: ParamOverrides): ParamDef {
+  return { ...def, ...overrides };
+}
+
+export const P = {
+  key: param("key", "api_key", "Public API key of the merchant.", "<API_KEY>", { required: true }),
+  platform_product_ids: param(
+    "platform_product_ids",
+    "id_list",
+    "Comma-separated product ids.",
+    "7100000000001,7100000000002",
+  ),
+  ids: param(
+    "ids",
+    "id_list",
+    "Comma-separated product ids to return, in this order. When omitted, platform_product_ids is used instead.",
+    "7100000000001,7100000000002",
+  ),
+  handles: param(
+    "handles",
+    "handle_list",
+    "Comma-separated product handles to return. When omitted, platform_product_ids is used instead.",
+    "merino-trail-hoodie,canvas-camp-mug",
+  ),
+  platform_collection_id: param(
+    "platform_collection_id",
+    "id",
+    "Products of this collection are returned.",
+    "9100000000001",
+  ),
+  excluded_ids: param("excluded_ids", "id_list", "Comma-separated product ids left out of the result.", "7100000000003"),
+  metafields: param("metafields", "flag", "yes: products are returned with a metafields property.", "yes"),
+  variant_metafields: param("variant_metafields", "flag", "yes: variants are returned with a metafields property.", "yes"),
+  metafield_ns_key: param(
+    "metafield_ns_key",
+    "ns_key_list",
+    "Comma-separated product metafields of the form namespace.key to return.",
+    "reviews.rating,reviews.rating_count",
+  ),
+  variant_metafield_ns_key: param(
+    "variant_metafield_ns_key",
+    "ns_key_list",
+    "Comma-separated variant metafields of the form namespace.key to return.",
+    "custom.fabric_weight",
+  ),
+  metafield_ns: param(
+    "metafield_ns",
+    "ns_list",
+    "Comma-separated product metafield namespaces; all metafields in them are returned.",
+    "reviews",
+  ),
+  variant_metafield_ns: param(
+    "variant_metafield_ns",
+    "ns_list",
+    "Comma-separated variant metafield namespaces; all metafields in them are returned.",
+    "custom",
+  ),
+  bust_cache: param("bust_cache", "flag", "yes: the cached response is discarded and a new one is computed.", "yes"),
+  limit: param("limit", "limit", "Maximum number of products returned (1 to 50).", "5", { default: "5" }),
+  format: param("format", "pretty", "pretty: human-readable response formatting.", "pretty"),
+  filter_oos: param(
+    "filter_oos",
+    "flag",
+    "Out-of-stock products are excluded; set to no to include them. A product is in stock when any variant has stock, allows overselling or is not inventory-managed.",
+    "no",
+    { default: "yes" },
+  ),
+  filter_unpublished: param("filter_unpublished", "flag", "yes: unpublished products are excluded.", "yes"),
+  selling_plans: param(
+    "selling_plans",
+    "flag",
+    "yes: variants get a selling_plan_allocations property.",
+    "yes",
+  ),
+  country_code: param(
+    "country_code",
+    "country_code",
+    "ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue.",
+    "CA",
+  ),
+} satisfies Record<string, ParamDef>;
+
+/** The metafield selectors every product endpoint shares, in spec order. */
+export const METAFIELD_PARAMS = [
+  P.metafields,
+  P.variant_metafields,
+  P.metafield_ns_key,
+  P.variant_metafield_ns_key,
+  P.metafield_ns,
+  P.variant_metafield_ns,
+];

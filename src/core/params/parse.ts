@@ -1,0 +1,106 @@
+import { parseId } from "../ingest/fields.js";
+import { toCents } from "../money.js";
+import type { ParamDef } from "./definitions.js";
+
+export const MAX_LIMIT = 50;
+const MAX_LIST_ITEMS = 250;
+const MAX_TEXT = 1_000;
+
+export type ParamValue = string | number | boolean | number[] | string[];
+
+/** Parsed parameters by name; a parameter that was absent and has no default is missing. */
+export type ParsedParams = Record<string, ParamValue | undefined>;
+
+export type ParseResult = { ok: true; params: ParsedParams } | { ok: false; message: string };
+
+/**
+ * Validates a query string against an endpoint's parameter definitions.
+ * Unknown parameters are ignored (storefronts add cache-busters of their own);
+ * a known parameter with a bad value is an error that names it.
+ */
+export function parseParams(defs: readonly ParamDef[], query: URLSearchParams): ParseResult {
+  const params: ParsedParams = {};
+  for (const def of defs) {
+    const raw = query.get(def.name);
+    const text = raw === null || raw.trim() === "" ? def.default : raw.trim();
+    if (text === null) {
+      if (def.required) return { ok: false, message: `Missing required endpoint arg: ${def.name}` };
+      continue;
+    }
+    const parsed = parseValue(def, text);
+    if (typeof parsed === "object" && parsed !== null && "problem" in parsed) {
+      return { ok: false, message: `Invalid ${def.name}: ${parsed.problem}` };
+    }
+    params[def.name] = parsed;
+  }
+  return { ok: true, params };
+}
+
+type Problem = { problem: string };
+
+function parseValue(def: ParamDef, text: string): ParamValue | Problem {
+  switch (def.kind) {
+    case "api_key":
+    case "text":
+      return text.length > MAX_TEXT ? { problem: `must be at most ${MAX_TEXT} characters` } : text;
+    case "id":
+      return parseId(text) ?? { problem: `"${clip(text)}" is not an id` };
+    case "id_list":
+      return parseList(text, (item) => parseId(item), "is not an id");
+    case "handle_list":
+      return parseList(text, (item) => (/^[\w-]{1,255}$/u.test(item) ? item : null), "is not a product handle");
+    case "ns_key_list":
+      return parseList(text, (item) => (/^[^.\s]+\.[^.\s]+$/.test(item) ? item : null), "is not of the form namespace.key");
+    case "ns_list":
+      return parseList(text, (item) => (/^[^.\s]+$/.test(item) ? item : null), "is not a namespace");
+    case "limit": {
+      const limit = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
+      if (!(limit >= 1 && limit <= MAX_LIMIT)) return { problem: `must be a whole number from 1 to ${MAX_LIMIT}` };
+      return limit;
+    }
+    case "flag":
+      if (text === "yes") return true;
+      if (text === "no") return false;
+      return { problem: "allowed values are yes and no" };
+    case "pretty":
+      return text === "pretty" ? true : { problem: "the allowed value is pretty" };
+    case "country_code":
+      return /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : { problem: "must be an ISO 3166-1 alpha-2 code like CA" };
+    case "decimal": {
+      const cents = toCents(text);
+      return cents === null ? { problem: `"${clip(text)}" is not a decimal amount` } : cents;
+    }
+  }
+}
+
+function parseList<T extends number | string>(
+  text: string,
+  parseItem: (item: string) => T | null,
+  problem: string,
+): T[] | Problem {
+  const items = text.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  if (items.length > MAX_LIST_ITEMS) return { problem: `at most ${MAX_LIST_ITEMS} values are allowed` };
+  const values: T[] = [];
+  for (const item of items) {
+    const value = parseItem(item);
+    if (value === null) return { problem: `"${clip(item)}" ${problem}` };
+    if (!values.includes(value)) values.push(value);
+  }
+  return values;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/**
+ * The parameters in a canonical form (sorted, defaults applied, cache controls
+ * dropped): two requests that mean the same thing share one cache entry.
+ */
+export function canonicalParams(params: ParsedParams, ignore: readonly string[] = ["key", "bust_cache"]): string {
+  return Object.keys(params)
+    .filter((name) => !ignore.includes(name) && params[name] !== undefined)
+    .sort()
+    .map((name) => `${name}=${String(params[name])}`)
+    .join("&");
+}

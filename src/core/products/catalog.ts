@@ -1,0 +1,10 @@
+import type { Collection, Market, Metafield, Product } from "../types.js";
+
+/** Read access to one merchant's catalogue; the store implements it, tests fake it. */
+export interface CatalogReader {
+  product(id: number): Product | undefined;
+  productIdByHandle(handle: string): number | undefined;
+  collection(id: number): Collection | undefined;
+  metafields(owner: Metafield["owner_resource"], ownerId: number): Metafield[];
+  markets(): Market[];
+}

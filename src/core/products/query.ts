@@ -1,0 +1,76 @@
+import type { ParsedParams } from "../params/parse.js";
+import type { MerchantId } from "../types.js";
+import { metafieldSelector, type MetafieldSelection } from "./metafield-selection.js";
+import type { Projection } from "./projection.js";
+
+/** How a list of candidate products becomes a response: the same for every product endpoint. */
+export interface ListOptions {
+  limit: number;
+  filterOos: boolean;
+  filterUnpublished: boolean;
+  excludedIds: number[];
+  /** Only these products may appear (platform_product_ids on static); null: any. */
+  restrictTo: number[] | null;
+  countryCode: string | null;
+  projection: Projection;
+  metafields: MetafieldSelection;
+  sellingPlans: boolean;
+  pretty: boolean;
+}
+
+/** Where static's products come from, in the order the caller gave them. */
+export interface StaticSelection {
+  ids: number[];
+  handles: string[];
+  collectionId: number | null;
+  productIds: number[];
+}
+
+/** A product request as it crosses to a worker: plain data, no functions. */
+export interface StaticProductsTask {
+  kind: "static_products";
+  merchantId: MerchantId;
+  selection: StaticSelection;
+  list: ListOptions;
+}
+
+const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+export function listOptionsFrom(params: ParsedParams, projection: Projection): ListOptions {
+  return {
+    limit: (params.limit as number | undefined) ?? 5,
+    filterOos: params.filter_oos !== false,
+    filterUnpublished: params.filter_unpublished === true,
+    excludedIds: list<number>(params.excluded_ids),
+    restrictTo: null,
+    countryCode: (params.country_code as string | undefined) ?? null,
+    projection,
+    metafields: metafieldSelectionFrom(params),
+    sellingPlans: params.selling_plans === true,
+    pretty: params.format === true,
+  };
+}
+
+export function metafieldSelectionFrom(params: ParsedParams): MetafieldSelection {
+  return {
+    product: metafieldSelector(
+      params.metafields === true,
+      list<string>(params.metafield_ns_key),
+      list<string>(params.metafield_ns),
+    ),
+    variant: metafieldSelector(
+      params.variant_metafields === true,
+      list<string>(params.variant_metafield_ns_key),
+      list<string>(params.variant_metafield_ns),
+    ),
+  };
+}
+
+export function staticSelectionFrom(params: ParsedParams): StaticSelection {
+  return {
+    ids: list<number>(params.ids),
+    handles: list<string>(params.handles),
+    collectionId: (params.platform_collection_id as number | undefined) ?? null,
+    productIds: list<number>(params.platform_product_ids),
+  };
+}

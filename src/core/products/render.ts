@@ -1,0 +1,36 @@
+import { isProductAvailable, isProductPublished } from "../availability.js";
+import type { CatalogReader } from "./catalog.js";
+import { isInMarket, marketForCountry, withMarketPrices } from "./market.js";
+import { projectProduct, type OutputObject } from "./projection.js";
+import type { ListOptions } from "./query.js";
+
+/**
+ * Turns ranked candidate ids into response products: eligibility, market,
+ * projection, then `limit`. Candidates are read lazily, so a ranking can offer
+ * many more than `limit` and only the ones shown cost a product read.
+ */
+export function renderProductList(catalog: CatalogReader, candidates: Iterable<number>, list: ListOptions): OutputObject[] {
+  const market = marketForCountry(catalog.markets(), list.countryCode);
+  const excluded = new Set(list.excludedIds);
+  const allowed = list.restrictTo ? new Set(list.restrictTo) : null;
+  const projection = {
+    projection: list.projection,
+    metafields: list.metafields,
+    sellingPlans: list.sellingPlans,
+    loadMetafields: catalog.metafields.bind(catalog),
+  };
+  const seen = new Set<number>();
+  const output: OutputObject[] = [];
+  for (const id of candidates) {
+    if (output.length >= list.limit) break;
+    if (seen.has(id) || excluded.has(id) || (allowed && !allowed.has(id))) continue;
+    seen.add(id);
+    const stored = catalog.product(id);
+    if (!stored || !isInMarket(stored, market)) continue;
+    const product = withMarketPrices(stored, market);
+    if (list.filterOos && !isProductAvailable(product)) continue;
+    if (list.filterUnpublished && !isProductPublished(product)) continue;
+    output.push(projectProduct(product, projection));
+  }
+  return output;
+}

@@ -1,0 +1,69 @@
+// The only module that writes to a uWS response: status, headers, body, all
+// corked, and never after the client went away.
+import type { HttpResponse } from "uWebSockets.js";
+import type { ErrorStyle } from "../core/api/endpoints.js";
+import { jsonBytes } from "../core/json.js";
+import { ApiError, ERRORS } from "../errors.js";
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body: Uint8Array | string;
+}
+
+/** Set by the onAborted handler registered before any asynchronous work. */
+export interface ConnectionState {
+  aborted: boolean;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Age, X-Aisle-Error",
+};
+
+export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean): void {
+  if (state.aborted) return;
+  res.cork(() => {
+    res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ""}`);
+    if (reply.body !== "" || reply.status !== 204) res.writeHeader("Content-Type", "application/json; charset=utf-8");
+    if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.writeHeader(name, value);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+    res.end(reply.body);
+  });
+}
+
+export function jsonReply(status: number, body: unknown, pretty = false, headers?: Record<string, string>): Reply {
+  return { status, body: jsonBytes(body, pretty), ...(headers ? { headers } : {}) };
+}
+
+/**
+ * The spec's error bodies: `{error: <message>}`, or an empty object where the
+ * spec shows one — then the message still travels, in the X-Aisle-Error header.
+ */
+export function errorReply(error: ApiError, style: ErrorStyle, pretty = false, headers: Record<string, string> = {}): Reply {
+  const message = error.detail ?? ERRORS[error.code].message;
+  if (style === "empty") {
+    return jsonReply(error.status, {}, pretty, { ...headers, "X-Aisle-Error": headerSafe(message) });
+  }
+  return jsonReply(error.status, { error: message }, pretty, headers);
+}
+
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, "?").slice(0, 500);
+}

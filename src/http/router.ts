@@ -1,0 +1,84 @@
+import type { ErrorStyle } from "../core/api/endpoints.js";
+import type { Reply } from "./respond.js";
+
+export type Method = "GET" | "POST" | "DELETE";
+
+/** Everything a handler may use, copied out of uWS's request before any await. */
+export interface RequestInfo {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+  /** Values of `:name` segments of the route pattern. */
+  params: Record<string, string>;
+}
+
+export interface Route {
+  method: Method;
+  pattern: string;
+  /** Called from storefront browsers: answer with CORS headers. */
+  cors: boolean;
+  readsBody: boolean;
+  errorStyle: ErrorStyle;
+  handle(request: RequestInfo): Reply | Promise<Reply>;
+}
+
+export type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | null;
+
+interface CompiledRoute {
+  route: Route;
+  segments: string[];
+}
+
+/** Exact paths by map lookup; patterns with `:params` by segment comparison. */
+export class Router {
+  private readonly exact = new Map<string, Route[]>();
+  private readonly patterns: CompiledRoute[] = [];
+
+  constructor(routes: readonly Route[]) {
+    for (const route of routes) {
+      if (route.pattern.includes(":")) {
+        this.patterns.push({ route, segments: route.pattern.split("/") });
+      } else {
+        this.exact.set(route.pattern, [...(this.exact.get(route.pattern) ?? []), route]);
+      }
+    }
+  }
+
+  match(method: string, path: string): Match {
+    const normalised = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+    const candidates: { route: Route; params: Record<string, string> }[] = (this.exact.get(normalised) ?? []).map(
+      (route) => ({ route, params: {} }),
+    );
+    const segments = normalised.split("/");
+    for (const compiled of this.patterns) {
+      const params = matchSegments(compiled.segments, segments);
+      if (params) candidates.push({ route: compiled.route, params });
+    }
+    if (candidates.length === 0) return null;
+    const hit = candidates.find(({ route }) => route.method === method);
+    return hit ?? { allowed: [...new Set(candidates.map(({ route }) => route.method))] };
+  }
+}
+
+function matchSegments(pattern: string[], path: string[]): Record<string, string> | null {
+  if (pattern.length !== path.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i]!;
+    const actual = path[i]!;
+    if (expected.startsWith(":")) {
+      if (actual === "") return null;
+      try {
+        params[expected.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return null;
+      }
+    } else if (expected !== actual) {
+      return null;
+    }
+  }
+  return params;
+}

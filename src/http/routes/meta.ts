@@ -1,0 +1,19 @@
+import { STOREFRONT_ENDPOINTS } from "../../core/api/endpoints.js";
+import { buildOpenApi, type OperationDoc } from "../../core/api/openapi.js";
+import { jsonBytes } from "../../core/json.js";
+import { jsonReply } from "../respond.js";
+import type { Route } from "../router.js";
+import type { Services } from "../services.js";
+
+function getRoute(pattern: string, handle: Route["handle"]): Route {
+  return { method: "GET", pattern, cors: true, readsBody: false, errorStyle: "message", handle };
+}
+
+/** Health and the OpenAPI document; `operations` documents the non-storefront routes. */
+export function metaRoutes(services: Services, operations: readonly OperationDoc[]): Route[] {
+  const openApi = jsonBytes(buildOpenApi(STOREFRONT_ENDPOINTS, operations, services.version));
+  return [
+    getRoute("/healthz", () => jsonReply(200, { status: "ok", version: services.version })),
+    getRoute("/openapi.json", () => ({ status: 200, body: openApi })),
+  ];
+}

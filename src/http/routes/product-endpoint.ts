@@ -1,0 +1,73 @@
+import type { EndpointDef } from "../../core/api/endpoints.js";
+import { canonicalParams, parseParams, type ParsedParams } from "../../core/params/parse.js";
+import type { Merchant } from "../../core/types.js";
+import { ApiError } from "../../errors.js";
+import { PoolSaturatedError } from "../../pool/pool.js";
+import type { Task } from "../../pool/protocol.js";
+import type { DataDomain } from "../../stores/store.js";
+import { merchantForKey } from "../auth.js";
+import type { Reply } from "../respond.js";
+import type { Route } from "../router.js";
+import type { Services } from "../services.js";
+
+/** What a product endpoint computes for one request, and what its answer depends on. */
+export interface ProductPlan {
+  task: Task;
+  /** Data whose change must invalidate the cached answer. */
+  dependsOn: DataDomain[];
+  /** Behaviour-driven lists also expire by age. */
+  ttlMs?: number;
+}
+
+export function parseOrThrow(endpoint: EndpointDef, query: URLSearchParams): ParsedParams {
+  const parsed = parseParams(endpoint.params, query);
+  if (!parsed.ok) throw new ApiError("invalid_params", parsed.message);
+  return parsed.params;
+}
+
+/**
+ * The shared shape of every product endpoint: validate, authenticate, answer
+ * from the response cache without leaving this thread, or compute in the pool
+ * and cache the bytes.
+ */
+export function productEndpoint(
+  services: Services,
+  endpoint: EndpointDef,
+  plan: (params: ParsedParams, merchant: Merchant) => ProductPlan,
+): Route {
+  const { store, cache, pool } = services;
+  return {
+    method: endpoint.method,
+    pattern: endpoint.path,
+    cors: true,
+    readsBody: false,
+    errorStyle: endpoint.errorStyle,
+    handle(request): Reply | Promise<Reply> {
+      const params = parseOrThrow(endpoint, request.query);
+      const merchant = merchantForKey(store, params.key as string | undefined);
+      const { task, dependsOn, ttlMs } = plan(params, merchant);
+      const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
+      const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}`;
+      if (params.bust_cache !== true) {
+        const now = services.now();
+        const hit = cache.get(cacheKey, now);
+        if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
+      }
+      return runTask(task).then((body) => {
+        cache.set(cacheKey, body, services.now(), ttlMs);
+        return { status: 200, body, headers: { Age: "0" } };
+      });
+    },
+  };
+
+  async function runTask(task: Task): Promise<Uint8Array> {
+    try {
+      const result = await pool.run(task);
+      if (!result.ok) throw new Error(`worker task ${task.kind} failed: ${result.code} ${result.message}`);
+      return result.body;
+    } catch (error) {
+      if (error instanceof PoolSaturatedError) throw new ApiError("overloaded");
+      throw error;
+    }
+  }
+}

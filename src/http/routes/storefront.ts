@@ -1,0 +1,51 @@
+import { QUICK_VIEW_SETTINGS, SOURCES, STATIC_PRODUCTS, STOREFRONT_ENDPOINTS } from "../../core/api/endpoints.js";
+import { listSources } from "../../core/api/sources.js";
+import { hasStaticSelection } from "../../core/products/static-selection.js";
+import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
+import { ApiError } from "../../errors.js";
+import { merchantForKey } from "../auth.js";
+import { jsonReply } from "../respond.js";
+import type { Route } from "../router.js";
+import type { Services } from "../services.js";
+import { parseOrThrow, productEndpoint } from "./product-endpoint.js";
+
+export function storefrontRoutes(services: Services): Route[] {
+  return [
+    productEndpoint(services, STATIC_PRODUCTS, (params, merchant) => {
+      const selection = staticSelectionFrom(params);
+      if (!hasStaticSelection(selection)) {
+        throw new ApiError(
+          "invalid_params",
+          "Missing required args. You must pass ids, handles, platform_product_ids or platform_collection_id.",
+        );
+      }
+      return {
+        task: { kind: "static_products", merchantId: merchant.id, selection, list: listOptionsFrom(params, "full") },
+        dependsOn: ["catalogue"],
+      };
+    }),
+    {
+      method: "GET",
+      pattern: SOURCES.path,
+      cors: true,
+      readsBody: false,
+      errorStyle: SOURCES.errorStyle,
+      handle(request) {
+        const params = parseOrThrow(SOURCES, request.query);
+        // The key is optional; a wrong one is still an error rather than silently ignored.
+        if (params.key !== undefined) merchantForKey(services.store, params.key as string);
+        const host = request.headers.host ?? `localhost:${services.config.port}`;
+        return jsonReply(200, { data: listSources(STOREFRONT_ENDPOINTS, host) }, params.format === true);
+      },
+    },
+    {
+      method: "GET",
+      pattern: QUICK_VIEW_SETTINGS.path,
+      cors: true,
+      readsBody: false,
+      errorStyle: QUICK_VIEW_SETTINGS.errorStyle,
+      handle: () =>
+        jsonReply(404, { successful: false, message: "deprecated", data: [{ message: "This endpoint is deprecated" }] }),
+    },
+  ];
+}

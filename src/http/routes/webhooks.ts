@@ -1,0 +1,61 @@
+import type { OperationDoc } from "../../core/api/openapi.js";
+import { Fields } from "../../core/ingest/fields.js";
+import { ApiError } from "../../errors.js";
+import { ingest } from "../../ingest/ingest.js";
+import { isValidSignature, webhookAction, WEBHOOK_TOPICS } from "../../ingest/webhook.js";
+import { jsonReply } from "../respond.js";
+import type { Route } from "../router.js";
+import type { Services } from "../services.js";
+import { asClientError, bodyText } from "./admin.js";
+
+export const WEBHOOK_OPERATIONS: OperationDoc[] = [
+  {
+    method: "POST",
+    path: "/webhooks/:merchant",
+    summary: `Platform webhooks, signed with X-Platform-Hmac-Sha256; topics (X-Platform-Topic): ${WEBHOOK_TOPICS.join(", ")}`,
+    requestBody: "the topic's object in the platform's Admin REST shape",
+  },
+];
+
+export function webhookRoutes(services: Services): Route[] {
+  const { store } = services;
+  return [
+    {
+      method: "POST",
+      pattern: "/webhooks/:merchant",
+      cors: false,
+      readsBody: true,
+      errorStyle: "message",
+      async handle(request) {
+        const merchant = store.merchant(request.params.merchant ?? "");
+        if (!merchant) throw new ApiError("not_found", `No merchant ${request.params.merchant}`);
+        // Verify before reading anything else: an unsigned body is not looked at.
+        const body = request.body ?? new Uint8Array(0);
+        if (!isValidSignature(merchant.webhook_secret, body, request.headers["x-platform-hmac-sha256"])) {
+          throw new ApiError("bad_signature");
+        }
+        const topic = request.headers["x-platform-topic"] ?? "";
+        const action = webhookAction(topic);
+        if (!action) throw new ApiError("invalid_params", `Unsupported X-Platform-Topic "${topic}"; supported: ${WEBHOOK_TOPICS.join(", ")}`);
+        let payload: unknown;
+        try {
+          payload = JSON.parse(bodyText(request));
+        } catch (error) {
+          if (error instanceof ApiError) throw error;
+          throw new ApiError("invalid_body", `${topic} body is not valid JSON`);
+        }
+        return asClientError(async () => {
+          if (action.type === "upsert") {
+            await ingest(store, merchant.id, action.kind, [payload]);
+            return jsonReply(200, { ok: true });
+          }
+          const id = Fields.of(payload, topic).id("id");
+          const removed =
+            action.kind === "products" ? await store.deleteProduct(merchant.id, id) : await store.deleteCollection(merchant.id, id);
+          // Deleting what is already gone is success: the platform may deliver a webhook twice.
+          return jsonReply(200, { ok: true, deleted: removed ? id : null });
+        });
+      },
+    },
+  ];
+}

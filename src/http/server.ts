@@ -1,0 +1,150 @@
+// The uWS front end: one catch-all handler that copies the request, answers
+// preflights, routes, reads bodies with a size limit and writes the reply.
+// Handlers may answer synchronously (cache hits) so the hot path never awaits.
+import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
+import { ApiError } from "../errors.js";
+import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
+import type { RequestInfo, Router } from "./router.js";
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  maxUrlBytes: number;
+  /** Reports a handler's unexpected failure (a bug, never a client mistake). */
+  onInternalError: (error: unknown, request: RequestInfo) => void;
+}
+
+const PREFLIGHT_HEADERS: Record<string, string> = {
+  ...CORS_HEADERS,
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type, Service-Api-Key",
+  "Access-Control-Max-Age": "86400",
+};
+
+export class HttpServer {
+  private readonly app: TemplatedApp;
+  private listenSocket: us_listen_socket | null = null;
+  private inFlight = 0;
+  private draining = false;
+  boundPort = 0;
+
+  constructor(
+    private readonly router: Router,
+    private readonly options: HttpServerOptions,
+  ) {
+    this.app = uWS.App();
+    this.app.any("/*", (res, req) => this.dispatch(res, req));
+  }
+
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(this.options.host, this.options.port, (socket) => {
+        if (!socket) return reject(new Error(`cannot listen on ${this.options.host}:${this.options.port}`));
+        this.listenSocket = socket;
+        this.boundPort = uWS.us_socket_local_port(socket);
+        resolve(this.boundPort);
+      });
+    });
+  }
+
+  /** Stops accepting connections, then waits (bounded) for requests under way. */
+  async drain(graceMs: number): Promise<void> {
+    this.draining = true;
+    if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = null;
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private dispatch(res: HttpResponse, req: HttpRequest): void {
+    const state: ConnectionState = { aborted: false };
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    const method = req.getMethod().toUpperCase();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? "";
+    const headers: Record<string, string> = {};
+    req.forEach((name, value) => {
+      headers[name] = value;
+    });
+
+    if (method === "OPTIONS") return writeReply(res, state, { status: 204, headers: PREFLIGHT_HEADERS, body: "" }, false);
+    if (this.draining) return this.fail(res, state, new ApiError("shutting_down"), true);
+    if (path.length + rawQuery.length > this.options.maxUrlBytes) {
+      return this.fail(res, state, new ApiError("uri_too_long", `Request URL longer than ${this.options.maxUrlBytes} bytes`), true);
+    }
+
+    const match = this.router.match(method, path);
+    if (match === null) return this.fail(res, state, new ApiError("not_found", `No endpoint at ${path}`), true);
+    if ("allowed" in match) {
+      const detail = `Method ${method} is not allowed on ${path}; use ${match.allowed.join(" or ")}`;
+      return this.fail(res, state, new ApiError("method_not_allowed", detail), true, { Allow: match.allowed.join(", ") });
+    }
+
+    const { route, params } = match;
+    const request: RequestInfo = { method, path, query: new URLSearchParams(rawQuery), headers, body: null, params };
+    const finish = (reply: Reply) => writeReply(res, state, reply, route.cors);
+    const failure = (error: unknown) => {
+      if (!(error instanceof ApiError)) this.options.onInternalError(error, request);
+      const apiError = error instanceof ApiError ? error : new ApiError("internal");
+      finish(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty"));
+    };
+
+    if (!route.readsBody) {
+      try {
+        const reply = route.handle(request);
+        if (!(reply instanceof Promise)) return finish(reply);
+        this.track(reply.then(finish, failure));
+      } catch (error) {
+        failure(error);
+      }
+      return;
+    }
+
+    const declared = Number(headers["content-length"] ?? 0);
+    if (declared > this.options.maxBodyBytes) {
+      return this.fail(res, state, new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), route.cors);
+    }
+    this.track(
+      readBody(res, this.options.maxBodyBytes)
+        .then((body) => {
+          request.body = body;
+          return route.handle(request);
+        })
+        .then(finish, failure),
+    );
+  }
+
+  private fail(res: HttpResponse, state: ConnectionState, error: ApiError, cors: boolean, headers?: Record<string, string>): void {
+    writeReply(res, state, errorReply(error, "message", false, headers), cors);
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight++;
+    void work.finally(() => this.inFlight--);
+  }
+}
+
+/** Collects the body, copying each chunk: uWS reuses the chunk's memory after the callback. */
+function readBody(res: HttpResponse, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    res.onData((chunk, isLast) => {
+      if (!tooLarge) {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          tooLarge = true;
+          chunks.length = 0;
+          reject(new ApiError("payload_too_large", `Request body larger than ${maxBytes} bytes`));
+        } else {
+          chunks.push(Buffer.from(chunk.slice(0)));
+        }
+      }
+      if (isLast && !tooLarge) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+  });
+}

@@ -1,0 +1,15 @@
+import type { ResponseCache } from "../cache/response-cache.js";
+import type { Config } from "../config.js";
+import type { WorkerPool } from "../pool/pool.js";
+import type { Store } from "../stores/store.js";
+
+/** What route handlers are given: built once by the composition root (src/main.ts). */
+export interface Services {
+  store: Store;
+  pool: WorkerPool;
+  cache: ResponseCache;
+  config: Config;
+  adminToken: string;
+  version: string;
+  now: () => number;
+}

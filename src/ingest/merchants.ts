@@ -1,0 +1,32 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { normaliseMerchant } from "../core/ingest/records.js";
+import { formatTimestamp } from "../core/timestamps.js";
+import type { Merchant } from "../core/types.js";
+import type { Store } from "../stores/store.js";
+
+/** 192 random bits, well over the 160 DESIGN §3 asks for. */
+export function newApiKey(): string {
+  return `pk_${randomBytes(24).toString("base64url")}`;
+}
+
+export function newSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export async function createMerchant(store: Store, input: unknown): Promise<Merchant> {
+  const fields = normaliseMerchant(input);
+  const merchant: Merchant = {
+    ...fields,
+    api_key: newApiKey(),
+    webhook_secret: newSecret(),
+    created_at: formatTimestamp(new Date()),
+  };
+  await store.createMerchant(merchant);
+  return merchant;
+}
+
+/** Equal-length digests make the comparison constant-time whatever the input length. */
+export function secretsEqual(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}

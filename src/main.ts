@@ -1,0 +1,85 @@
+// The composition root: opens the store, seeds the demo, starts the worker pool
+// and the HTTP front end, and shuts them down in order.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ResponseCache } from "./cache/response-cache.js";
+import type { Config } from "./config.js";
+import { seedDemo, type DemoSummary } from "./demo/seed.js";
+import { newSecret } from "./ingest/merchants.js";
+import { HttpServer } from "./http/server.js";
+import { Router } from "./http/router.js";
+import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
+import { metaRoutes } from "./http/routes/meta.js";
+import { storefrontRoutes } from "./http/routes/storefront.js";
+import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
+import type { Services } from "./http/services.js";
+import { WorkerPool } from "./pool/pool.js";
+import { Store } from "./stores/store.js";
+import { VERSION } from "./version.js";
+
+export interface RunningService {
+  port: number;
+  adminToken: string;
+  /** Set when this start seeded the demo merchant into an empty data dir. */
+  demo: DemoSummary | null;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** The admin token from the environment, or one generated on first start and kept in the data dir. */
+function adminTokenFor(config: Config): string {
+  if (config.adminToken) return config.adminToken;
+  const file = join(config.dataDir, "admin-token");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const token = `adm_${newSecret()}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return token;
+}
+
+export async function startService(config: Config, log: Logger): Promise<RunningService> {
+  const store = Store.open(config.dataDir);
+  const adminToken = adminTokenFor(config);
+  const demo = config.demo === "auto" && store.isEmpty() ? await seedDemo(store) : null;
+  const pool = new WorkerPool({ dataDir: config.dataDir, threads: config.workers, maxQueue: config.poolMaxQueue });
+  const services: Services = {
+    store,
+    pool,
+    cache: new ResponseCache(config.cacheMaxBytes),
+    config,
+    adminToken,
+    version: VERSION,
+    now: Date.now,
+  };
+  const router = new Router([
+    ...storefrontRoutes(services),
+    ...adminRoutes(services),
+    ...webhookRoutes(services),
+    ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),
+  ]);
+  const server = new HttpServer(router, {
+    host: config.host,
+    port: config.port,
+    maxBodyBytes: config.maxBodyBytes,
+    maxUrlBytes: config.maxUrlBytes,
+    onInternalError: (error, request) =>
+      log.error("request failed", { method: request.method, path: request.path, error: String((error as Error)?.stack ?? error) }),
+  });
+  const port = await server.listen();
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      await server.drain(config.shutdownGraceMs);
+      await pool.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  return { port, adminToken, demo, services, close };
+}

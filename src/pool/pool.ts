@@ -1,0 +1,55 @@
+import { Piscina } from "piscina";
+import { fileURLToPath } from "node:url";
+import type { Task, TaskResult, WireResult, WorkerConfig } from "./protocol.js";
+
+export interface PoolOptions {
+  dataDir: string;
+  threads: number;
+  /** Tasks waiting beyond this are refused at once rather than queued for seconds. */
+  maxQueue: number;
+}
+
+export class PoolSaturatedError extends Error {}
+
+/**
+ * Compiled entry of the worker threads. Under the test runner this module runs
+ * from its TypeScript source, while threads need JavaScript: use the build.
+ */
+function workerEntry(): string {
+  const fromSource = import.meta.url.endsWith(".ts");
+  return fileURLToPath(new URL(fromSource ? "../../dist/workers/entry.js" : "../../workers/entry.js", import.meta.url));
+}
+
+export class WorkerPool {
+  private readonly piscina: Piscina;
+
+  constructor(options: PoolOptions) {
+    const workerData: WorkerConfig = { dataDir: options.dataDir };
+    this.piscina = new Piscina({
+      filename: workerEntry(),
+      workerData,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      // Workers hold an open LMDB env and warm caches: never let them idle out.
+      idleTimeout: Number.POSITIVE_INFINITY,
+      maxQueue: options.maxQueue,
+      concurrentTasksPerWorker: 1,
+    });
+  }
+
+  async run(task: Task): Promise<TaskResult> {
+    if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
+      throw new PoolSaturatedError("worker pool queue is full");
+    }
+    const wire = (await this.piscina.run(task)) as WireResult;
+    return wire instanceof Uint8Array ? { ok: true, body: wire } : wire;
+  }
+
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.close();
+  }
+}

@@ -1,0 +1,22 @@
+// The typed boundary between the uWS thread and the worker pool: plain data in,
+// bytes or an error code out. Errors travel as data because a thrown error loses
+// its class and fields crossing threads.
+import type { StaticProductsTask } from "../core/products/query.js";
+
+export type Task = StaticProductsTask | { kind: "ping" };
+
+export type TaskErrorCode = "merchant_not_found" | "bad_task";
+
+export type TaskResult =
+  | { ok: true; body: Uint8Array }
+  | { ok: false; code: TaskErrorCode; message: string };
+
+/**
+ * What actually crosses the thread boundary: Piscina transfers only a top-level
+ * moved value, so a success is the bare body and a failure the error object.
+ */
+export type WireResult = Uint8Array | Extract<TaskResult, { ok: false }>;
+
+export interface WorkerConfig {
+  dataDir: string;
+}

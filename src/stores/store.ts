@@ -1,0 +1,332 @@
+import { open, type Database, type RootDatabase } from "lmdb";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { InvalidInput } from "../core/ingest/fields.js";
+import type { NormalisedProduct } from "../core/ingest/product.js";
+import type {
+  BehaviourEvent,
+  Collection,
+  Customer,
+  Market,
+  Merchant,
+  MerchantId,
+  Metafield,
+  Order,
+  Product,
+} from "../core/types.js";
+
+/** Bumped whenever the stored layout changes; a data dir of another version is refused. */
+export const STORE_FORMAT_VERSION = 1;
+
+/** What a change touches, so caches of unrelated lists survive it. */
+export type DataDomain = "catalogue" | "customers" | "orders";
+
+export class StoreFormatError extends Error {}
+
+type Key = [MerchantId, ...(string | number)[]];
+
+/** An upsert whose path names the input object, for error messages. */
+export interface Located<T> {
+  path: string;
+  value: T;
+}
+
+/**
+ * The one LMDB environment of a data dir, its named dbs and every read and write
+ * aisle makes. The main thread and every worker open it once; reads are
+ * synchronous memory-mapped lookups, writes are batched async transactions.
+ */
+export class Store {
+  private readonly meta: Database<unknown, string>;
+  private readonly merchants: Database<Merchant, MerchantId>;
+  private readonly apiKeys: Database<MerchantId, string>;
+  private readonly versions: Database<number, Key>;
+  private readonly products: Database<Product, Key>;
+  private readonly handles: Database<number, Key>;
+  private readonly variants: Database<number, Key>;
+  private readonly skus: Database<number, Key>;
+  private readonly metafieldsDb: Database<Metafield[], Key>;
+  private readonly collections: Database<Collection, Key>;
+  private readonly customers: Database<Customer, Key>;
+  private readonly orders: Database<Order, Key>;
+  private readonly customerOrders: Database<true, Key>;
+  private readonly markets: Database<Market, Key>;
+  private readonly events: Database<BehaviourEvent, Key>;
+
+  private constructor(private readonly root: RootDatabase) {
+    const db = <V, K extends string | Key>(name: string) =>
+      root.openDB<V, K>({ name, encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+    this.meta = db("meta");
+    this.merchants = db("merchants");
+    this.apiKeys = db("api_keys");
+    this.versions = db("versions");
+    this.products = db("products");
+    this.handles = db("product_handles");
+    this.variants = db("variant_products");
+    this.skus = db("sku_variants");
+    this.metafieldsDb = db("metafields");
+    this.collections = db("collections");
+    this.customers = db("customers");
+    this.orders = db("orders");
+    this.customerOrders = db("customer_orders");
+    this.markets = db("markets");
+    this.events = db("events");
+  }
+
+  static open(dataDir: string): Store {
+    mkdirSync(dataDir, { recursive: true });
+    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 32, mapSize: 64 * 1024 ** 3 });
+    const store = new Store(root);
+    store.checkFormat();
+    return store;
+  }
+
+  private checkFormat(): void {
+    const found = this.meta.get("format_version");
+    if (found === undefined) {
+      this.root.transactionSync(() => this.meta.putSync("format_version", STORE_FORMAT_VERSION));
+    } else if (found !== STORE_FORMAT_VERSION) {
+      throw new StoreFormatError(
+        `data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`,
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+
+  /**
+   * Starts reading from the latest committed state. lmdb-js renews its read
+   * snapshot on a timer, which never fires in a pool worker that blocks between
+   * tasks: without this, a worker would keep answering from an old catalogue.
+   */
+  refreshSnapshot(): void {
+    this.root.resetReadTxn();
+  }
+
+  isEmpty(): boolean {
+    return this.merchants.getKeysCount() === 0;
+  }
+
+  // ── reads ────────────────────────────────────────────────────────────────
+
+  merchant(id: MerchantId): Merchant | undefined {
+    return this.merchants.get(id);
+  }
+
+  merchantIdByKey(apiKey: string): MerchantId | undefined {
+    return this.apiKeys.get(apiKey);
+  }
+
+  listMerchants(): Merchant[] {
+    return [...this.merchants.getRange().map(({ value }) => value)];
+  }
+
+  version(merchant: MerchantId, domain: DataDomain): number {
+    return this.versions.get([merchant, domain]) ?? 0;
+  }
+
+  product(merchant: MerchantId, id: number): Product | undefined {
+    return this.products.get([merchant, id]);
+  }
+
+  productIdByHandle(merchant: MerchantId, handle: string): number | undefined {
+    return this.handles.get([merchant, handle]);
+  }
+
+  productIdByVariant(merchant: MerchantId, variantId: number): number | undefined {
+    return this.variants.get([merchant, variantId]);
+  }
+
+  variantIdBySku(merchant: MerchantId, sku: string): number | undefined {
+    return this.skus.get([merchant, sku]);
+  }
+
+  metafields(merchant: MerchantId, owner: Metafield["owner_resource"], ownerId: number): Metafield[] {
+    return this.metafieldsDb.get([merchant, owner, ownerId]) ?? [];
+  }
+
+  collection(merchant: MerchantId, id: number): Collection | undefined {
+    return this.collections.get([merchant, id]);
+  }
+
+  customer(merchant: MerchantId, id: number): Customer | undefined {
+    return this.customers.get([merchant, id]);
+  }
+
+  order(merchant: MerchantId, id: number): Order | undefined {
+    return this.orders.get([merchant, id]);
+  }
+
+  ordersOfCustomer(merchant: MerchantId, customerId: number): Order[] {
+    const range = this.customerOrders.getKeys({ start: [merchant, customerId], end: [merchant, customerId + 1] });
+    const found: Order[] = [];
+    for (const key of range) {
+      const order = this.orders.get([merchant, key[2] as number]);
+      if (order) found.push(order);
+    }
+    return found;
+  }
+
+  /** The merchant's markets in id order: "the first active market" is the lowest id. */
+  marketsOf(merchant: MerchantId): Market[] {
+    return [...this.markets.getRange(merchantRange(merchant)).map(({ value }) => value)];
+  }
+
+  productIds(merchant: MerchantId): number[] {
+    return [...this.products.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
+  }
+
+  collectionsOf(merchant: MerchantId): Collection[] {
+    return [...this.collections.getRange(merchantRange(merchant)).map(({ value }) => value)];
+  }
+
+  countOf(merchant: MerchantId, kind: "products" | "collections" | "customers" | "orders" | "events"): number {
+    const db = { products: this.products, collections: this.collections, customers: this.customers, orders: this.orders, events: this.events }[kind];
+    return db.getKeysCount(merchantRange(merchant));
+  }
+
+  // ── writes: each call is one transaction; a thrown InvalidInput writes nothing ──
+
+  async createMerchant(merchant: Merchant): Promise<void> {
+    await this.root.childTransaction(() => {
+      if (this.merchants.get(merchant.id)) throw new InvalidInput("merchant.id", `merchant ${merchant.id} already exists`);
+      this.merchants.put(merchant.id, merchant);
+      this.apiKeys.put(merchant.api_key, merchant.id);
+    });
+  }
+
+  async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
+    await this.root.childTransaction(() => {
+      for (const { path, value } of items) this.writeProduct(merchant, path, value);
+      this.bump(merchant, "catalogue");
+    });
+  }
+
+  /** Returns false when there was no such product. */
+  async deleteProduct(merchant: MerchantId, id: number): Promise<boolean> {
+    return this.root.childTransaction(() => {
+      const old = this.products.get([merchant, id]);
+      if (!old) return false;
+      this.unindexProduct(merchant, old);
+      this.products.remove([merchant, id]);
+      this.bump(merchant, "catalogue");
+      return true;
+    });
+  }
+
+  async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
+    await this.upsertAll(merchant, this.collections, items, "catalogue");
+  }
+
+  async deleteCollection(merchant: MerchantId, id: number): Promise<boolean> {
+    return this.root.childTransaction(() => {
+      if (!this.collections.get([merchant, id])) return false;
+      this.collections.remove([merchant, id]);
+      this.bump(merchant, "catalogue");
+      return true;
+    });
+  }
+
+  async upsertMarkets(merchant: MerchantId, items: Located<Market>[]): Promise<void> {
+    await this.upsertAll(merchant, this.markets, items, "catalogue");
+  }
+
+  async upsertCustomers(merchant: MerchantId, items: Located<Customer>[]): Promise<void> {
+    await this.upsertAll(merchant, this.customers, items, "customers");
+  }
+
+  async upsertOrders(merchant: MerchantId, items: Located<Order>[]): Promise<void> {
+    await this.root.childTransaction(() => {
+      for (const { value: order } of items) {
+        const old = this.orders.get([merchant, order.id]);
+        if (old?.customer_id != null) this.customerOrders.remove([merchant, old.customer_id, old.id]);
+        this.orders.put([merchant, order.id], order);
+        if (order.customer_id !== null) this.customerOrders.put([merchant, order.customer_id, order.id], true);
+      }
+      this.bump(merchant, "orders");
+    });
+  }
+
+  async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {
+    await this.root.childTransaction(() => {
+      // A per-merchant counter keeps events at the same millisecond apart.
+      const counterKey = `event_sequence:${merchant}`;
+      let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
+      for (const event of events) this.events.put([merchant, event.at, sequence++], event);
+      this.meta.put(counterKey, sequence);
+    });
+  }
+
+  private async upsertAll<T extends { id: number }>(
+    merchant: MerchantId,
+    db: Database<T, Key>,
+    items: Located<T>[],
+    domain: DataDomain,
+  ): Promise<void> {
+    await this.root.childTransaction(() => {
+      for (const { value } of items) db.put([merchant, value.id], value);
+      this.bump(merchant, domain);
+    });
+  }
+
+  private writeProduct(merchant: MerchantId, path: string, { product, metafields }: NormalisedProduct): void {
+    const old = this.products.get([merchant, product.id]);
+    if (old) this.unindexProduct(merchant, old);
+
+    const handleOwner = this.handles.get([merchant, product.handle]);
+    if (handleOwner !== undefined && handleOwner !== product.id) {
+      throw new InvalidInput(`${path}.handle`, `"${product.handle}" is already the handle of product ${handleOwner}`);
+    }
+    this.handles.put([merchant, product.handle], product.id);
+
+    product.variants.forEach((variant, index) => {
+      const owner = this.variants.get([merchant, variant.id]);
+      if (owner !== undefined && owner !== product.id) {
+        throw new InvalidInput(`${path}.variants[${index}].id`, `variant ${variant.id} belongs to product ${owner}`);
+      }
+      this.variants.put([merchant, variant.id], product.id);
+      if (variant.sku !== "") this.skus.put([merchant, variant.sku], variant.id);
+    });
+
+    for (const [owner, list] of groupMetafields(metafields)) {
+      const [resource, ownerId] = owner.split(":") as [Metafield["owner_resource"], string];
+      this.metafieldsDb.put([merchant, resource, Number(ownerId)], list);
+    }
+    this.products.put([merchant, product.id], product);
+  }
+
+  private unindexProduct(merchant: MerchantId, old: Product): void {
+    if (this.handles.get([merchant, old.handle]) === old.id) this.handles.remove([merchant, old.handle]);
+    this.metafieldsDb.remove([merchant, "product", old.id]);
+    for (const variant of old.variants) {
+      this.variants.remove([merchant, variant.id]);
+      this.metafieldsDb.remove([merchant, "variant", variant.id]);
+      if (variant.sku !== "" && this.skus.get([merchant, variant.sku]) === variant.id) {
+        this.skus.remove([merchant, variant.sku]);
+      }
+    }
+  }
+
+  private bump(merchant: MerchantId, domain: DataDomain): void {
+    this.versions.put([merchant, domain], this.version(merchant, domain) + 1);
+  }
+}
+
+function merchantRange(merchant: MerchantId): { start: Key; end: Key } {
+  // Array keys sort element by element; appending a byte above every string or
+  // number bounds exactly this merchant's keys.
+  return { start: [merchant], end: [merchant, "\uffff"] };
+}
+
+function groupMetafields(metafields: Metafield[]): Map<string, Metafield[]> {
+  const groups = new Map<string, Metafield[]>();
+  for (const metafield of metafields) {
+    const owner = `${metafield.owner_resource}:${metafield.owner_id}`;
+    const list = groups.get(owner) ?? [];
+    list.push(metafield);
+    groups.set(owner, list);
+  }
+  return groups;
+}

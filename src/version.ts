@@ -1,0 +1,2 @@
+/** Reported by /healthz and /openapi.json. */
+export const VERSION = "0.1.0";

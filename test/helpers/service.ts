@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.js";
+import { startService, type Logger, type RunningService } from "../../src/main.js";
+
+export const ADMIN_TOKEN = "test-admin-token-0123456789";
+
+export interface TestService {
+  base: string;
+  service: RunningService;
+  dataDir: string;
+  admin(path: string, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+const quietLogger: Logger = {
+  info: () => {},
+  error: (message, fields) => console.error(message, fields),
+};
+
+/** A real service — LMDB in a temp dir, a Piscina pool, uWS on an ephemeral port. */
+export async function startTestService(options: { demo?: boolean; dataDir?: string } = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aisle-test-"));
+  const config = loadConfig(
+    {},
+    { host: "127.0.0.1", port: 0, dataDir, adminToken: ADMIN_TOKEN, demo: options.demo ? "auto" : "off", workers: 1 },
+  );
+  const service = await startService(config, quietLogger);
+  const base = `http://127.0.0.1:${service.port}`;
+  return {
+    base,
+    service,
+    dataDir,
+    admin: (path, init = {}) =>
+      fetch(`${base}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers ?? {}) } }),
+    async stop() {
+      await service.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a merchant through the admin API and returns its keys. */
+export async function createTestMerchant(
+  t: TestService,
+  id: string,
+  domain = `${id}.example.com`,
+): Promise<{ id: string; api_key: string; webhook_secret: string }> {
+  const res = await t.admin("/admin/v1/merchants", {
+    method: "POST",
+    body: JSON.stringify({ id, name: `Shop ${id}`, domain, currency: "USD" }),
+  });
+  if (res.status !== 201) throw new Error(`merchant create failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: string; api_key: string; webhook_secret: string };
+}
+
+export async function postJson(t: TestService, path: string, body: unknown): Promise<Response> {
+  return t.admin(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+}

@@ -1,0 +1,27 @@
+// Piscina worker entry: opens the store once per thread, then answers tasks.
+import { move } from "piscina";
+import { workerData } from "node:worker_threads";
+import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
+import { Store } from "../src/stores/store.js";
+import { staticProducts } from "./tasks/static-products.js";
+
+const config = workerData as WorkerConfig;
+const store = Store.open(config.dataDir);
+
+function run(task: Task): TaskResult {
+  store.refreshSnapshot();
+  switch (task.kind) {
+    case "static_products":
+      return staticProducts(store, task);
+    case "ping":
+      return { ok: true, body: new Uint8Array(0) };
+    default:
+      return { ok: false, code: "bad_task", message: `unknown task ${(task as { kind: string }).kind}` };
+  }
+}
+
+/** Success is the body itself, moved (not copied) to the uWS thread; see WireResult. */
+export default function handle(task: Task): WireResult {
+  const result = run(task);
+  return result.ok ? (move(result.body) as Uint8Array) : result;
+}
