@@ -16,9 +16,11 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
   const out: string[] = [];
   const demo = service.demo;
   if (demo) {
-    const { counts, sample } = demo;
+    const { seeded, sample } = demo;
     out.push(
-      `Seeded the demo merchant "${demo.merchantId}" (${counts.products} products, ${counts.collections} collections, ${counts.customers} customers, ${counts.orders} orders, ${counts.events} events) in ${Math.round(demo.generateMs + demo.importMs)} ms`,
+      seeded
+        ? `Seeded the demo merchant "${demo.merchantId}" (${seeded.counts.products} products, ${seeded.counts.collections} collections, ${seeded.counts.customers} customers, ${seeded.counts.orders} orders, ${seeded.counts.events} events) in ${Math.round(seeded.generateMs + seeded.importMs)} ms`
+        : `Demo merchant "${demo.merchantId}" is in this data dir`,
       `  demo API key:  ${demo.apiKey}`,
       `  admin token:   ${service.adminToken}   (kept in ${config.dataDir}/admin-token unless AISLE_ADMIN_TOKEN is set)`,
       "",

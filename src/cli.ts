@@ -10,7 +10,7 @@ import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js"
 import { createMerchant } from "./ingest/merchants.js";
 import { consoleLogger, printBanner } from "./banner.js";
 import { startService } from "./main.js";
-import { Store } from "./stores/store.js";
+import { AlreadyExistsError, Store, StoreFormatError } from "./stores/store.js";
 import { VERSION } from "./version.js";
 
 function portOption(value: string): number {
@@ -29,8 +29,6 @@ async function serve(options: { port?: number; data?: string }): Promise<void> {
   const config = loadConfig(process.env, { port: options.port, dataDir: options.data });
   const log = consoleLogger();
   const service = await startService(config, log);
-  printBanner(config, service, performance.now() - startedAt);
-
   const shutdown = (signal: string) => {
     log.info(`${signal}: draining requests and shutting down`);
     service.close().then(
@@ -43,6 +41,8 @@ async function serve(options: { port?: number; data?: string }): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+  // Printed last: whoever waits for the "listening" line may signal us at once.
+  printBanner(config, service, performance.now() - startedAt);
 }
 
 async function importCommand(files: string[], options: { merchant: string; type?: IngestKind; data?: string }): Promise<void> {
@@ -50,7 +50,13 @@ async function importCommand(files: string[], options: { merchant: string; type?
   const store = Store.open(config.dataDir);
   try {
     if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}; create it with aisle merchants add`);
-    const bar = new cliProgress.SingleBar({ format: "importing [{bar}] {percentage}% {value}/{total} objects {eta_formatted} left", stream: process.stderr }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar({
+        format: "importing [{bar}] {percentage}% {value}/{total} objects {eta_formatted} left",
+        stream: process.stderr,
+        // Also report progress when output goes to a file or a CI log.
+        noTTYOutput: true,
+        notTTYSchedule: 2_000,
+      }, cliProgress.Presets.shades_classic);
     const startedAt = performance.now();
     const counts = await importFiles(store, options.merchant, files, options.type, {
       start: (total) => bar.start(total, 0),
@@ -113,6 +119,23 @@ merchants
     await store.close();
   });
 
+merchants
+  .command("show")
+  .description("print a merchant with its API key and webhook secret (--api-key: the key alone, for scripts)")
+  .argument("<id>")
+  .option("--api-key", "print only the public API key")
+  .option("--data <dir>", "data directory")
+  .action(async (id: string, options: { apiKey?: boolean; data?: string }) => {
+    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir);
+    try {
+      const merchant = store.merchant(id);
+      if (!merchant) throw new InvalidInput("merchant", `no merchant ${id}`);
+      console.log(options.apiKey ? merchant.api_key : JSON.stringify(merchant, null, 2));
+    } finally {
+      await store.close();
+    }
+  });
+
 program
   .command("eval")
   .description("quality evaluations on real data (fbt, sessions, similar, search) — none is built yet")
@@ -131,7 +154,7 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof InvalidInput || error instanceof ConfigError) {
+  if (error instanceof InvalidInput || error instanceof ConfigError || error instanceof AlreadyExistsError || error instanceof StoreFormatError) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);
   }

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ResponseCache } from "./cache/response-cache.js";
 import type { Config } from "./config.js";
-import { seedDemo, type DemoSummary } from "./demo/seed.js";
+import { describeDemo, seedDemo, type DemoInfo } from "./demo/seed.js";
 import { newSecret } from "./ingest/merchants.js";
 import { HttpServer } from "./http/server.js";
 import { Router } from "./http/router.js";
@@ -20,8 +20,8 @@ import { VERSION } from "./version.js";
 export interface RunningService {
   port: number;
   adminToken: string;
-  /** Set when this start seeded the demo merchant into an empty data dir. */
-  demo: DemoSummary | null;
+  /** The demo merchant, when the data dir has one (seeded now or before). */
+  demo: DemoInfo | null;
   services: Services;
   close(): Promise<void>;
 }
@@ -45,7 +45,7 @@ function adminTokenFor(config: Config): string {
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const adminToken = adminTokenFor(config);
-  const demo = config.demo === "auto" && store.isEmpty() ? await seedDemo(store) : null;
+  const demo = config.demo === "auto" && store.isEmpty() ? await seedDemo(store) : describeDemo(store);
   const pool = new WorkerPool({ dataDir: config.dataDir, threads: config.workers, maxQueue: config.poolMaxQueue });
   const services: Services = {
     store,

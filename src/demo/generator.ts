@@ -329,8 +329,9 @@ class Rng {
     return this.next() < p;
   }
 
+  /** Hot path: callers never pass an empty list, so skip the bounds-checked `at`. */
   pick<T>(items: readonly T[]): T {
-    return at(items, Math.floor(this.next() * items.length));
+    return items[Math.floor(this.next() * items.length)] as T;
   }
 
   /** Index drawn with probability proportional to `weights`. */
@@ -354,8 +355,8 @@ class Rng {
   shuffle<T>(items: T[]): T[] {
     for (let i = items.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
-      const tmp = at(items, i);
-      items[i] = at(items, j);
+      const tmp = items[i] as T;
+      items[i] = items[j] as T;
       items[j] = tmp;
     }
     return items;
@@ -874,6 +875,7 @@ function buildProduct(input: ProductInput): { product: DemoProduct; meta: Omit<P
     };
   });
 
+  keepInStock(rng, stock, variants);
   const options: DemoOption[] = grid.options.map((o, k) => ({ id: ids.option.take(), name: o.name, position: k + 1, values: o.values }));
   const images = productImages(rng, ids, handle, title, grid, variants, createdAt, updatedAt);
   const onSale = variants.some((v) => v.compare_at_price !== null);
@@ -957,9 +959,15 @@ function inventory(rng: Rng, stock: StockProfile): Pick<DemoVariant, "inventory_
     case "untracked":
       return { inventory_policy: "deny", inventory_management: null, inventory_quantity: 0 };
     case "normal":
-      // At least 1 so an in-stock product never accidentally reads as sold out.
+      // Some sizes sell out; keepInStock makes sure the product as a whole does not.
       return { inventory_policy: "deny", inventory_management: "platform", inventory_quantity: rng.chance(0.08) ? 0 : rng.int(1, 120) };
   }
+}
+
+/** Sold-out products come only from the "out" profile, so the ~5% share is exact in expectation. */
+function keepInStock(rng: Rng, stock: StockProfile, variants: DemoVariant[]): void {
+  if (stock !== "normal" || variants.some((v) => v.inventory_quantity > 0)) return;
+  rng.pick(variants).inventory_quantity = rng.int(1, 120);
 }
 
 interface Combo {
@@ -1055,8 +1063,13 @@ function productPricing(rng: Rng, spec: TypeSpec): Pricing {
   };
 }
 
+/** Two-decimal money string from integer cents (faster than toFixed, and exact). */
 function formatCents(cents: number): string {
-  return (cents / 100).toFixed(2);
+  const c = Math.round(cents);
+  const sign = c < 0 ? "-" : "";
+  const abs = Math.abs(c);
+  const minor = abs % 100;
+  return `${sign}${(abs - minor) / 100}.${minor < 10 ? "0" : ""}${minor}`;
 }
 
 function roundToWhole(cents: number): number {
@@ -1383,6 +1396,8 @@ function asciiFold(name: string): string {
 interface Shopper {
   cfg: Config;
   catalogue: Catalogue;
+  /** Product creation second by index, flat for the hot `existed` check. */
+  created: Float64Array;
   customers: CustomerPool;
   global: Sampler;
   byDept: Sampler[];
@@ -1417,6 +1432,7 @@ function buildShopper(cfg: Config, catalogue: Catalogue, customers: CustomerPool
   return {
     cfg,
     catalogue,
+    created: Float64Array.from(meta, (m) => m.createdS),
     customers,
     global: new Sampler(sellable, weight),
     byDept: [APPAREL, OUTDOOR, HOME].map((d) => new Sampler(sellable.filter((i) => at(TYPES, at(meta, i).type).dept === d), weight)),
@@ -1477,11 +1493,11 @@ function dayFactors(cfg: Config, rng: Rng): number[] {
   });
 }
 
-/** Share of orders/sessions that go to a rising product: 0 before the ramp, climbing to 25%. */
+/** Share of orders/sessions that go to a rising product: 0 before the ramp, climbing to 30%. */
 function risingShare(cfg: Config, tS: number): number {
   const rampStart = cfg.nowS - RISING_WINDOW_DAYS * DAY_S;
   if (tS < rampStart) return 0;
-  return 0.25 * Math.pow((tS - rampStart) / (RISING_WINDOW_DAYS * DAY_S), 1.5);
+  return 0.3 * Math.pow((tS - rampStart) / (RISING_WINDOW_DAYS * DAY_S), 1.5);
 }
 
 /** Orders come mostly in North American evenings (UTC hours). */
@@ -1515,7 +1531,7 @@ function perDayCounts(factors: number[], total: number): number[] {
 
 /** Only products that existed at time t can be bought or viewed then. */
 function existed(s: Shopper, p: number, tS: number): boolean {
-  return p >= 0 && at(s.catalogue.meta, p).createdS <= tS;
+  return p >= 0 && (s.created[p] ?? Infinity) <= tS;
 }
 
 function pickPopular(s: Shopper, rng: Rng, tS: number, sampler: Sampler = s.global): number {
@@ -1696,8 +1712,9 @@ function buildEvents(cfg: Config, s: Shopper): BehaviourEvent[] {
   const events: BehaviourEvent[] = [];
   const windowStartMs = cfg.nowMs - cfg.days * DAY_MS;
   perDayCounts(s.dayFactor, cfg.sessions).forEach((count, d) => {
-    for (let k = 0; k < count; k++) {
-      const startS = timeInDay(cfg, rng, d);
+    // Starting sessions in time order leaves the final sort only short overlaps to fix.
+    const starts = Float64Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort();
+    for (const startS of starts) {
       const session = browse(s, rng, startS, startS * 1000 + rng.int(0, 999));
       // Keep the whole session inside [now - days, now].
       const last = session[session.length - 1]?.at ?? 0;

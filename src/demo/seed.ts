@@ -1,27 +1,36 @@
 import { performance } from "node:perf_hooks";
+import { isProductAvailable, isProductPublished } from "../core/availability.js";
+import { isInMarket } from "../core/products/market.js";
 import { ingest, MAX_BATCH_ITEMS, type IngestKind } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
 import { generateDemo, type DemoOptions } from "./generator.js";
 
-export interface DemoSummary {
-  merchantId: string;
-  apiKey: string;
-  domain: string;
+export const DEMO_MERCHANT_ID = "demo";
+
+export interface DemoSeedStats {
   counts: Record<IngestKind | "events", number>;
   generateMs: number;
   importMs: number;
-  /** A few real ids and handles of the demo, for the printed curl lines. */
+}
+
+/** What the start-up banner shows about the demo merchant, fresh or already seeded. */
+export interface DemoInfo {
+  merchantId: string;
+  apiKey: string;
+  /** Set only on the start that seeded it. */
+  seeded: DemoSeedStats | null;
+  /** A few real listable ids and handles, for curl lines that return products. */
   sample: { productIds: number[]; handles: string[]; collectionId: number | null };
 }
 
 /** Generates the demo merchant and writes it through the same ingest path as the admin API. */
-export async function seedDemo(store: Store, options: DemoOptions = {}): Promise<DemoSummary> {
+export async function seedDemo(store: Store, options: DemoOptions = {}): Promise<DemoInfo> {
   const started = performance.now();
   const demo = generateDemo(options);
   const generated = performance.now();
 
-  const merchant = await createMerchant(store, demo.merchant);
+  const merchant = await createMerchant(store, { ...demo.merchant, id: DEMO_MERCHANT_ID });
   const batches: [IngestKind, unknown[]][] = [
     ["products", demo.products],
     ["collections", demo.collections],
@@ -36,13 +45,7 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
   }
   await store.appendEvents(merchant.id, demo.events);
 
-  const listed = demo.products.filter(
-    (p) => p.status === "active" && !p.tags.includes("exclude_service") && p.variants.some((v) => v.inventory_quantity > 0),
-  );
-  return {
-    merchantId: merchant.id,
-    apiKey: merchant.api_key,
-    domain: merchant.domain,
+  const seeded: DemoSeedStats = {
     counts: {
       products: demo.products.length,
       collections: demo.collections.length,
@@ -53,10 +56,32 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
     },
     generateMs: generated - started,
     importMs: performance.now() - generated,
+  };
+  return { ...describeDemo(store)!, seeded };
+}
+
+/** The demo merchant of a data dir, if it has one. */
+export function describeDemo(store: Store): DemoInfo | null {
+  const merchant = store.merchant(DEMO_MERCHANT_ID);
+  if (!merchant) return null;
+  const markets = store.marketsOf(merchant.id).filter((market) => market.active);
+  const listable: { id: number; handle: string }[] = [];
+  for (const id of store.productIds(merchant.id)) {
+    const product = store.product(merchant.id, id);
+    // Sold everywhere, so every printed curl line (country_code included) returns it.
+    if (product && isProductAvailable(product) && isProductPublished(product) && markets.every((m) => isInMarket(product, m))) {
+      listable.push(product);
+    }
+    if (listable.length === 5) break;
+  }
+  return {
+    merchantId: merchant.id,
+    apiKey: merchant.api_key,
+    seeded: null,
     sample: {
-      productIds: listed.slice(0, 3).map((p) => p.id),
-      handles: listed.slice(3, 5).map((p) => p.handle),
-      collectionId: demo.collections[0]?.id ?? null,
+      productIds: listable.slice(0, 3).map((p) => p.id),
+      handles: listable.slice(3, 5).map((p) => p.handle),
+      collectionId: store.collectionsOf(merchant.id)[0]?.id ?? null,
     },
   };
 }

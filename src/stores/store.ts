@@ -23,6 +23,9 @@ export type DataDomain = "catalogue" | "customers" | "orders";
 
 export class StoreFormatError extends Error {}
 
+/** A create of something that exists already (merchants are created once, never upserted). */
+export class AlreadyExistsError extends Error {}
+
 type Key = [MerchantId, ...(string | number)[]];
 
 /** An upsert whose path names the input object, for error messages. */
@@ -191,7 +194,7 @@ export class Store {
 
   async createMerchant(merchant: Merchant): Promise<void> {
     await this.root.childTransaction(() => {
-      if (this.merchants.get(merchant.id)) throw new InvalidInput("merchant.id", `merchant ${merchant.id} already exists`);
+      if (this.merchants.get(merchant.id)) throw new AlreadyExistsError(`Merchant ${merchant.id} already exists`);
       this.merchants.put(merchant.id, merchant);
       this.apiKeys.put(merchant.api_key, merchant.id);
     });

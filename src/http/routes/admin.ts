@@ -5,6 +5,7 @@ import { ApiError } from "../../errors.js";
 import { ingest, INGEST_KINDS, isIngestKind } from "../../ingest/ingest.js";
 import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
+import { AlreadyExistsError } from "../../stores/store.js";
 import { requireAdmin } from "../auth.js";
 import { jsonReply, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
@@ -86,8 +87,7 @@ export function adminRoutes(services: Services): Route[] {
     route("POST", "/admin/v1/merchants", true, async (request) => {
       const [input] = parseBody(request, "merchant");
       const merchant = await asClientError(() => createMerchant(store, input)).catch((error: unknown) => {
-        if (error instanceof ApiError && error.detail?.includes("already exists")) throw new ApiError("conflict", error.detail);
-        throw error;
+        throw error instanceof AlreadyExistsError ? new ApiError("conflict", error.message) : error;
       });
       return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
     }),

@@ -1,0 +1,115 @@
+// Starts a real `aisle serve` from the build as a child process and reads what
+// its start-up says: the demo key, the seed time, startMs and the bound port.
+// Cold start is timed from spawn to the first healthz answer, as an operator sees it.
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { spawnTracked } from "./children.js";
+
+export interface AisleProcess {
+  child: ChildProcess;
+  pid: number;
+  origin: string;
+  apiKey: string;
+  adminToken: string;
+  /** Demo generation + import, as the banner reports it. */
+  seedMs: number;
+  /** startMs of the "listening" log line: process start work up to listen, seen from inside. */
+  startMs: number;
+  /** Spawn to the first 200 from /healthz, seen from outside (includes Node boot and the seed). */
+  coldStartMs: number;
+  /** Last lines of output, for error messages. */
+  tail: string[];
+}
+
+const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
+const START_TIMEOUT_MS = 120_000;
+
+/** Resident set size of a process in MB (MiB), from /proc; includes every thread, so the worker pool too. */
+export function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(kb) / 1024;
+}
+
+export async function startAisle(dataDir: string, adminToken: string): Promise<AisleProcess> {
+  const spawnedAt = performance.now();
+  const child = spawnTracked(process.execPath, [CLI, "serve"], {
+    env: {
+      ...process.env,
+      AISLE_DATA_DIR: dataDir,
+      AISLE_ADMIN_TOKEN: adminToken,
+      AISLE_DEMO: "auto",
+      // Port 0: the kernel picks a free port and the listening line says which, so runs never collide.
+      PORT: "0",
+      HOST: "127.0.0.1",
+    },
+  });
+  if (child.pid === undefined) throw new Error("could not spawn aisle serve");
+  const pid = child.pid;
+
+  const tail: string[] = [];
+  const remember = (line: string) => {
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+  };
+  // Keep reading both streams for the whole run: a full pipe would block the server's logging.
+  createInterface({ input: child.stderr! }).on("line", remember);
+  const stdout = createInterface({ input: child.stdout! });
+
+  const banner = await new Promise<{ apiKey: string; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
+    let apiKey: string | null = null;
+    let seedMs: number | null = null;
+    const timer = setTimeout(() => reject(new Error(`aisle serve did not start within ${START_TIMEOUT_MS} ms:\n${tail.join("\n")}`)), START_TIMEOUT_MS);
+    const onExit = (code: number | null, signal: string | null) => {
+      clearTimeout(timer);
+      reject(new Error(`aisle serve exited (${code ?? signal}) before listening:\n${tail.join("\n")}`));
+    };
+    child.once("exit", onExit);
+    stdout.on("line", (line) => {
+      remember(line);
+      apiKey ??= /demo API key:\s+(pk_\S+)/.exec(line)?.[1] ?? null;
+      const seeded = /^Seeded the demo merchant .* in (\d+) ms/.exec(line)?.[1];
+      if (seeded !== undefined) seedMs = Number(seeded);
+      if (!line.startsWith("{")) return;
+      let log: { message?: string; port?: number; startMs?: number };
+      try {
+        log = JSON.parse(line) as typeof log;
+      } catch {
+        return;
+      }
+      if (!log.message?.startsWith("aisle listening on") || log.port === undefined) return;
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      if (apiKey === null || seedMs === null) {
+        reject(new Error(`aisle serve did not seed the demo (is the data dir empty?):\n${tail.join("\n")}`));
+      } else {
+        resolve({ apiKey, seedMs, port: log.port, startMs: log.startMs ?? NaN });
+      }
+    });
+  });
+
+  const origin = `http://127.0.0.1:${banner.port}`;
+  await untilHealthy(origin, child);
+  const coldStartMs = performance.now() - spawnedAt;
+  return { child, pid, origin, apiKey: banner.apiKey, adminToken, seedMs: banner.seedMs, startMs: banner.startMs, coldStartMs, tail };
+}
+
+async function untilHealthy(origin: string, child: ChildProcess): Promise<void> {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error("aisle serve exited while starting");
+    try {
+      const response = await fetch(`${origin}/healthz`);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not accepting connections yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${origin}/healthz did not answer 200`);
+}

@@ -1,0 +1,73 @@
+// The one place for performance budgets. Every figure the report compares
+// against a budget reads its limit from here, so changing a budget is a
+// one-line diff that reviewers can see. Budgets are targets for the report,
+// never assertions: `npm test` has no timing checks (DESIGN §9).
+
+/** Units a budget is stated in; the measured figure is converted to the same unit before comparing. */
+export type Unit = "µs" | "ms" | "s" | "MB" | "× ceiling";
+
+export interface Budget {
+  /** "max": the figure must not exceed the limit; "min": it must reach it. */
+  readonly bound: "max" | "min";
+  readonly limit: number;
+  readonly unit: Unit;
+  /** Why this number: what it protects. */
+  readonly why: string;
+}
+
+export const BUDGETS = {
+  staticHitP99: {
+    bound: "max",
+    limit: 1,
+    unit: "ms",
+    why: "a cache hit only writes cached bytes on the uWS thread; a storefront renders several lists per page view",
+  },
+  staticHitThroughput: {
+    bound: "min",
+    limit: 0.5,
+    unit: "× ceiling",
+    why: "share of a raw uWS server's req/s for the same bytes, measured in the same run (a ratio survives noisy machines)",
+  },
+  staticMissP99: {
+    bound: "max",
+    limit: 5,
+    unit: "ms",
+    why: "a miss is one pool hop plus five product reads, projection and JSON; it must stay invisible on a page view",
+  },
+  poolRoundTripP50: {
+    bound: "max",
+    limit: 150,
+    unit: "µs",
+    why: "0.15 ms: the hop must stay cheap enough that moving work off the uWS thread pays",
+  },
+  demoSeed: {
+    bound: "max",
+    limit: 5,
+    unit: "s",
+    why: "a first `npm start` seeds the demo; a newcomer should not wait",
+  },
+  coldStart: {
+    bound: "max",
+    limit: 8,
+    unit: "s",
+    why: "spawn to a healthz answer on an empty data dir, demo seed included: restarts and first runs",
+  },
+  rssAfterStart: {
+    bound: "max",
+    limit: 400,
+    unit: "MB",
+    why: "one uWS thread, the worker pool and the LMDB map must fit small boxes",
+  },
+} as const satisfies Record<string, Budget>;
+
+export type BudgetName = keyof typeof BUDGETS;
+
+export type Verdict = "pass" | "over";
+
+export function verdict(budget: Budget, value: number): Verdict {
+  return (budget.bound === "max" ? value <= budget.limit : value >= budget.limit) ? "pass" : "over";
+}
+
+export function describeBudget(budget: Budget): string {
+  return `${budget.bound === "max" ? "≤" : "≥"} ${budget.limit} ${budget.unit}`;
+}

@@ -1,0 +1,104 @@
+// The load generator, always run as its own process: in the server's process it
+// would steal the event loop it is measuring. One scenario per invocation: a
+// warm-up run whose results are dropped, then the measured run.
+//
+// usage: node dist/bench/load-client.js '<LoadSpec as JSON>'
+// prints: one JSON line, a LoadClientOutput.
+import autocannon from "autocannon";
+
+export interface LoadSpec {
+  /** Origin, e.g. http://127.0.0.1:8080. */
+  origin: string;
+  /** Paths with query; several are cycled through by every connection. */
+  paths: string[];
+  connections: number;
+  durationS: number;
+  warmupS: number;
+}
+
+export interface LatencySummaryMs {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export interface LoadClientOutput {
+  spec: LoadSpec;
+  /** autocannon's own result; its latency histogram has whole-millisecond resolution. */
+  autocannon: autocannon.Result;
+  /** Latency of 2xx responses at 1 µs resolution, recorded from autocannon's per-response event. */
+  latencyMs: LatencySummaryMs;
+}
+
+/**
+ * autocannon's histogram stores whole milliseconds, so a 0.4 ms p99 reads as 0
+ * and a 1.6 ms one as 1: useless against a 1 ms budget. Each response's exact
+ * duration is counted here in 1 µs buckets (up to 1 s; slower ones go in the last).
+ */
+class MicrosecondHistogram {
+  private readonly buckets = new Uint32Array(1_000_000);
+  private count = 0;
+  private sumMs = 0;
+  private maxMs = 0;
+
+  record(ms: number): void {
+    const us = Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 1000)));
+    this.buckets[us]!++;
+    this.count++;
+    this.sumMs += ms;
+    if (ms > this.maxMs) this.maxMs = ms;
+  }
+
+  summary(): LatencySummaryMs {
+    const wanted = [0.5, 0.9, 0.99, 0.999];
+    const found: number[] = [];
+    let seen = 0;
+    for (let us = 0; us < this.buckets.length && found.length < wanted.length; us++) {
+      seen += this.buckets[us]!;
+      while (found.length < wanted.length && seen >= Math.ceil(wanted[found.length]! * this.count) && this.count > 0) found.push(us / 1000);
+    }
+    const [p50 = NaN, p90 = NaN, p99 = NaN, p999 = NaN] = found;
+    return { count: this.count, mean: this.count ? this.sumMs / this.count : NaN, p50, p90, p99, p999, max: this.maxMs };
+  }
+}
+
+function options(spec: LoadSpec, durationS: number): autocannon.Options {
+  const base = { connections: spec.connections, duration: durationS, timeout: 10 };
+  if (spec.paths.length === 1) return { ...base, url: `${spec.origin}${spec.paths[0]}` };
+  return { ...base, url: spec.origin, requests: spec.paths.map((path) => ({ method: "GET", path })) };
+}
+
+function runOnce(opts: autocannon.Options, histogram: MicrosecondHistogram | null): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(opts, (error, result) => (error ? reject(error) : resolve(result)));
+    if (histogram) {
+      instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+        if (statusCode >= 200 && statusCode < 300) histogram.record(responseTimeMs);
+      });
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
+  if (spec.warmupS > 0) await runOnce(options(spec, spec.warmupS), null);
+  const histogram = new MicrosecondHistogram();
+  const result = await runOnce(options(spec, spec.durationS), histogram);
+  const output: LoadClientOutput = { spec, autocannon: result, latencyMs: histogram.summary() };
+  // Exit only once the line is flushed: a pipe write can still be pending when exit() runs.
+  await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
+}
+
+// Started with an IPC channel by the bench: when the bench goes away, stop loading.
+process.on("disconnect", () => process.exit(0));
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

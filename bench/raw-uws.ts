@@ -1,0 +1,43 @@
+// The in-run ceiling: a bare uWebSockets.js server answering every request with
+// one fixed body and the headers aisle sends with a cache hit. It runs as its own
+// process under the same load client, so aisle's figures can be quoted as a
+// share of what uWS itself reaches on this machine at this moment.
+//
+// usage: node dist/bench/raw-uws.js <body-file> [port]   (port 0 or absent: any free port; env PORT also works)
+// prints: "raw-uws ready on <port>" once listening.
+import { readFileSync } from "node:fs";
+import uWS from "uWebSockets.js";
+
+const [bodyFile, portArg] = process.argv.slice(2);
+if (!bodyFile) {
+  console.error("usage: raw-uws <body-file> [port]");
+  process.exit(2);
+}
+const body = readFileSync(bodyFile);
+const port = Number(portArg ?? process.env.PORT ?? 0);
+
+const app = uWS.App();
+app.any("/*", (res) => {
+  // Same status line and headers as aisle's writeReply for a cache hit, so both
+  // servers put the same bytes on the wire and the comparison is fair.
+  res.cork(() => {
+    res.writeStatus("200 OK");
+    res.writeHeader("Content-Type", "application/json; charset=utf-8");
+    res.writeHeader("Access-Control-Allow-Origin", "*");
+    res.writeHeader("Access-Control-Expose-Headers", "Age, X-Aisle-Error");
+    res.writeHeader("Age", "0");
+    res.end(body);
+  });
+});
+
+app.listen("127.0.0.1", port, (socket) => {
+  if (!socket) {
+    console.error(`raw-uws: cannot listen on 127.0.0.1:${port}`);
+    process.exit(1);
+  }
+  console.log(`raw-uws ready on ${uWS.us_socket_local_port(socket)}`);
+});
+
+// Started with an IPC channel by the bench: when the bench goes away, so does this server.
+process.on("disconnect", () => process.exit(0));
+process.on("SIGTERM", () => process.exit(0));

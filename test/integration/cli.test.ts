@@ -1,0 +1,111 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Store } from "../../src/stores/store.js";
+import { product } from "../helpers/fixtures.js";
+
+// These run the built CLI (npm test builds first) exactly as an operator would.
+const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "aisle-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function aisle(args: string[], dataDir: string) {
+  return spawnSync(process.execPath, [CLI, ...args, "--data", dataDir], { encoding: "utf8", env: { ...process.env, AISLE_ADMIN_TOKEN: "" } });
+}
+
+/** Starts `aisle serve` and resolves with its output once it logs that it listens. */
+function serve(dataDir: string): Promise<{ child: ChildProcess; output: () => string; port: number }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", dataDir], {
+    env: { ...process.env, AISLE_DEMO: "auto", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: "" },
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /aisle listening on http:\/\/localhost:(\d+)/.exec(output);
+      if (listening) resolve({ child, output: () => output, port: Number(listening[1]) });
+    });
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+describe("aisle serve", () => {
+  it("seeds the demo into an empty data dir, prints curl lines that return spec products, and stops cleanly on SIGTERM", async () => {
+    const dataDir = tempDir();
+    const first = await serve(dataDir);
+    const banner = first.output();
+    expect(banner).toMatch(/Seeded the demo merchant "demo" \(3000 products/);
+    expect(banner).toMatch(/demo API key: {2}pk_/);
+    expect(banner).toMatch(/admin token: {3}adm_/);
+    const curls = [...banner.matchAll(/curl (?:-H '([^']+)' )?'([^']+)'/g)];
+    expect(curls.length).toBeGreaterThanOrEqual(4);
+    for (const [, header, url] of curls) {
+      const headers: Record<string, string> = header ? { [header.split(": ")[0]!]: header.split(": ")[1]! } : {};
+      const res = await fetch(url!, { headers });
+      expect(res.status, url).toBe(200);
+      const body = (await res.json()) as { data: any[] };
+      expect(body.data.length, url).toBeGreaterThan(0);
+      if (url!.includes("/products/")) {
+        for (const p of body.data) {
+          expect(typeof p.tags).toBe("string");
+          expect(p.admin_graphql_api_id).toBe(`gid://platform/Product/${p.id}`);
+          for (const v of p.variants) expect(v.price).toMatch(/^\d+\.\d\d$/);
+        }
+      }
+    }
+    first.child.kill("SIGTERM");
+    expect(await exitOf(first.child)).toBe(0);
+
+    // A restart keeps the data and does not seed again, but still shows the demo key.
+    const second = await serve(dataDir);
+    expect(second.output()).toContain('Demo merchant "demo" is in this data dir');
+    expect(second.output()).toContain(/demo API key: {2}(pk_\S+)/.exec(banner)![1]);
+    second.child.kill("SIGINT");
+    expect(await exitOf(second.child)).toBe(0);
+  }, 60_000);
+});
+
+describe("aisle merchants add and aisle import", () => {
+  it("creates a merchant, imports NDJSON and bundle files with a progress bar, and writes nothing from an invalid file", async () => {
+    const dataDir = tempDir();
+    const added = aisle(["merchants", "add", "--id", "cli", "--name", "CLI Shop", "--domain", "cli.example.com"], dataDir);
+    expect(added.status).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ id: "cli", api_key: expect.stringMatching(/^pk_/) });
+    expect(aisle(["merchants", "add", "--id", "cli", "--name", "Again", "--domain", "cli.example.com"], dataDir).status).toBe(2);
+
+    const files = tempDir();
+    writeFileSync(join(files, "products.ndjson"), [product(1), product(2)].map((p) => JSON.stringify(p)).join("\n"));
+    writeFileSync(join(files, "shop.json"), JSON.stringify({ collections: [{ id: 5, title: "All", product_ids: [1, 2] }], products: [product(3)] }));
+    const imported = aisle(["import", "--merchant", "cli", join(files, "products.ndjson"), join(files, "shop.json")], dataDir);
+    expect(imported.stderr + imported.stdout).toContain("imported 3 products, 1 collections into cli");
+    expect(imported.stderr).toContain("importing [");
+    expect(imported.status).toBe(0);
+
+    writeFileSync(join(files, "more-products.json"), JSON.stringify([product(4), { id: 5, title: "No variants" }]));
+    const invalid = aisle(["import", "--merchant", "cli", join(files, "more-products.json")], dataDir);
+    expect(invalid.status).toBe(2);
+    expect(invalid.stderr).toContain("products[1].variants: is required");
+    expect(aisle(["import", "--merchant", "nobody", join(files, "products.ndjson")], dataDir).status).toBe(2);
+
+    const store = Store.open(dataDir);
+    try {
+      expect(store.productIds("cli")).toEqual([1, 2, 3]);
+      expect(store.collection("cli", 5)?.product_ids).toEqual([1, 2]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});

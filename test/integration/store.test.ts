@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { open } from "lmdb";
+import { afterEach, describe, expect, it } from "vitest";
+import { normaliseProduct } from "../../src/core/ingest/product.js";
+import { normaliseMarket } from "../../src/core/ingest/records.js";
+import { Store, StoreFormatError } from "../../src/stores/store.js";
+import { product } from "../helpers/fixtures.js";
+
+const NOW = "2026-05-01T00:00:00+00:00";
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "aisle-store-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const located = (id: number, overrides: Record<string, unknown> = {}) => ({
+  path: `products[${id}]`,
+  value: normaliseProduct(product(id, overrides), `products[${id}]`, NOW),
+});
+
+describe("Store (real LMDB)", () => {
+  it("keeps merchants apart even when one id is a prefix of another", async () => {
+    const store = Store.open(tempDir());
+    await store.upsertProducts("shop", [located(1), located(2)]);
+    await store.upsertProducts("shop2", [located(3)]);
+    await store.upsertMarkets("shop2", [{ path: "m", value: normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD" }, "m") }]);
+    expect(store.productIds("shop")).toEqual([1, 2]);
+    expect(store.productIds("shop2")).toEqual([3]);
+    expect(store.marketsOf("shop")).toEqual([]);
+    expect(store.countOf("shop", "products")).toBe(2);
+    expect(store.product("shop", 3)).toBeUndefined();
+    await store.close();
+  });
+
+  it("bumps the catalogue version on every catalogue write only", async () => {
+    const store = Store.open(tempDir());
+    expect(store.version("s", "catalogue")).toBe(0);
+    await store.upsertProducts("s", [located(1)]);
+    await store.upsertProducts("s", [located(1, { title: "Again" })]);
+    expect(store.version("s", "catalogue")).toBe(2);
+    await store.upsertOrders("s", [{ path: "o", value: { id: 1, created_at: NOW, customer_id: 5, line_items: [], cancelled_at: null } }]);
+    expect(store.version("s", "catalogue")).toBe(2);
+    expect(store.version("s", "orders")).toBe(1);
+    await store.close();
+  });
+
+  it("keeps the handle, variant and SKU indexes in step with upserts and deletes", async () => {
+    const store = Store.open(tempDir());
+    await store.upsertProducts("s", [located(1, { metafields: [{ id: 5, namespace: "a", key: "b", value: "c" }] })]);
+    expect(store.metafields("s", "product", 1)).toHaveLength(1);
+    await store.upsertProducts("s", [located(1, { handle: "new-handle" })]);
+    expect(store.productIdByHandle("s", "product-1")).toBeUndefined();
+    expect(store.metafields("s", "product", 1)).toEqual([]);
+    expect(await store.deleteProduct("s", 1)).toBe(true);
+    expect(store.productIdByHandle("s", "new-handle")).toBeUndefined();
+    expect(store.productIdByVariant("s", 11)).toBeUndefined();
+    expect(store.variantIdBySku("s", "SKU-11")).toBeUndefined();
+    expect(await store.deleteProduct("s", 1)).toBe(false);
+    await store.close();
+  });
+
+  it("refuses a data dir written in another store format", async () => {
+    const dir = tempDir();
+    const store = Store.open(dir);
+    await store.close();
+    const raw = open({ path: join(dir, "aisle.lmdb"), maxDbs: 32 });
+    const meta = raw.openDB({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+    await meta.put("format_version", 999);
+    await raw.close();
+    expect(() => Store.open(dir)).toThrow(StoreFormatError);
+  });
+});

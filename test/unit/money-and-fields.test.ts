@@ -1,0 +1,114 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { InvalidInput, parseId, slugify } from "../../src/core/ingest/fields.js";
+import { normaliseProduct } from "../../src/core/ingest/product.js";
+import { normaliseMarket } from "../../src/core/ingest/records.js";
+import { formatCents, toCents } from "../../src/core/money.js";
+import { normaliseTimestamp } from "../../src/core/timestamps.js";
+
+const NOW = "2026-05-01T00:00:00+00:00";
+
+describe("money", () => {
+  it("reads decimals exactly and round-trips cents", () => {
+    expect(toCents("19.99")).toBe(1999);
+    expect(toCents("19.9")).toBe(1990);
+    expect(toCents(0.1 + 0.2)).toBe(30);
+    expect(toCents("1.999")).toBeNull();
+    expect(toCents("abc")).toBeNull();
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => toCents(formatCents(cents)) === cents));
+  });
+});
+
+describe("ingest fields", () => {
+  it("accepts numeric-string ids and refuses others", () => {
+    expect(parseId("42")).toBe(42);
+    expect(parseId(42)).toBe(42);
+    for (const bad of [0, -1, 1.5, "042", "1e3", "", null, "99999999999999999"]) expect(parseId(bad)).toBeNull();
+  });
+
+  it("normalises timestamps to one shape with an offset", () => {
+    expect(normaliseTimestamp("2026-01-01T10:00:00Z")).toBe("2026-01-01T10:00:00+00:00");
+    expect(normaliseTimestamp("2026-01-01T10:00:00-04:00")).toBe("2026-01-01T10:00:00-04:00");
+    expect(normaliseTimestamp("2026-01-01")).toBeNull();
+    expect(normaliseTimestamp("2026-13-45T99:00:00Z")).toBeNull();
+  });
+
+  it("slugifies titles into handles", () => {
+    expect(slugify("Crème Brûlée — Mug (12 oz)")).toBe("creme-brulee-mug-12-oz");
+  });
+});
+
+describe("normaliseProduct", () => {
+  const minimal = { id: 7, title: "Trail Mug", variants: [{ id: 70, price: 12 }] };
+
+  it("fills every default the spec shows", () => {
+    const { product, metafields } = normaliseProduct(minimal, "p", NOW);
+    expect(product).toMatchObject({
+      handle: "trail-mug",
+      status: "active",
+      tags: "",
+      body_html: "",
+      published_at: NOW,
+      published_scope: "web",
+      template_suffix: null,
+      image: null,
+      options: [{ id: 7, name: "Title", position: 1, values: ["Default Title"] }],
+    });
+    expect(product.variants[0]).toMatchObject({
+      price: "12.00",
+      title: "Default Title",
+      position: 1,
+      inventory_policy: "deny",
+      inventory_management: "platform",
+      inventory_item_id: 70,
+      weight_unit: "lb",
+      admin_graphql_api_id: "gid://platform/ProductVariant/70",
+    });
+    expect(metafields).toEqual([]);
+  });
+
+  it("joins tag arrays and orders images by position", () => {
+    const { product } = normaliseProduct(
+      {
+        ...minimal,
+        tags: [" a ", "b", ""],
+        images: [
+          { id: 2, src: "https://x/2.jpg", position: 2 },
+          { id: 1, src: "https://x/1.jpg", position: 1 },
+        ],
+      },
+      "p",
+      NOW,
+    );
+    expect(product.tags).toBe("a, b");
+    expect(product.images.map((i) => i.id)).toEqual([1, 2]);
+    expect(product.image?.id).toBe(1);
+  });
+
+  it("names the exact field of the first problem", () => {
+    const attempt = (input: unknown) => {
+      try {
+        normaliseProduct(input, "products[4]", NOW);
+        return "ok";
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidInput);
+        return (error as Error).message;
+      }
+    };
+    expect(attempt("x")).toBe("products[4]: must be a JSON object");
+    expect(attempt({ ...minimal, id: "x" })).toBe("products[4].id: must be a positive integer id");
+    expect(attempt({ ...minimal, status: "gone" })).toBe("products[4].status: must be active, draft or archived");
+    expect(attempt({ ...minimal, variants: [{ id: 70, price: "1" }, { id: 70, price: "2" }] })).toBe("products[4].variants: variant id 70 appears more than once");
+    expect(attempt({ ...minimal, images: [{ id: 1, src: "ftp://x" }] })).toBe("products[4].images[0].src: must be an http(s) address");
+    expect(attempt({ ...minimal, metafields: [{ id: 1, namespace: "a", key: "b" }] })).toBe("products[4].metafields[0].value: is required");
+    expect(attempt({ ...minimal, created_at: "yesterday" })).toBe("products[4].created_at: must be an ISO 8601 timestamp with a UTC offset");
+  });
+});
+
+describe("normaliseMarket", () => {
+  it("checks country and currency codes and variant price keys", () => {
+    expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CAN"], currency: "CAD" }, "m")).toThrow("m.countries[0]: must be an ISO 3166-1 alpha-2 code");
+    expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "C" }, "m")).toThrow("m.currency");
+    expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD", variant_prices: { abc: { price: "1" } } }, "m")).toThrow("m.variant_prices.abc");
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { ResponseCache } from "../../src/cache/response-cache.js";
+import { Router, type Route } from "../../src/http/router.js";
+
+const route = (method: Route["method"], pattern: string): Route => ({
+  method,
+  pattern,
+  cors: false,
+  readsBody: false,
+  errorStyle: "message",
+  handle: () => ({ status: 200, body: pattern }),
+});
+
+describe("Router", () => {
+  const router = new Router([
+    route("GET", "/a"),
+    route("POST", "/m/:merchant/:kind"),
+    route("DELETE", "/m/:merchant/products/:id"),
+  ]);
+
+  it("matches exact paths, trailing slashes and :params", () => {
+    expect(router.match("GET", "/a/")).toMatchObject({ route: { pattern: "/a" }, params: {} });
+    expect(router.match("POST", "/m/shop%20x/orders")).toMatchObject({ params: { merchant: "shop x", kind: "orders" } });
+    expect(router.match("DELETE", "/m/s/products/9")).toMatchObject({ params: { merchant: "s", id: "9" } });
+  });
+
+  it("tells a wrong method from an unknown path", () => {
+    expect(router.match("POST", "/a")).toEqual({ allowed: ["GET"] });
+    expect(router.match("GET", "/m/s/products")).toEqual({ allowed: ["POST"] });
+    expect(router.match("GET", "/nothing")).toBeNull();
+    expect(router.match("POST", "/m/%E0%A4%A/x")).toBeNull();
+  });
+});
+
+describe("ResponseCache", () => {
+  const bytes = (n: number) => new Uint8Array(n);
+
+  it("evicts least recently used entries beyond its byte budget", () => {
+    const cache = new ResponseCache(300);
+    cache.set("a", bytes(100), 0);
+    cache.set("b", bytes(100), 0);
+    cache.get("a", 0);
+    cache.set("c", bytes(100), 0);
+    expect(cache.get("b", 0)).toBeUndefined();
+    expect(cache.get("a", 0)).toBeDefined();
+    expect(cache.get("c", 0)).toBeDefined();
+    expect(cache.totalBytes).toBeLessThanOrEqual(300);
+  });
+
+  it("expires entries by age and refuses ones larger than the budget", () => {
+    const cache = new ResponseCache(1_000);
+    cache.set("a", bytes(10), 1_000, 500);
+    expect(cache.get("a", 1_400)?.storedAt).toBe(1_000);
+    expect(cache.get("a", 1_500)).toBeUndefined();
+    cache.set("huge", bytes(2_000), 0);
+    expect(cache.size).toBe(0);
+    expect(cache.totalBytes).toBe(0);
+  });
+});
