@@ -3,6 +3,7 @@
 // code is 0 (130 only on an interrupt); every child and temp dir is cleaned up.
 //
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~30 s smoke run with short durations)
+import { loadavg } from "node:os";
 import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
 import { runMicro, type MicroResult } from "./micro.js";
@@ -11,6 +12,7 @@ import { formatReport } from "./report.js";
 installCleanup();
 const quick = process.argv.includes("--quick");
 const errors: string[] = [];
+const loadAtStart = loadavg()[0] ?? NaN;
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -32,5 +34,5 @@ try {
   errors.push(`load runs failed: ${describe(error)}`);
 }
 
-console.log(formatReport({ quick, micro, load, errors }));
+console.log(formatReport({ quick, loadAtStart, micro, load, errors }));
 process.exit(0);

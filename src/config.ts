@@ -13,6 +13,8 @@ export interface Config {
   workers: number;
   poolMaxQueue: number;
   cacheMaxBytes: number;
+  /** Age after which cached behaviour-driven lists (trending, top sellers) are recomputed. */
+  behaviourCacheTtlMs: number;
   maxBodyBytes: number;
   maxUrlBytes: number;
   shutdownGraceMs: number;
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workers: integerSetting(env, "AISLE_WORKERS", Math.max(1, availableParallelism() - 1), 1),
     poolMaxQueue: integerSetting(env, "AISLE_POOL_MAX_QUEUE", 2_048, 1),
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
+    behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
     maxBodyBytes: integerSetting(env, "AISLE_MAX_BODY_MB", 32, 1) * 1024 * 1024,
     maxUrlBytes: 8 * 1024,
     shutdownGraceMs: 10_000,

@@ -17,10 +17,15 @@ import type { BehaviourEvent } from "../core/types.js";
 // ---------------------------------------------------------------------------
 
 export interface DemoOptions {
+  /** PRNG seed (default 42); fractions are floored, any finite number works. */
   seed?: number;
+  /** Catalogue size (default 3000). */
   products?: number;
+  /** Customer accounts (default 2000); orders scale with it, ~0.075 per customer per day. */
   customers?: number;
+  /** Length of the order/session window ending at `now` (default 90). */
   days?: number;
+  /** End of the window (default: the current time). Pass it for reproducible output. */
   now?: Date;
   /** Browsing sessions; default 10 per customer (20,000 at the default size). */
   sessions?: number;
@@ -192,10 +197,12 @@ export interface DemoTruth {
   rising: number[];
 }
 
+/** The demo shop for these options; identical (seed, sizes, now) give byte-identical JSON. */
 export function generateDemo(options: DemoOptions = {}): DemoData {
   return generateDemoWithTruth(options).data;
 }
 
+/** As generateDemo, plus the latent bundles and rising products it was drawn from. */
 export function generateDemoWithTruth(options: DemoOptions = {}): { data: DemoData; truth: DemoTruth } {
   const cfg = resolveOptions(options);
   const catalogue = buildCatalogue(cfg);
@@ -702,23 +709,23 @@ const IMAGE_SIZES: readonly (readonly [number, number])[] = [[2048, 2048], [1600
 // Catalogue
 // ---------------------------------------------------------------------------
 
-/** What the order and session simulators need to know about each product. */
-interface ProductMeta {
-  type: number;
-  style: number;
-  createdS: number;
-  /** Published and active: can be bought and browsed. */
-  sellable: boolean;
-  outOfStock: boolean;
-  /** Zipf popularity weight (0 for unsellable products). */
-  weight: number;
-  /** Cumulative variant weights: middle sizes and first colours sell best. */
-  variantCumulative: number[];
-}
-
+/**
+ * The products plus what the order and session simulators need to know about
+ * each, by product index. Kept as flat typed arrays: the simulators read them
+ * millions of times at benchmark sizes, and scattered objects cost a cache miss each.
+ */
 interface Catalogue {
   products: DemoProduct[];
-  meta: ProductMeta[];
+  type: Uint8Array;
+  style: Uint8Array;
+  createdS: Float64Array;
+  /** 1 when published and active: can be bought and browsed. */
+  sellable: Uint8Array;
+  outOfStock: Uint8Array;
+  /** Zipf popularity weight (0 for unsellable products). */
+  weight: Float64Array;
+  /** Cumulative variant weights: middle sizes and first colours sell best. */
+  variantCumulative: number[][];
 }
 
 interface ProductIds {
@@ -746,28 +753,43 @@ function buildCatalogue(cfg: Config): Catalogue {
   const vendorWeights = VENDORS.map((list) => list.map((_, i) => 1 / (i + 2)));
   const typeShares = TYPES.map((t) => t.share);
 
-  const products: DemoProduct[] = [];
-  const meta: ProductMeta[] = [];
-  for (let i = 0; i < cfg.products; i++) {
+  const n = cfg.products;
+  const catalogue: Catalogue = {
+    products: [],
+    type: new Uint8Array(n),
+    style: new Uint8Array(n),
+    createdS: Float64Array.from(createdTimes),
+    sellable: new Uint8Array(n),
+    outOfStock: new Uint8Array(n),
+    weight: new Float64Array(n),
+    variantCumulative: [],
+  };
+  for (let i = 0; i < n; i++) {
     const type = rng.weighted(typeShares);
     const spec = at(TYPES, type);
     const vendor = at(at(VENDORS, spec.dept), rng.weighted(at(vendorWeights, spec.dept)));
     const draft = rng.chance(0.03);
+    const style = rng.int(0, STYLES.length - 1);
     const built = buildProduct({
-      cfg, rng, ids, handles, skus, index: i, spec, vendor, draft,
-      style: rng.int(0, STYLES.length - 1),
+      cfg, rng, ids, handles, skus, index: i, spec, vendor, draft, style,
       createdS: at(createdTimes, i),
       popularity: draft ? 0 : at(weights, i) / maxWeight,
     });
-    products.push(built.product);
-    meta.push({ ...built.meta, type, weight: draft ? 0 : at(weights, i) });
+    catalogue.products.push(built.product);
+    catalogue.type[i] = type;
+    catalogue.style[i] = style;
+    catalogue.sellable[i] = draft ? 0 : 1;
+    catalogue.outOfStock[i] = built.outOfStock ? 1 : 0;
+    catalogue.weight[i] = draft ? 0 : at(weights, i);
+    catalogue.variantCumulative.push(built.variantCumulative);
   }
-  return { products, meta };
+  return catalogue;
 }
 
 /** Creation times spread over two years, sorted so ids increase with age like the platform's. */
 function productCreationTimes(cfg: Config, rng: Rng): number[] {
-  const oldest = cfg.nowS - CATALOGUE_AGE_DAYS * DAY_S;
+  // Long windows push the catalogue further back so most products predate most orders.
+  const oldest = cfg.nowS - Math.max(CATALOGUE_AGE_DAYS, cfg.days + 180) * DAY_S;
   const span = cfg.nowS - oldest - DAY_S;
   const times = new Float64Array(cfg.products);
   for (let i = 0; i < times.length; i++) times[i] = oldest + Math.floor(rng.next() * span);
@@ -826,7 +848,7 @@ interface ProductInput {
 
 type StockProfile = "normal" | "out" | "backorder" | "untracked";
 
-function buildProduct(input: ProductInput): { product: DemoProduct; meta: Omit<ProductMeta, "type" | "weight"> } {
+function buildProduct(input: ProductInput): { product: DemoProduct; outOfStock: boolean; variantCumulative: number[] } {
   const { cfg, rng, ids, spec, draft, createdS } = input;
   const style = at(STYLES, input.style);
   const material = rng.pick(spec.materials);
@@ -908,21 +930,17 @@ function buildProduct(input: ProductInput): { product: DemoProduct; meta: Omit<P
     images,
     metafields: productMetafields(rng, ids, spec, input.popularity),
   };
-  return {
-    product,
-    meta: {
-      style: input.style,
-      createdS,
-      sellable: !draft,
-      outOfStock: stock === "out",
-      variantCumulative: cumulative(grid.combos.map((c) => c.weight)),
-    },
-  };
+  return { product, outOfStock: stock === "out", variantCumulative: cumulative(grid.combos.map((c) => c.weight)) };
 }
 
-/** Same-type products read alike: "Alpine Merino Zip Hoodie", "Merino Coastal Tee", "The Summit Tent". */
+/** Product-line words; they widen the title space so big catalogues are not mostly "-2", "-3" handles. */
+const LINES = ["Everyday", "Classic", "Heritage", "Expedition", "Weekend", "Field", "Studio", "Essential", "Utility", "Trail", "Camp", "Lightweight", "Heavyweight", "Packable", "Signature", "Voyager"];
+
+/** Same-type products read alike: "Alpine Merino Zip Hoodie", "Merino Coastal Everyday Tee", "The Summit Tent". */
 function productTitle(rng: Rng, style: StyleSpec, material: string, spec: TypeSpec): string {
-  const noun = rng.pick(spec.nouns);
+  const base = rng.pick(spec.nouns);
+  const line = rng.pick(LINES);
+  const noun = rng.chance(0.5) && !base.includes(line) ? `${line} ${base}` : base;
   const r = rng.next();
   if (r < 0.55) return `${style.name} ${material} ${noun}`;
   if (r < 0.85) return `${material} ${style.name} ${noun}`;
@@ -1197,25 +1215,24 @@ function productMetafields(rng: Rng, ids: ProductIds, spec: TypeSpec, popularity
 function buildCollections(cfg: Config, catalogue: Catalogue): DemoCollection[] {
   const rng = stream(cfg.seed, "collections");
   const ids = new IdSequence(280_000_000_000, 100_000, rng);
-  const { products, meta } = catalogue;
-  const where = (keep: (p: DemoProduct, m: ProductMeta) => boolean): number[] =>
-    products.filter((p, i) => keep(p, at(meta, i))).map((p) => p.id);
-  const hasTag = (p: DemoProduct, tag: string): boolean => p.tags.split(", ").includes(tag);
-  const minPrice = (p: DemoProduct): number => Math.min(...p.variants.map((v) => Number(v.price)));
+  const { products, sellable, createdS } = catalogue;
+  const where = (keep: (p: DemoProduct, i: number) => boolean): number[] => products.filter(keep).map((p) => p.id);
+  const forSale = (i: number): boolean => sellable[i] === 1;
+  const hasTag = (p: DemoProduct, tag: string): boolean => `, ${p.tags}, `.includes(`, ${tag}, `);
+  const minPrice = (p: DemoProduct): number => p.variants.reduce((min, v) => Math.min(min, Number(v.price)), Infinity);
 
   const collection = (title: string, productIds: number[]): DemoCollection => ({ id: ids.take(), title, handle: slug(title), product_ids: productIds });
-  const newest = [...products]
-    .filter((_, i) => at(meta, i).sellable)
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
-  const recent = newest.filter((p) => Date.parse(p.created_at) >= (cfg.nowS - 30 * DAY_S) * 1000);
+  // Products are generated oldest first, so newest first is reverse index order.
+  const newest = products.filter((_, i) => forSale(i)).reverse();
+  const recentCount = products.filter((_, i) => forSale(i) && (createdS[i] ?? 0) >= cfg.nowS - 30 * DAY_S).length;
 
   return [
     ...TYPES.map((spec) => collection(spec.plural, where((p) => p.product_type === spec.name))),
-    collection("Summer Essentials", where((p, m) => m.sellable && hasTag(p, "summer"))),
-    collection("Winter Warmers", where((p, m) => m.sellable && hasTag(p, "winter"))),
-    collection("Gifts Under $50", where((p, m) => m.sellable && hasTag(p, "gift") && minPrice(p) < 50)),
-    collection("New Arrivals", (recent.length >= 12 ? recent : newest.slice(0, 12)).map((p) => p.id)),
-    collection("Sale", where((p, m) => m.sellable && hasTag(p, "sale"))),
+    collection("Summer Essentials", where((p, i) => forSale(i) && hasTag(p, "summer"))),
+    collection("Winter Warmers", where((p, i) => forSale(i) && hasTag(p, "winter"))),
+    collection("Gifts Under $50", where((p, i) => forSale(i) && hasTag(p, "gift") && minPrice(p) < 50)),
+    collection("New Arrivals", newest.slice(0, Math.max(12, recentCount)).map((p) => p.id)),
+    collection("Sale", where((p, i) => forSale(i) && hasTag(p, "sale"))),
   ];
 }
 
@@ -1299,8 +1316,8 @@ function buildCustomers(cfg: Config): CustomerPool {
   const addressIds = new IdSequence(8_900_000_000_000, 20_000, rng);
   const emails = new Map<string, number>();
   // Accounts predate the order window so no order precedes its customer.
-  const oldest = cfg.nowS - 3 * 365 * DAY_S;
   const newest = cfg.windowStartS - DAY_S;
+  const oldest = Math.min(cfg.nowS - 3 * 365 * DAY_S, newest - 365 * DAY_S);
   const created = Array.from(new Float64Array(cfg.customers).map(() => oldest + Math.floor(rng.next() * (newest - oldest))).sort());
 
   const records: DemoCustomer[] = [];
@@ -1396,8 +1413,6 @@ function asciiFold(name: string): string {
 interface Shopper {
   cfg: Config;
   catalogue: Catalogue;
-  /** Product creation second by index, flat for the hot `existed` check. */
-  created: Float64Array;
   customers: CustomerPool;
   global: Sampler;
   byDept: Sampler[];
@@ -1415,11 +1430,21 @@ interface Shopper {
 
 function buildShopper(cfg: Config, catalogue: Catalogue, customers: CustomerPool): Shopper {
   const rng = stream(cfg.seed, "structure");
-  const { meta } = catalogue;
-  const sellable = meta.map((_, i) => i).filter((i) => at(meta, i).sellable);
-  const weight = (i: number): number => at(meta, i).weight;
+  const { type, style } = catalogue;
+  const weight = (i: number): number => catalogue.weight[i] ?? 0;
+  // One pass groups sellable products by type × style; type and department lists derive from it.
+  const sellable: number[] = [];
   const byTypeStyle = TYPES.map(() => STYLES.map((): number[] => []));
-  for (const i of sellable) at(at(byTypeStyle, at(meta, i).type), at(meta, i).style).push(i);
+  const byType = TYPES.map((): number[] => []);
+  const byDept = [APPAREL, OUTDOOR, HOME].map((): number[] => []);
+  for (let i = 0; i < catalogue.products.length; i++) {
+    if (catalogue.sellable[i] !== 1) continue;
+    const t = type[i] ?? 0;
+    sellable.push(i);
+    at(at(byTypeStyle, t), style[i] ?? 0).push(i);
+    at(byType, t).push(i);
+    at(byDept, at(TYPES, t).dept).push(i);
+  }
 
   const bundles = buildBundles(cfg, rng, byTypeStyle);
   const bundlesOf = new Map<number, number[]>();
@@ -1432,11 +1457,10 @@ function buildShopper(cfg: Config, catalogue: Catalogue, customers: CustomerPool
   return {
     cfg,
     catalogue,
-    created: Float64Array.from(meta, (m) => m.createdS),
     customers,
     global: new Sampler(sellable, weight),
-    byDept: [APPAREL, OUTDOOR, HOME].map((d) => new Sampler(sellable.filter((i) => at(TYPES, at(meta, i).type).dept === d), weight)),
-    byType: TYPES.map((_, t) => new Sampler(sellable.filter((i) => at(meta, i).type === t), weight)),
+    byDept: byDept.map((list) => new Sampler(list, weight)),
+    byType: byType.map((list) => new Sampler(list, weight)),
     byTypeStyle,
     bundles,
     bundlesOf,
@@ -1473,12 +1497,12 @@ function buildBundles(cfg: Config, rng: Rng, byTypeStyle: number[][][]): number[
  * detector has to notice growth, not just newness or a best seller.
  */
 function pickRising(cfg: Config, rng: Rng, catalogue: Catalogue, sellable: number[]): number[] {
-  const { meta } = catalogue;
-  const byWeight = [...sellable].sort((a, b) => at(meta, b).weight - at(meta, a).weight || a - b);
+  const { weight, outOfStock, createdS } = catalogue;
+  const byWeight = [...sellable].sort((a, b) => (weight[b] ?? 0) - (weight[a] ?? 0) || a - b);
   const from = Math.floor(byWeight.length * 0.1);
   const to = Math.max(from + 1, Math.floor(byWeight.length * 0.5));
   // Old enough to have sales before the ramp to compare against.
-  const established = (i: number): boolean => !at(meta, i).outOfStock && at(meta, i).createdS < cfg.nowS - 35 * DAY_S;
+  const established = (i: number): boolean => outOfStock[i] === 0 && (createdS[i] ?? Infinity) < cfg.nowS - 35 * DAY_S;
   const candidates = byWeight.slice(from, to).filter(established);
   return rng.shuffle(candidates).slice(0, 8);
 }
@@ -1531,7 +1555,7 @@ function perDayCounts(factors: number[], total: number): number[] {
 
 /** Only products that existed at time t can be bought or viewed then. */
 function existed(s: Shopper, p: number, tS: number): boolean {
-  return p >= 0 && (s.created[p] ?? Infinity) <= tS;
+  return p >= 0 && (s.catalogue.createdS[p] ?? Infinity) <= tS;
 }
 
 function pickPopular(s: Shopper, rng: Rng, tS: number, sampler: Sampler = s.global): number {
@@ -1554,13 +1578,13 @@ function pickComplement(s: Shopper, rng: Rng, p: number, tS: number): number {
 
 /** Same type, half the time also the same style (shoppers compare alternatives). */
 function pickSimilar(s: Shopper, rng: Rng, p: number, tS: number): number {
-  const m = at(s.catalogue.meta, p);
+  const type = s.catalogue.type[p] ?? 0;
   if (rng.chance(0.5)) {
-    const pool = at(at(s.byTypeStyle, m.type), m.style);
+    const pool = at(at(s.byTypeStyle, type), s.catalogue.style[p] ?? 0);
     const q = rng.pick(pool);
     return q !== p && existed(s, q, tS) ? q : -1;
   }
-  const q = pickPopular(s, rng, tS, at(s.byType, m.type));
+  const q = pickPopular(s, rng, tS, at(s.byType, type));
   return q !== p ? q : -1;
 }
 
@@ -1594,7 +1618,7 @@ function buildOrders(cfg: Config, s: Shopper): DemoOrder[] {
         id: ids.take(),
         created_at: iso(tS),
         customer: customer < 0 ? null : { id: at(s.customers.records, customer).id },
-        line_items: items.map((p) => orderLine(rng, at(products, p), at(s.catalogue.meta, p))),
+        line_items: items.map((p) => orderLine(rng, at(products, p), at(s.catalogue.variantCumulative, p))),
         cancelled_at: rng.chance(0.02) ? iso(Math.min(cfg.nowS, tS + rng.int(600, 2 * DAY_S))) : null,
       });
     }
@@ -1632,8 +1656,8 @@ function composeBasket(s: Shopper, rng: Rng, tS: number, customer: number): numb
   return items;
 }
 
-function orderLine(rng: Rng, product: DemoProduct, meta: ProductMeta): DemoOrderLine {
-  const variant = at(product.variants, pickVariant(rng, meta.variantCumulative));
+function orderLine(rng: Rng, product: DemoProduct, variantCumulative: number[]): DemoOrderLine {
+  const variant = at(product.variants, pickVariant(rng, variantCumulative));
   const r = rng.next();
   return { product_id: product.id, variant_id: variant.id, quantity: r < 0.85 ? 1 : r < 0.95 ? 2 : rng.int(3, 4), price: variant.price };
 }
@@ -1657,34 +1681,38 @@ function pickVariant(rng: Rng, cumulativeWeights: number[]): number {
 function buildMarkets(cfg: Config, products: DemoProduct[]): DemoMarket[] {
   const rng = stream(cfg.seed, "markets");
   return [
-    market(1, "Canada", true, ["CA"], "CAD", products.filter(() => rng.chance(0.9)), 1.35),
-    market(2, "United Kingdom", true, ["GB"], "GBP", products.filter(() => rng.chance(0.8)), 0.79),
-    market(3, "Canada Wholesale", false, ["CA"], "CAD", null, 1.1, products),
+    market({ id: 1, name: "Canada", active: true, countries: ["CA"], currency: "CAD", rate: 1.35 }, products.filter(() => rng.chance(0.9))),
+    market({ id: 2, name: "United Kingdom", active: true, countries: ["GB"], currency: "GBP", rate: 0.79 }, products.filter(() => rng.chance(0.8))),
+    // product_ids null: the whole catalogue, which also exercises that branch of ingest.
+    market({ id: 3, name: "Canada Wholesale", active: false, countries: ["CA"], currency: "CAD", rate: 1.1 }, products, true),
   ];
 }
 
-function market(
-  id: number,
-  name: string,
-  active: boolean,
-  countries: string[],
-  currency: string,
-  catalogue: DemoProduct[] | null,
-  rate: number,
-  all: DemoProduct[] = [],
-): DemoMarket {
+interface MarketSpec {
+  id: number;
+  name: string;
+  active: boolean;
+  countries: string[];
+  currency: string;
+  /** Local price ≈ USD price × rate. */
+  rate: number;
+}
+
+/** A market with a local price for every variant of every product it sells. */
+function market(spec: MarketSpec, catalogue: DemoProduct[], wholeCatalogue = false): DemoMarket {
   const variantPrices: Record<string, DemoVariantPrice> = {};
-  for (const product of catalogue ?? all) {
+  for (const product of catalogue) {
     for (const v of product.variants) {
-      const price = convertCents(toCentsExact(v.price), rate);
-      const compare = v.compare_at_price === null ? null : convertCents(toCentsExact(v.compare_at_price), rate);
+      const price = convertCents(toCentsExact(v.price), spec.rate);
+      const compare = v.compare_at_price === null ? null : convertCents(toCentsExact(v.compare_at_price), spec.rate);
       variantPrices[String(v.id)] = {
         price: formatCents(price),
         compare_at_price: compare !== null && compare > price ? formatCents(compare) : null,
       };
     }
   }
-  return { id, name, active, countries, currency, product_ids: catalogue ? catalogue.map((p) => p.id) : null, variant_prices: variantPrices };
+  const { id, name, active, countries, currency } = spec;
+  return { id, name, active, countries, currency, product_ids: wholeCatalogue ? null : catalogue.map((p) => p.id), variant_prices: variantPrices };
 }
 
 function toCentsExact(price: string): number {

@@ -10,20 +10,33 @@ import type { Market, Metafield, Product, Variant } from "../../src/core/types.j
 // Property tests of the shared list rules against a naive oracle written
 // straight from the spec's wording, on random catalogues and requests.
 
+/** Whole amounts from a small range, so prices often sit exactly on a bound. */
+function coarseCents() {
+  return fc.integer({ min: 0, max: 12 }).map((units) => units * 100);
+}
+
 const variantArb = fc.record({
   inventory_quantity: fc.integer({ min: -2, max: 3 }),
   inventory_policy: fc.constantFrom("deny", "continue"),
   inventory_management: fc.constantFrom("platform", null),
-  priceCents: fc.integer({ min: 0, max: 10_000 }),
+  priceCents: coarseCents(),
 });
 
 const productArb = fc.record({
   variants: fc.array(variantArb, { minLength: 1, maxLength: 3 }),
   published: fc.boolean(),
   status: fc.constantFrom("active", "draft"),
+  excludeService: fc.boolean(),
 });
 
-function buildProduct(id: number, spec: { variants: { inventory_quantity: number; inventory_policy: string; inventory_management: string | null; priceCents: number }[]; published: boolean; status: string }): Product {
+interface ProductSpec {
+  variants: { inventory_quantity: number; inventory_policy: string; inventory_management: string | null; priceCents: number }[];
+  published: boolean;
+  status: string;
+  excludeService?: boolean;
+}
+
+function buildProduct(id: number, spec: ProductSpec): Product {
   const variants = spec.variants.map(
     (v, index) =>
       ({
@@ -36,7 +49,8 @@ function buildProduct(id: number, spec: { variants: { inventory_quantity: number
         inventory_management: v.inventory_management,
       }) as Variant,
   );
-  return { id, handle: `h${id}`, status: spec.status, published_at: spec.published ? "2026-01-01T00:00:00+00:00" : null, variants, options: [], images: [], image: null } as unknown as Product;
+  const tags = spec.excludeService ? "sale, Exclude_Service" : "sale";
+  return { id, handle: `h${id}`, tags, status: spec.status, published_at: spec.published ? "2026-01-01T00:00:00+00:00" : null, variants, options: [], images: [], image: null } as unknown as Product;
 }
 
 const scenarioArb = fc.record({
@@ -50,6 +64,13 @@ const scenarioArb = fc.record({
   marketCatalogue: fc.option(fc.array(fc.integer({ min: 1, max: 14 }), { maxLength: 10 }), { nil: null }),
   marketActive: fc.boolean(),
   country: fc.constantFrom("CA", "FR", null),
+  /** Market price per variant index (cents), when the market prices it. */
+  marketPrices: fc.array(fc.option(coarseCents(), { nil: null }), { minLength: 3, maxLength: 3 }),
+  atMost: fc.option(coarseCents(), { nil: undefined }),
+  atLeast: fc.option(coarseCents(), { nil: undefined }),
+  above: fc.option(coarseCents(), { nil: undefined }),
+  unsetVariants: fc.boolean(),
+  honourExcludeService: fc.boolean(),
 });
 
 function catalogOf(products: Product[], markets: Market[]): CatalogReader {
@@ -64,7 +85,7 @@ function catalogOf(products: Product[], markets: Market[]): CatalogReader {
 }
 
 describe("renderProductList", () => {
-  it("keeps exactly the eligible candidates, in order, without duplicates, up to limit", () => {
+  it("keeps exactly the eligible candidates (stock, publication, market, price, exclude_service), in order, up to limit", () => {
     fc.assert(
       fc.property(scenarioArb, (s) => {
         const products = s.products.map((spec, index) => buildProduct(index + 1, spec));
@@ -75,8 +96,18 @@ describe("renderProductList", () => {
           countries: ["CA"],
           currency: "CAD",
           product_ids: s.marketCatalogue,
-          variant_prices: {},
+          variant_prices: Object.fromEntries(
+            products.flatMap((p) =>
+              p.variants.flatMap((v, index) => {
+                const cents = s.marketPrices[index];
+                return cents == null ? [] : [[String(v.id), { price: (cents / 100).toFixed(2), compare_at_price: null }]];
+              }),
+            ),
+          ),
         };
+        const price = Object.fromEntries(
+          Object.entries({ atMost: s.atMost, atLeast: s.atLeast, above: s.above }).filter(([, v]) => v !== undefined),
+        );
         const list: ListOptions = {
           limit: s.limit,
           filterOos: s.filterOos,
@@ -88,23 +119,39 @@ describe("renderProductList", () => {
           metafields: { product: null, variant: null },
           sellingPlans: false,
           pretty: false,
+          price: Object.keys(price).length > 0 ? price : null,
+          unsetVariants: s.unsetVariants,
+          honourExcludeServiceTag: s.honourExcludeService,
         };
-        const got = renderProductList(catalogOf(products, [market]), s.candidates, list).map((p) => p.id);
+        const rendered = renderProductList(catalogOf(products, [market]), s.candidates, list) as unknown as { id: number; variants: { id: number; price: string }[] }[];
+        const got = rendered.map((p) => ({ id: p.id, variants: p.variants.map((v) => `${v.id}:${v.price}`) }));
 
         // The oracle, from the spec's sentences.
         const activeMarket = s.country === "CA" && s.marketActive ? market : null;
-        const expected: number[] = [];
+        const expected: { id: number; variants: string[] }[] = [];
         for (const id of s.candidates) {
-          const product = products.find((p) => p.id === id);
-          if (!product || expected.includes(id) || s.excluded.includes(id)) continue;
+          const stored = products.find((p) => p.id === id);
+          if (!stored || expected.some((e) => e.id === id) || s.excluded.includes(id)) continue;
           if (s.restrictTo && !s.restrictTo.includes(id)) continue;
           if (activeMarket?.product_ids && !activeMarket.product_ids.includes(id)) continue;
+          if (s.honourExcludeService && stored.tags.toLowerCase().includes("exclude_service")) continue;
+          const priced = stored.variants.map((v, index) => {
+            const cents = activeMarket ? s.marketPrices[index] : null;
+            return { ...v, price: cents == null ? v.price : (cents / 100).toFixed(2) };
+          });
+          const passes = (v: Variant) => {
+            const cents = Math.round(Number(v.price) * 100);
+            return (s.atMost === undefined || cents <= s.atMost) && (s.atLeast === undefined || cents >= s.atLeast) && (s.above === undefined || cents > s.above);
+          };
+          if (!priced.some(passes)) continue;
+          const shown = s.unsetVariants ? priced.filter(passes) : priced;
+          const product = { ...stored, variants: shown };
           const inStock = product.variants.some(
             (v) => v.inventory_quantity > 0 || v.inventory_policy === "continue" || v.inventory_management === null,
           );
           if (s.filterOos && !inStock) continue;
           if (s.filterUnpublished && (product.status !== "active" || product.published_at === null)) continue;
-          expected.push(id);
+          expected.push({ id, variants: shown.map((v) => `${v.id}:${v.price}`) });
         }
         expect(got).toEqual(expected.slice(0, s.limit));
       }),

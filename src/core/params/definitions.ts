@@ -113,7 +113,51 @@ export const P = {
     "ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue.",
     "CA",
   ),
+  any_variant_price_less_than: param(
+    "any_variant_price_less_than",
+    "decimal",
+    "Only products with a variant priced at or below this amount (less than or equal, as the spec defines it).",
+    "50.00",
+  ),
+  any_variant_price_less_than_or_equal_to: param(
+    "any_variant_price_less_than_or_equal_to",
+    "decimal",
+    "Only products with a variant priced at or below this amount.",
+    "50.00",
+  ),
+  any_variant_price_equal_to: param("any_variant_price_equal_to", "decimal", "Only products with a variant at exactly this price.", "19.99"),
+  variant_price_greater_than: param(
+    "variant_price_greater_than",
+    "decimal",
+    "Only products with a variant priced above this amount.",
+    "10.00",
+  ),
+  variant_price_greater_than_or_equal_to: param(
+    "variant_price_greater_than_or_equal_to",
+    "decimal",
+    "Only products with a variant priced at or above this amount.",
+    "10.00",
+  ),
+  unset_variants: param(
+    "unset_variants",
+    "flag",
+    "yes: variants that fail the price conditions are removed from each returned product.",
+    "yes",
+  ),
 } satisfies Record<string, ParamDef>;
+
+/**
+ * The price conditions. Together they describe one range: a product matches
+ * when at least one variant satisfies all the given conditions.
+ */
+export const PRICE_FILTER_PARAMS = [
+  P.any_variant_price_less_than,
+  P.any_variant_price_less_than_or_equal_to,
+  P.any_variant_price_equal_to,
+  P.variant_price_greater_than,
+  P.variant_price_greater_than_or_equal_to,
+  P.unset_variants,
+];
 
 /** The metafield selectors every product endpoint shares, in spec order. */
 export const METAFIELD_PARAMS = [

@@ -1,6 +1,7 @@
 import type { ParsedParams } from "../params/parse.js";
 import type { MerchantId } from "../types.js";
 import { metafieldSelector, type MetafieldSelection } from "./metafield-selection.js";
+import { priceFilterFrom, type PriceFilter } from "./price-filter.js";
 import type { Projection } from "./projection.js";
 
 /** How a list of candidate products becomes a response: the same for every product endpoint. */
@@ -16,6 +17,12 @@ export interface ListOptions {
   metafields: MetafieldSelection;
   sellingPlans: boolean;
   pretty: boolean;
+  /** null: no price condition. */
+  price: PriceFilter | null;
+  /** unset_variants=yes: drop variants failing the price conditions from returned products. */
+  unsetVariants: boolean;
+  /** Recommendation lists never show products tagged exclude_service. */
+  honourExcludeServiceTag: boolean;
 }
 
 /** Where static's products come from, in the order the caller gave them. */
@@ -36,7 +43,11 @@ export interface StaticProductsTask {
 
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
-export function listOptionsFrom(params: ParsedParams, projection: Projection): ListOptions {
+export function listOptionsFrom(
+  params: ParsedParams,
+  projection: Projection,
+  { honourExcludeServiceTag = false }: { honourExcludeServiceTag?: boolean } = {},
+): ListOptions {
   return {
     limit: (params.limit as number | undefined) ?? 5,
     filterOos: params.filter_oos !== false,
@@ -48,6 +59,9 @@ export function listOptionsFrom(params: ParsedParams, projection: Projection): L
     metafields: metafieldSelectionFrom(params),
     sellingPlans: params.selling_plans === true,
     pretty: params.format === true,
+    price: priceFilterFrom(params),
+    unsetVariants: params.unset_variants === true,
+    honourExcludeServiceTag,
   };
 }
 

@@ -1,8 +1,11 @@
 import { isProductAvailable, isProductPublished } from "../availability.js";
 import type { CatalogReader } from "./catalog.js";
 import { isInMarket, marketForCountry, withMarketPrices } from "./market.js";
+import { applyPriceFilter, hasTag } from "./price-filter.js";
 import { projectProduct, type OutputObject } from "./projection.js";
 import type { ListOptions } from "./query.js";
+
+export const EXCLUDE_SERVICE_TAG = "exclude_service";
 
 /**
  * Turns ranked candidate ids into response products: eligibility, market,
@@ -27,7 +30,10 @@ export function renderProductList(catalog: CatalogReader, candidates: Iterable<n
     seen.add(id);
     const stored = catalog.product(id);
     if (!stored || !isInMarket(stored, market)) continue;
-    const product = withMarketPrices(stored, market);
+    if (list.honourExcludeServiceTag && hasTag(stored, EXCLUDE_SERVICE_TAG)) continue;
+    // Prices are compared as sold in the market, so the market goes first.
+    const product = applyPriceFilter(withMarketPrices(stored, market), list.price, list.unsetVariants);
+    if (product === null) continue;
     if (list.filterOos && !isProductAvailable(product)) continue;
     if (list.filterUnpublished && !isProductPublished(product)) continue;
     output.push(projectProduct(product, projection));

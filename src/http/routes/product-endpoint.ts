@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { withTopLevelField } from "../../core/json.js";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { canonicalParams, parseParams, type ParsedParams } from "../../core/params/parse.js";
 import type { Merchant } from "../../core/types.js";
@@ -17,6 +19,13 @@ export interface ProductPlan {
   dependsOn: DataDomain[];
   /** Behaviour-driven lists also expire by age. */
   ttlMs?: number;
+  /** Add metadata.cache_info (the spec shows it on recommended). */
+  cacheInfo?: boolean;
+}
+
+/** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
+function opaqueKey(cacheKey: string): string {
+  return createHash("sha256").update(cacheKey).digest("base64url").slice(0, 32);
 }
 
 export function parseOrThrow(endpoint: EndpointDef, query: URLSearchParams): ParsedParams {
@@ -45,7 +54,7 @@ export function productEndpoint(
     handle(request): Reply | Promise<Reply> {
       const params = parseOrThrow(endpoint, request.query);
       const merchant = merchantForKey(store, params.key as string | undefined);
-      const { task, dependsOn, ttlMs } = plan(params, merchant);
+      const { task, dependsOn, ttlMs, cacheInfo = false } = plan(params, merchant);
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}`;
       if (params.bust_cache !== true) {
@@ -53,9 +62,16 @@ export function productEndpoint(
         const hit = cache.get(cacheKey, now);
         if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
       }
-      return runTask(task).then((body) => {
-        cache.set(cacheKey, body, services.now(), ttlMs);
-        return { status: 200, body, headers: { Age: "0" } };
+      return runTask(task).then((computed) => {
+        const now = services.now();
+        const pretty = params.format === true;
+        const stamp = (cachedAt: string) =>
+          cacheInfo
+            ? withTopLevelField(computed, "metadata", { cache_info: { cache_key: opaqueKey(cacheKey), cached_at_time: cachedAt } }, pretty)
+            : computed;
+        // The stored copy says when it was cached; this answer was computed for this request.
+        cache.set(cacheKey, stamp(new Date(now).toISOString()), now, ttlMs);
+        return { status: 200, body: stamp("never"), headers: { Age: "0" } };
       });
     },
   };
