@@ -3,6 +3,7 @@ import { move } from "piscina";
 import { workerData } from "node:worker_threads";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { Store } from "../src/stores/store.js";
+import { salesList } from "./tasks/sales-lists.js";
 import { staticProducts } from "./tasks/static-products.js";
 
 const config = workerData as WorkerConfig;
@@ -13,6 +14,9 @@ function run(task: Task): TaskResult {
   switch (task.kind) {
     case "static_products":
       return staticProducts(store, task);
+    case "trending":
+    case "top_sellers":
+      return salesList(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:

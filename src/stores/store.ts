@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
 import type { NormalisedProduct } from "../core/ingest/product.js";
+import { addOrderChange, applyDelta, type DaySales, type SalesDelta } from "../core/recs/sales.js";
 import type {
   BehaviourEvent,
   Collection,
@@ -55,6 +56,7 @@ export class Store {
   private readonly customerOrders: Database<true, Key>;
   private readonly markets: Database<Market, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
+  private readonly salesByDay: Database<DaySales, Key>;
 
   private constructor(private readonly root: RootDatabase) {
     const db = <V, K extends string | Key>(name: string) =>
@@ -74,6 +76,7 @@ export class Store {
     this.customerOrders = db("customer_orders");
     this.markets = db("markets");
     this.events = db("events");
+    this.salesByDay = db("sales_by_day");
   }
 
   static open(dataDir: string): Store {
@@ -240,16 +243,32 @@ export class Store {
     await this.upsertAll(merchant, this.customers, items, "customers");
   }
 
+  /** Orders, the customer index and daily sales move together in one transaction. */
   async upsertOrders(merchant: MerchantId, items: Located<Order>[]): Promise<void> {
     await this.root.childTransaction(() => {
+      const sales: SalesDelta = new Map();
       for (const { value: order } of items) {
         const old = this.orders.get([merchant, order.id]);
         if (old?.customer_id != null) this.customerOrders.remove([merchant, old.customer_id, old.id]);
         this.orders.put([merchant, order.id], order);
         if (order.customer_id !== null) this.customerOrders.put([merchant, order.customer_id, order.id], true);
+        addOrderChange(sales, old, order);
+      }
+      for (const [day, change] of sales) {
+        this.salesByDay.put([merchant, day], applyDelta(this.salesByDay.get([merchant, day]), change));
       }
       this.bump(merchant, "orders");
     });
+  }
+
+  /** Daily sales rows of days [fromDay, toDay). */
+  salesOfDays(merchant: MerchantId, fromDay: number, toDay: number): DaySales[] {
+    return [...this.salesByDay.getRange({ start: [merchant, fromDay], end: [merchant, toDay] }).map(({ value }) => value)];
+  }
+
+  /** Every order of a merchant, in id order (model rebuilds and evaluations). */
+  *allOrders(merchant: MerchantId): Generator<Order> {
+    for (const { value } of this.orders.getRange(merchantRange(merchant))) yield value;
   }
 
   async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {

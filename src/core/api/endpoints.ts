@@ -1,4 +1,4 @@
-import { P, type ParamDef } from "../params/definitions.js";
+import { METAFIELD_PARAMS, P, PRICE_FILTER_PARAMS, type ParamDef } from "../params/definitions.js";
 
 /**
  * How an endpoint reports a client error. The spec shows no single envelope:
@@ -49,6 +49,49 @@ export const STATIC_PRODUCTS: EndpointDef = {
   isSource: true,
 };
 
+export const TRENDING_PRODUCTS: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/trending_products",
+  name: "Trending products",
+  description:
+    "Products whose sales are rising: recent units (and add-to-cart events) against each product's own earlier rate, with a minimum volume; topped up with best sellers so the list is never short.",
+  params: [
+    P.key,
+    { ...P.platform_product_ids, description: "Comma-separated product ids to filter from the result set (they are never returned)." },
+    ...METAFIELD_PARAMS,
+    P.bust_cache,
+    P.limit,
+    P.format,
+    ...PRICE_FILTER_PARAMS,
+    P.filter_oos,
+    P.country_code,
+  ],
+  // The spec shows an empty object as trending's 400 body.
+  errorStyle: "empty",
+  isSource: true,
+};
+
+export const TOP_SELLERS: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/top_sellers",
+  name: "Top sellers",
+  description: "Best sellers by units sold over a trailing window, optionally within one collection.",
+  params: [
+    P.key,
+    { ...P.platform_collection_id, description: "Only products of this collection are ranked." },
+    P.window_days,
+    ...METAFIELD_PARAMS,
+    P.bust_cache,
+    P.limit,
+    P.format,
+    ...PRICE_FILTER_PARAMS,
+    P.filter_oos,
+    P.country_code,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
 export const SOURCES: EndpointDef = {
   method: "GET",
   path: "/api/v1/sources",
@@ -72,4 +115,10 @@ export const QUICK_VIEW_SETTINGS: EndpointDef = {
 };
 
 /** Every storefront-facing endpoint, in the order /api/v1/sources lists them. */
-export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [STATIC_PRODUCTS, SOURCES, QUICK_VIEW_SETTINGS];
+export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
+  TRENDING_PRODUCTS,
+  TOP_SELLERS,
+  STATIC_PRODUCTS,
+  SOURCES,
+  QUICK_VIEW_SETTINGS,
+];

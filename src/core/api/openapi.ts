@@ -23,6 +23,7 @@ const SCHEMA_BY_KIND: Record<ParamKind, Record<string, unknown>> = {
   ns_list: { type: "string" },
   country_code: { type: "string", pattern: "^[A-Za-z]{2}$" },
   decimal: { type: "string", pattern: "^-?\\d+(\\.\\d{1,2})?$" },
+  days: { type: "string", pattern: "^\\d+$", description: "1 to 365" },
   text: { type: "string" },
 };
 

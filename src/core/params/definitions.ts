@@ -14,6 +14,7 @@ export type ParamKind =
   | "ns_list"
   | "country_code"
   | "decimal"
+  | "days"
   | "text";
 
 export interface ParamDef {
@@ -112,6 +113,13 @@ export const P = {
     "country_code",
     "ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue.",
     "CA",
+  ),
+  window_days: param(
+    "window_days",
+    "days",
+    "Trailing window of sales, in days (1 to 365).",
+    "30",
+    { default: "90" },
   ),
   any_variant_price_less_than: param(
     "any_variant_price_less_than",

@@ -58,6 +58,10 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
       if (!(limit >= 1 && limit <= MAX_LIMIT)) return { problem: `must be a whole number from 1 to ${MAX_LIMIT}` };
       return limit;
     }
+    case "days": {
+      const days = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+      return days >= 1 && days <= 365 ? days : { problem: "must be a whole number of days from 1 to 365" };
+    }
     case "flag":
       if (text === "yes") return true;
       if (text === "no") return false;

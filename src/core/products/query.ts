@@ -88,3 +88,14 @@ export function staticSelectionFrom(params: ParsedParams): StaticSelection {
     productIds: list<number>(params.platform_product_ids),
   };
 }
+
+/** A list ranked from sales: trending (momentum) or top sellers (units over a window). */
+export interface SalesListTask {
+  kind: "trending" | "top_sellers";
+  merchantId: MerchantId;
+  list: ListOptions;
+  /** The moment windows end at (the uWS thread's clock, so workers agree). */
+  now: number;
+  collectionId: number | null;
+  windowDays: number;
+}

@@ -1,4 +1,4 @@
-import { QUICK_VIEW_SETTINGS, SOURCES, STATIC_PRODUCTS, STOREFRONT_ENDPOINTS } from "../../core/api/endpoints.js";
+import { QUICK_VIEW_SETTINGS, SOURCES, STATIC_PRODUCTS, STOREFRONT_ENDPOINTS, TOP_SELLERS, TRENDING_PRODUCTS } from "../../core/api/endpoints.js";
 import { listSources } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
@@ -10,7 +10,32 @@ import type { Services } from "../services.js";
 import { parseOrThrow, productEndpoint } from "./product-endpoint.js";
 
 export function storefrontRoutes(services: Services): Route[] {
+  const ranked = { honourExcludeServiceTag: true };
   return [
+    productEndpoint(services, TRENDING_PRODUCTS, (params, merchant) => {
+      const list = listOptionsFrom(params, "reduced", ranked);
+      // platform_product_ids are filtered from the result set.
+      list.excludedIds = (params.platform_product_ids as number[] | undefined) ?? [];
+      return {
+        task: { kind: "trending", merchantId: merchant.id, list, now: services.now(), collectionId: null, windowDays: 0 },
+        // Sales move every minute: these lists expire by age instead of on every order.
+      dependsOn: ["catalogue"],
+        ttlMs: services.config.behaviourCacheTtlMs,
+      };
+    }),
+    productEndpoint(services, TOP_SELLERS, (params, merchant) => ({
+      task: {
+        kind: "top_sellers",
+        merchantId: merchant.id,
+        list: listOptionsFrom(params, "reduced", ranked),
+        now: services.now(),
+        collectionId: (params.platform_collection_id as number | undefined) ?? null,
+        windowDays: params.window_days as number,
+      },
+      // Sales move every minute: these lists expire by age instead of on every order.
+      dependsOn: ["catalogue"],
+      ttlMs: services.config.behaviourCacheTtlMs,
+    })),
     productEndpoint(services, STATIC_PRODUCTS, (params, merchant) => {
       const selection = staticSelectionFrom(params);
       if (!hasStaticSelection(selection)) {

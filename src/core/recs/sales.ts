@@ -1,0 +1,89 @@
+import type { Order } from "../types.js";
+import { dayOfTimestamp } from "./days.js";
+
+/** Units sold per product on one day, as parallel arrays (compact in LMDB). */
+export interface DaySales {
+  ids: number[];
+  units: number[];
+}
+
+/** Per day, per product: units to add (negative to take back). */
+export type SalesDelta = Map<number, Map<number, number>>;
+
+/** What an order counts for in sales: nothing once cancelled. */
+function countsAsSale(order: Order | undefined): order is Order {
+  return order !== undefined && order.cancelled_at === null;
+}
+
+/** Adds to `delta` what replacing `before` by `after` changes in daily sales. */
+export function addOrderChange(delta: SalesDelta, before: Order | undefined, after: Order | undefined): void {
+  const apply = (order: Order, sign: number) => {
+    const day = dayOfTimestamp(order.created_at);
+    const products = delta.get(day) ?? new Map<number, number>();
+    for (const line of order.line_items) {
+      products.set(line.product_id, (products.get(line.product_id) ?? 0) + sign * line.quantity);
+    }
+    delta.set(day, products);
+  };
+  if (countsAsSale(before)) apply(before, -1);
+  if (countsAsSale(after)) apply(after, +1);
+}
+
+/** A day's row with a delta applied; products whose units reach zero are dropped. */
+export function applyDelta(row: DaySales | undefined, change: Map<number, number>): DaySales {
+  const units = new Map<number, number>();
+  row?.ids.forEach((id, index) => units.set(id, row.units[index]!));
+  for (const [id, added] of change) units.set(id, (units.get(id) ?? 0) + added);
+  const next: DaySales = { ids: [], units: [] };
+  for (const [id, count] of units) {
+    if (count === 0) continue;
+    next.ids.push(id);
+    next.units.push(count);
+  }
+  return next;
+}
+
+/** Units per product summed over day rows. */
+export function sumDays(rows: Iterable<DaySales>): Map<number, number> {
+  const totals = new Map<number, number>();
+  for (const row of rows) {
+    for (let i = 0; i < row.ids.length; i++) {
+      const id = row.ids[i]!;
+      totals.set(id, (totals.get(id) ?? 0) + row.units[i]!);
+    }
+  }
+  return totals;
+}
+
+/** Product ids by descending score; ties by id so lists are stable between requests. */
+export function rankByScore(scores: Map<number, number>, keep: (score: number) => boolean = (s) => s > 0): number[] {
+  return [...scores]
+    .filter(([, score]) => keep(score))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .map(([id]) => id);
+}
+
+export interface TrendingOptions {
+  /** Minimum recent units for a product to count as trending at all. */
+  minRecentUnits: number;
+  recentDays: number;
+  baselineDays: number;
+}
+
+export const DEFAULT_TRENDING: TrendingOptions = { minRecentUnits: 3, recentDays: 7, baselineDays: 28 };
+
+/**
+ * Momentum: how far recent sales run above the product's own earlier rate,
+ * in units of that rate's Poisson noise. A steady best seller scores about
+ * zero; a product whose sales took off scores high even at modest volume.
+ */
+export function trendingScores(recent: Map<number, number>, baseline: Map<number, number>, options: TrendingOptions): Map<number, number> {
+  const scale = options.recentDays / options.baselineDays;
+  const scores = new Map<number, number>();
+  for (const [id, units] of recent) {
+    if (units < options.minRecentUnits) continue;
+    const expected = (baseline.get(id) ?? 0) * scale;
+    scores.set(id, (units - expected) / Math.sqrt(expected + 1));
+  }
+  return scores;
+}
