@@ -12,9 +12,7 @@ const SMALL = { seed: 7, products: 300, customers: 300, now: NOW } as const;
 const small = generateDemoWithTruth(SMALL);
 
 // One run at the default size: ratios are checked where the sample is large enough to be stable.
-const started = performance.now();
 const full = generateDemoWithTruth({ now: NOW });
-const fullMs = performance.now() - started;
 
 const ms = (timestamp: string): number => Date.parse(timestamp);
 const share = (part: number, whole: number): number => part / whole;
@@ -110,8 +108,8 @@ describe("generateDemo determinism", () => {
 describe("generateDemo at the default size", () => {
   const { data, truth } = full;
 
-  it("generates quickly with the documented volumes", () => {
-    expect(fullMs).toBeLessThan(3_000); // ~0.4 s warm; generous for slow CI
+  // Generation time is a benchmark figure (npm run bench), never a test assertion.
+  it("has the documented volumes", () => {
     expect(data.products).toHaveLength(3000);
     expect(data.customers).toHaveLength(2000);
     const perDay = data.orders.length / 90;
