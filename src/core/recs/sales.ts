@@ -70,7 +70,7 @@ export interface TrendingOptions {
   baselineDays: number;
 }
 
-export const DEFAULT_TRENDING: TrendingOptions = { minRecentUnits: 3, recentDays: 7, baselineDays: 28 };
+export const DEFAULT_TRENDING: TrendingOptions = { minRecentUnits: 3, recentDays: 10, baselineDays: 30 };
 
 /**
  * Momentum: how far recent sales run above the product's own earlier rate,
