@@ -14,6 +14,8 @@ export interface LoadSpec {
   connections: number;
   durationS: number;
   warmupS: number;
+  /** Seconds without an answer before autocannon counts a timeout and reconnects. */
+  timeoutS: number;
 }
 
 export interface LatencySummaryMs {
@@ -67,7 +69,7 @@ class MicrosecondHistogram {
 }
 
 function options(spec: LoadSpec, durationS: number): autocannon.Options {
-  const base = { connections: spec.connections, duration: durationS, timeout: 10 };
+  const base = { connections: spec.connections, duration: durationS, timeout: spec.timeoutS };
   if (spec.paths.length === 1) return { ...base, url: `${spec.origin}${spec.paths[0]}` };
   return { ...base, url: spec.origin, requests: spec.paths.map((path) => ({ method: "GET", path })) };
 }

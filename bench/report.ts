@@ -97,6 +97,14 @@ function ceilingLatencyNote(load: LoadReport): string[] {
   ];
 }
 
+function faultNote(load: LoadReport): string[] {
+  const faulty = load.scenarios.filter((s) => s.errors + s.timeouts + s.non2xx > 0);
+  if (faulty.length === 0) return [];
+  return [
+    `  "invalid": ${faulty.map((s) => s.name).join("; ")} had requests that failed or got no answer within ${load.settings.timeoutS} s; its figures cover only the answered requests, so they flatter the server.`,
+  ];
+}
+
 export interface ReportInput {
   quick: boolean;
   /** 1-minute load average when the bench started: other work on the box skews every figure. */
@@ -124,14 +132,15 @@ export function formatReport({ quick, loadAtStart, micro, load, errors }: Report
     "",
   ];
   if (load) {
-    const { connections, durationS, warmupS } = load.settings;
+    const { connections, durationS, warmupS, timeoutS } = load.settings;
     const ceilings = load.scenarios.filter((s) => s.target === "ceiling").map((s) => count(s.reqPerSec));
     out.push(
-      `Load generator: autocannon 8 in a separate Node process per scenario (never in the server's process), ${connections} connections, HTTP/1.1 keep-alive, no pipelining, ${warmupS} s warm-up then ${durationS} s measured.`,
+      `Load generator: autocannon 8 in a separate Node process per scenario (never in the server's process), ${connections} connections, HTTP/1.1 keep-alive, no pipelining, ${warmupS} s warm-up then ${durationS} s measured, ${timeoutS} s request timeout.`,
       `  Server, ceiling and load generator all run on the same ${cores} cores over 127.0.0.1, so every req/s figure is partly the client's limit: compare ratios, not absolutes.`,
       `Ceiling: a raw uWebSockets.js process answering the same ${count(load.hitBodyBytes)}-byte static cache-hit body with aisle's headers; "vs ceiling" = aisle req/s ÷ mean of the ceiling runs before and after (${ceilings.join(" and ")} req/s).`,
       "Latency: each 2xx response's duration at 1 µs resolution (autocannon's own histogram keeps whole milliseconds).",
       ...ceilingLatencyNote(load),
+      ...faultNote(load),
       "Cache miss: bust_cache=yes forces a recompute in the worker pool, over 64 different sets of 5 ids. Cache hit: one URL, 5 products, full projection.",
       "Cold start: spawn of `aisle serve` on an empty data dir until /healthz answers 200, so it includes Node start-up and the demo seed. RSS: VmRSS of the server process (all threads), MiB.",
     );

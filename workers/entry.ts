@@ -3,6 +3,7 @@ import { move } from "piscina";
 import { workerData } from "node:worker_threads";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { Store } from "../src/stores/store.js";
+import { recommended } from "./tasks/recommended.js";
 import { salesList } from "./tasks/sales-lists.js";
 import { staticProducts } from "./tasks/static-products.js";
 
@@ -17,6 +18,8 @@ function run(task: Task): TaskResult {
     case "trending":
     case "top_sellers":
       return salesList(store, task);
+    case "recommended":
+      return recommended(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:

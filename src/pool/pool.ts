@@ -34,6 +34,9 @@ export class WorkerPool {
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: options.maxQueue,
       concurrentTasksPerWorker: 1,
+      // Without strict FIFO a busy pool lets later tasks overtake earlier ones,
+      // and a request can wait seconds behind newer ones.
+      stricterFIFO: true,
     });
   }
 

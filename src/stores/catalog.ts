@@ -1,6 +1,21 @@
 import type { CatalogReader } from "../core/products/catalog.js";
-import type { MerchantId } from "../core/types.js";
+import type { Market, MerchantId } from "../core/types.js";
 import type { Store } from "./store.js";
+
+const marketsMemo = new Map<MerchantId, { version: number; markets: Market[] }>();
+
+/**
+ * A merchant's markets, decoded once per catalogue version in this thread:
+ * their price tables run to megabytes, far too much to decode per request.
+ */
+function marketsOf(store: Store, merchantId: MerchantId): Market[] {
+  const version = store.version(merchantId, "catalogue");
+  const memo = marketsMemo.get(merchantId);
+  if (memo && memo.version === version) return memo.markets;
+  const markets = store.marketsOf(merchantId);
+  marketsMemo.set(merchantId, { version, markets });
+  return markets;
+}
 
 /** One merchant's view of the store: tenancy is decided here, once. */
 export function merchantCatalog(store: Store, merchantId: MerchantId): CatalogReader {
@@ -9,6 +24,6 @@ export function merchantCatalog(store: Store, merchantId: MerchantId): CatalogRe
     productIdByHandle: (handle) => store.productIdByHandle(merchantId, handle),
     collection: (id) => store.collection(merchantId, id),
     metafields: (owner, ownerId) => store.metafields(merchantId, owner, ownerId),
-    markets: () => store.marketsOf(merchantId),
+    markets: () => marketsOf(store, merchantId),
   };
 }

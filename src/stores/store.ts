@@ -3,6 +3,15 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
 import type { NormalisedProduct } from "../core/ingest/product.js";
+import {
+  applyRowDelta,
+  basketUnit,
+  CopurchaseDelta,
+  DEFAULT_COPURCHASE,
+  topNeighbours,
+  type CopurchaseConfig,
+  type WeightedIds,
+} from "../core/recs/copurchase.js";
 import { addOrderChange, applyDelta, type DaySales, type SalesDelta } from "../core/recs/sales.js";
 import type {
   BehaviourEvent,
@@ -57,8 +66,15 @@ export class Store {
   private readonly markets: Database<Market, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
   private readonly salesByDay: Database<DaySales, Key>;
+  private readonly coItems: Database<number, Key>;
+  private readonly coPairs: Database<WeightedIds, Key>;
+  private readonly coNeighbours: Database<WeightedIds, Key>;
 
-  private constructor(private readonly root: RootDatabase) {
+  private constructor(
+    private readonly root: RootDatabase,
+    /** The bought-together model's settings; evaluations try others. */
+    readonly copurchase: CopurchaseConfig,
+  ) {
     const db = <V, K extends string | Key>(name: string) =>
       root.openDB<V, K>({ name, encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
     this.meta = db("meta");
@@ -77,12 +93,15 @@ export class Store {
     this.markets = db("markets");
     this.events = db("events");
     this.salesByDay = db("sales_by_day");
+    this.coItems = db("copurchase_items");
+    this.coPairs = db("copurchase_pairs");
+    this.coNeighbours = db("copurchase_neighbours");
   }
 
-  static open(dataDir: string): Store {
+  static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
     mkdirSync(dataDir, { recursive: true });
     const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 32, mapSize: 64 * 1024 ** 3 });
-    const store = new Store(root);
+    const store = new Store(root, options.copurchase ?? DEFAULT_COPURCHASE);
     store.checkFormat();
     return store;
   }
@@ -243,22 +262,69 @@ export class Store {
     await this.upsertAll(merchant, this.customers, items, "customers");
   }
 
-  /** Orders, the customer index and daily sales move together in one transaction. */
-  async upsertOrders(merchant: MerchantId, items: Located<Order>[]): Promise<void> {
+  /**
+   * Orders, the customer index, daily sales and the bought-together model move
+   * together in one transaction, so the next request sees all of it. Bulk loads
+   * pass `deferNeighbours` and call rebuildNeighbours once at the end.
+   */
+  async upsertOrders(merchant: MerchantId, items: Located<Order>[], options: { deferNeighbours?: boolean } = {}): Promise<void> {
     await this.root.childTransaction(() => {
       const sales: SalesDelta = new Map();
+      const copurchase = new CopurchaseDelta();
       for (const { value: order } of items) {
         const old = this.orders.get([merchant, order.id]);
         if (old?.customer_id != null) this.customerOrders.remove([merchant, old.customer_id, old.id]);
         this.orders.put([merchant, order.id], order);
         if (order.customer_id !== null) this.customerOrders.put([merchant, order.customer_id, order.id], true);
         addOrderChange(sales, old, order);
+        copurchase.addOrderChange(old, order, this.copurchase);
       }
       for (const [day, change] of sales) {
         this.salesByDay.put([merchant, day], applyDelta(this.salesByDay.get([merchant, day]), change));
       }
+      this.applyCopurchase(merchant, copurchase);
+      if (!options.deferNeighbours) this.refreshNeighbours(merchant, copurchase.touched);
       this.bump(merchant, "orders");
     });
+  }
+
+  /** Recomputes every neighbour list of a merchant from the stored co-occurrence rows. */
+  async rebuildNeighbours(merchant: MerchantId): Promise<void> {
+    const ids = [...this.coItems.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
+    const CHUNK = 2_000;
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      await this.root.childTransaction(() => this.refreshNeighbours(merchant, ids.slice(start, start + CHUNK)));
+    }
+    await this.root.childTransaction(() => this.bump(merchant, "orders"));
+  }
+
+  copurchaseNeighbours(merchant: MerchantId, productId: number): WeightedIds | undefined {
+    return this.coNeighbours.get([merchant, productId]);
+  }
+
+  private applyCopurchase(merchant: MerchantId, delta: CopurchaseDelta): void {
+    for (const [id, change] of delta.items) {
+      const weight = (this.coItems.get([merchant, id]) ?? 0) + change;
+      if (weight > 1e-9) this.coItems.put([merchant, id], weight);
+      else this.coItems.remove([merchant, id]);
+    }
+    for (const [id, change] of delta.pairs) {
+      const row = applyRowDelta(this.coPairs.get([merchant, id]), change);
+      if (row.ids.length > 0) this.coPairs.put([merchant, id], row);
+      else this.coPairs.remove([merchant, id]);
+    }
+  }
+
+  private refreshNeighbours(merchant: MerchantId, ids: Iterable<number>): void {
+    const unit = basketUnit(Date.now(), this.copurchase);
+    const weightOf = (id: number) => this.coItems.get([merchant, id]) ?? 0;
+    for (const id of ids) {
+      const row = this.coPairs.get([merchant, id]);
+      const weight = weightOf(id);
+      const neighbours = row && weight > 0 ? topNeighbours(weight, row, weightOf, this.copurchase, unit) : null;
+      if (neighbours && neighbours.ids.length > 0) this.coNeighbours.put([merchant, id], neighbours);
+      else this.coNeighbours.remove([merchant, id]);
+    }
   }
 
   /** Daily sales rows of days [fromDay, toDay). */

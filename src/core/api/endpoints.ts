@@ -71,6 +71,30 @@ export const TRENDING_PRODUCTS: EndpointDef = {
   isSource: true,
 };
 
+export const RECOMMENDED: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/recommended",
+  name: "Recommended products",
+  description:
+    "AI recommendations for the products being looked at or bought: products bought together with them, falling back to trending and best sellers so the list is never short. Products tagged exclude_service are never recommended.",
+  params: [
+    P.key,
+    { ...P.platform_product_ids, description: "Comma-separated product ids the recommendations are for (one or many)." },
+    { ...P.platform_collection_id, description: "A collection whose products are the input." },
+    P.platform_variant_ids,
+    ...METAFIELD_PARAMS,
+    P.bust_cache,
+    P.format,
+    P.limit,
+    ...PRICE_FILTER_PARAMS,
+    P.filter_oos,
+    P.context,
+    P.country_code,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
 export const TOP_SELLERS: EndpointDef = {
   method: "GET",
   path: "/api/v1/products/top_sellers",
@@ -116,6 +140,7 @@ export const QUICK_VIEW_SETTINGS: EndpointDef = {
 
 /** Every storefront-facing endpoint, in the order /api/v1/sources lists them. */
 export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
+  RECOMMENDED,
   TRENDING_PRODUCTS,
   TOP_SELLERS,
   STATIC_PRODUCTS,

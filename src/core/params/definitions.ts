@@ -114,6 +114,19 @@ export const P = {
     "ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue.",
     "CA",
   ),
+  platform_variant_ids: param(
+    "platform_variant_ids",
+    "id_list",
+    "Comma-separated variant ids; their products are the input.",
+    "41000000000011",
+  ),
+  context: param(
+    "context",
+    "text",
+    "default: products bought together with the inputs. similar (alias similar_products): the similar-products model; until that model is trained for the shop, the bought-together model answers. Other values fall back to default.",
+    "default",
+    { default: "default" },
+  ),
   window_days: param(
     "window_days",
     "days",

@@ -6,8 +6,17 @@ export function marketForCountry(markets: Market[], countryCode: string | null):
   return markets.find((market) => market.active && market.countries.includes(countryCode)) ?? null;
 }
 
+const catalogues = new WeakMap<Market, Set<number>>();
+
 export function isInMarket(product: Product, market: Market | null): boolean {
-  return market === null || market.product_ids === null || market.product_ids.includes(product.id);
+  if (market === null || market.product_ids === null) return true;
+  // Markets are memoised per data version by their reader, so the set is built once per version.
+  let catalogue = catalogues.get(market);
+  if (!catalogue) {
+    catalogue = new Set(market.product_ids);
+    catalogues.set(market, catalogue);
+  }
+  return catalogue.has(product.id);
 }
 
 /**

@@ -99,3 +99,18 @@ export interface SalesListTask {
   collectionId: number | null;
   windowDays: number;
 }
+
+/** The inputs of a recommendation: products, variants (mapped to their products) and a collection. */
+export interface RecommendationInputs {
+  productIds: number[];
+  variantIds: number[];
+  collectionId: number | null;
+}
+
+export interface RecommendedTask {
+  kind: "recommended";
+  merchantId: MerchantId;
+  inputs: RecommendationInputs;
+  list: ListOptions;
+  now: number;
+}

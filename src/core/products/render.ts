@@ -13,7 +13,8 @@ export const EXCLUDE_SERVICE_TAG = "exclude_service";
  * many more than `limit` and only the ones shown cost a product read.
  */
 export function renderProductList(catalog: CatalogReader, candidates: Iterable<number>, list: ListOptions): OutputObject[] {
-  const market = marketForCountry(catalog.markets(), list.countryCode);
+  // Markets are only read when asked for: their price tables are large.
+  const market = list.countryCode === null ? null : marketForCountry(catalog.markets(), list.countryCode);
   const excluded = new Set(list.excludedIds);
   const allowed = list.restrictTo ? new Set(list.restrictTo) : null;
   const projection = {

@@ -1,4 +1,12 @@
-import { QUICK_VIEW_SETTINGS, SOURCES, STATIC_PRODUCTS, STOREFRONT_ENDPOINTS, TOP_SELLERS, TRENDING_PRODUCTS } from "../../core/api/endpoints.js";
+import {
+  QUICK_VIEW_SETTINGS,
+  RECOMMENDED,
+  SOURCES,
+  STATIC_PRODUCTS,
+  STOREFRONT_ENDPOINTS,
+  TOP_SELLERS,
+  TRENDING_PRODUCTS,
+} from "../../core/api/endpoints.js";
 import { listSources } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
@@ -12,6 +20,23 @@ import { parseOrThrow, productEndpoint } from "./product-endpoint.js";
 export function storefrontRoutes(services: Services): Route[] {
   const ranked = { honourExcludeServiceTag: true };
   return [
+    productEndpoint(services, RECOMMENDED, (params, merchant) => ({
+      task: {
+        kind: "recommended",
+        merchantId: merchant.id,
+        inputs: {
+          productIds: (params.platform_product_ids as number[] | undefined) ?? [],
+          variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
+          collectionId: (params.platform_collection_id as number | undefined) ?? null,
+        },
+        list: listOptionsFrom(params, "reduced", ranked),
+        now: services.now(),
+      },
+      // Each order updates the model at once: the next request must see it.
+      dependsOn: ["catalogue", "orders"],
+      ttlMs: services.config.behaviourCacheTtlMs,
+      cacheInfo: true,
+    })),
     productEndpoint(services, TRENDING_PRODUCTS, (params, merchant) => {
       const list = listOptionsFrom(params, "reduced", ranked);
       // platform_product_ids are filtered from the result set.
