@@ -9,6 +9,7 @@ import { importFiles } from "./ingest/import-files.js";
 import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js";
 import { createMerchant } from "./ingest/merchants.js";
 import { consoleLogger, printBanner } from "./banner.js";
+import { evalFbt } from "./eval/fbt.js";
 import { startService } from "./main.js";
 import { AlreadyExistsError, Store, StoreFormatError } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -136,12 +137,17 @@ merchants
     }
   });
 
-program
-  .command("eval")
-  .description("quality evaluations on real data (fbt, sessions, similar, search) — none is built yet")
-  .action(() => {
-    console.error("No evaluation suite is built yet: fbt, sessions, similar and search arrive with the ranking and search work.");
-    process.exitCode = 2;
+const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
+evaluations
+  .command("fbt")
+  .description("bought together: the Online Retail protocol (HR@10, NDCG@10, coverage@10)")
+  .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
+  .option("--split <split>", "test (reported) or validation (for tuning)", "test")
+  .option("--json", "print the metrics as one JSON object on the last line")
+  .action(async (options: { data: string; split: string; json?: boolean }) => {
+    if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
+    const metrics = await evalFbt({ data: options.data, split: options.split, log: (line) => console.log(line) });
+    if (options.json) console.log(JSON.stringify(metrics));
   });
 
 program

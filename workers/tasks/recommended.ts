@@ -31,10 +31,10 @@ export function recommended(store: Store, task: RecommendedTask): TaskResult {
   // Bought together first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
   const candidates = chainCandidates(
-    boughtTogether(store, task.merchantId, inputs),
-    trending(store, task.merchantId, task.now),
-    topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
-    store.productIds(task.merchantId),
+    () => boughtTogether(store, task.merchantId, inputs),
+    () => trending(store, task.merchantId, task.now),
+    () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
+    () => store.productIds(task.merchantId),
   );
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);

@@ -14,9 +14,9 @@ export function salesList(store: Store, task: SalesListTask): TaskResult {
     // Momentum first; when too few products are rising, best sellers and then
     // the rest of the catalogue keep the widget full.
     candidates = chainCandidates(
-      trending(store, task.merchantId, task.now),
-      topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
-      store.productIds(task.merchantId),
+      () => trending(store, task.merchantId, task.now),
+      () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
+      () => store.productIds(task.merchantId),
     );
   } else {
     const ranked = topSellers(store, task.merchantId, task.now, task.windowDays);
