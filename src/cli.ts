@@ -137,6 +137,23 @@ merchants
     }
   });
 
+program
+  .command("rebuild")
+  .description("rebuild a merchant's bought-together model from all its orders")
+  .requiredOption("--merchant <id>", "merchant")
+  .option("--data <dir>", "data directory")
+  .action(async (options: { merchant: string; data?: string }) => {
+    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir);
+    try {
+      if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
+      const started = performance.now();
+      await store.rebuildCopurchase(options.merchant);
+      console.log(`rebuilt the bought-together model of ${options.merchant} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    } finally {
+      await store.close();
+    }
+  });
+
 const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
 evaluations
   .command("fbt")

@@ -4,12 +4,15 @@ import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
 import type { NormalisedProduct } from "../core/ingest/product.js";
 import {
+  applyItemDelta,
   applyRowDelta,
   basketUnit,
   CopurchaseDelta,
   DEFAULT_COPURCHASE,
   topNeighbours,
   type CopurchaseConfig,
+  type PairRow,
+  type Tally,
   type WeightedIds,
 } from "../core/recs/copurchase.js";
 import { addOrderChange, applyDelta, type DaySales, type SalesDelta } from "../core/recs/sales.js";
@@ -66,8 +69,8 @@ export class Store {
   private readonly markets: Database<Market, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
   private readonly salesByDay: Database<DaySales, Key>;
-  private readonly coItems: Database<number, Key>;
-  private readonly coPairs: Database<WeightedIds, Key>;
+  private readonly coItems: Database<Tally, Key>;
+  private readonly coPairs: Database<PairRow, Key>;
   private readonly coNeighbours: Database<WeightedIds, Key>;
 
   private constructor(
@@ -288,6 +291,33 @@ export class Store {
     });
   }
 
+  /**
+   * Rebuilds the bought-together model of a merchant from all its orders: after
+   * a change of model settings, or to repair drift. Orders are read in id order
+   * and counted in memory, then written in chunked transactions.
+   */
+  async rebuildCopurchase(merchant: MerchantId): Promise<void> {
+    const delta = new CopurchaseDelta();
+    for (const order of this.allOrders(merchant)) delta.addOrderChange(undefined, order, this.copurchase);
+    await this.root.childTransaction(() => {
+      for (const key of this.coItems.getKeys(merchantRange(merchant))) this.coItems.remove(key);
+      for (const key of this.coPairs.getKeys(merchantRange(merchant))) this.coPairs.remove(key);
+      for (const key of this.coNeighbours.getKeys(merchantRange(merchant))) this.coNeighbours.remove(key);
+    });
+    const ids = [...delta.items.keys()];
+    const CHUNK = 5_000;
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      const part = new CopurchaseDelta();
+      for (const id of ids.slice(start, start + CHUNK)) {
+        part.items.set(id, delta.items.get(id)!);
+        const row = delta.pairs.get(id);
+        if (row) part.pairs.set(id, row);
+      }
+      await this.root.childTransaction(() => this.applyCopurchase(merchant, part));
+    }
+    await this.rebuildNeighbours(merchant);
+  }
+
   /** Recomputes every neighbour list of a merchant from the stored co-occurrence rows. */
   async rebuildNeighbours(merchant: MerchantId): Promise<void> {
     const ids = [...this.coItems.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
@@ -298,14 +328,19 @@ export class Store {
     await this.root.childTransaction(() => this.bump(merchant, "orders"));
   }
 
+  /** The model's sufficient statistics: basket weight of a product and its co-occurrence row. */
+  copurchaseCounts(merchant: MerchantId, productId: number): { item: Tally | undefined; row: PairRow | undefined } {
+    return { item: this.coItems.get([merchant, productId]), row: this.coPairs.get([merchant, productId]) };
+  }
+
   copurchaseNeighbours(merchant: MerchantId, productId: number): WeightedIds | undefined {
     return this.coNeighbours.get([merchant, productId]);
   }
 
   private applyCopurchase(merchant: MerchantId, delta: CopurchaseDelta): void {
     for (const [id, change] of delta.items) {
-      const weight = (this.coItems.get([merchant, id]) ?? 0) + change;
-      if (weight > 1e-9) this.coItems.put([merchant, id], weight);
+      const item = applyItemDelta(this.coItems.get([merchant, id]), change);
+      if (item) this.coItems.put([merchant, id], item);
       else this.coItems.remove([merchant, id]);
     }
     for (const [id, change] of delta.pairs) {
@@ -317,7 +352,7 @@ export class Store {
 
   private refreshNeighbours(merchant: MerchantId, ids: Iterable<number>): void {
     const unit = basketUnit(Date.now(), this.copurchase);
-    const weightOf = (id: number) => this.coItems.get([merchant, id]) ?? 0;
+    const weightOf = (id: number) => this.coItems.get([merchant, id])?.weight ?? 0;
     for (const id of ids) {
       const row = this.coPairs.get([merchant, id]);
       const weight = weightOf(id);

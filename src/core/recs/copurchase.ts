@@ -24,8 +24,13 @@ export const DEFAULT_COPURCHASE: CopurchaseConfig = {
   shrink: 0,
 };
 
-/** Decay weights are relative to this instant; ratios between them are what matter. */
-const EPOCH_MS = Date.parse("2000-01-01T00:00:00Z");
+/**
+ * Decay weights are relative to this instant; only ratios between them matter.
+ * With half-lives of 14 days or more they stay within float range for decades
+ * either side of it.
+ */
+const EPOCH_MS = Date.parse("2024-01-01T00:00:00Z");
+export const MIN_HALF_LIFE_DAYS = 14;
 const DAY_MS = 86_400_000;
 /** Baskets beyond this many distinct products are capped: pair counts grow with the square. */
 export const MAX_BASKET_ITEMS = 50;
@@ -48,18 +53,38 @@ export function basketOf(order: Order, config: CopurchaseConfig): Basket | null 
   return { items, weight };
 }
 
-/** Accumulated changes of one transaction: item weights and pair weights. */
+/**
+ * A weight with the number of baskets behind it. Adding and later taking back
+ * the same basket leaves float residue in the weight; the count says exactly
+ * when nothing is left.
+ */
+export interface Tally {
+  weight: number;
+  count: number;
+}
+
+function addTo(map: Map<number, Tally>, id: number, weight: number, count: number): void {
+  const tally = map.get(id);
+  if (tally) {
+    tally.weight += weight;
+    tally.count += count;
+  } else {
+    map.set(id, { weight, count });
+  }
+}
+
+/** Accumulated changes of one transaction: item tallies and pair tallies. */
 export class CopurchaseDelta {
-  readonly items = new Map<number, number>();
-  readonly pairs = new Map<number, Map<number, number>>();
+  readonly items = new Map<number, Tally>();
+  readonly pairs = new Map<number, Map<number, Tally>>();
 
   add(basket: Basket, sign: 1 | -1): void {
     const w = sign * basket.weight;
     for (const i of basket.items) {
-      this.items.set(i, (this.items.get(i) ?? 0) + w);
+      addTo(this.items, i, w, sign);
       if (basket.items.length < 2) continue;
-      const row = this.pairs.get(i) ?? new Map<number, number>();
-      for (const j of basket.items) if (j !== i) row.set(j, (row.get(j) ?? 0) + w);
+      const row = this.pairs.get(i) ?? new Map<number, Tally>();
+      for (const j of basket.items) if (j !== i) addTo(row, j, w, sign);
       this.pairs.set(i, row);
     }
   }
@@ -77,27 +102,35 @@ export class CopurchaseDelta {
   }
 }
 
-/** A sparse row as stored: parallel arrays, compact in LMDB. */
+/** A scored list as stored: parallel arrays, compact in LMDB. */
 export interface WeightedIds {
   ids: number[];
   weights: number[];
 }
 
-/** Below this a weight is float noise left by adding and taking back the same basket. */
-const EPSILON = 1e-9;
+/** A co-occurrence row: partner ids with pair weights and basket counts. */
+export interface PairRow extends WeightedIds {
+  counts: number[];
+}
 
-export function applyRowDelta(row: WeightedIds | undefined, change: Map<number, number>): WeightedIds {
-  const merged = new Map<number, number>();
-  row?.ids.forEach((id, index) => merged.set(id, row.weights[index]!));
-  for (const [id, w] of change) merged.set(id, (merged.get(id) ?? 0) + w);
-  const next: WeightedIds = { ids: [], weights: [] };
-  for (const [id, w] of merged) {
-    if (Math.abs(w) <= EPSILON * Math.max(1, Math.abs(w))) continue;
-    if (w <= 0) continue;
+export function applyRowDelta(row: PairRow | undefined, change: Map<number, Tally>): PairRow {
+  const merged = new Map<number, Tally>();
+  row?.ids.forEach((id, index) => merged.set(id, { weight: row.weights[index]!, count: row.counts[index]! }));
+  for (const [id, tally] of change) addTo(merged, id, tally.weight, tally.count);
+  const next: PairRow = { ids: [], weights: [], counts: [] };
+  for (const [id, tally] of merged) {
+    if (tally.count <= 0) continue;
     next.ids.push(id);
-    next.weights.push(w);
+    next.weights.push(tally.weight);
+    next.counts.push(tally.count);
   }
   return next;
+}
+
+/** An item's tally after a change; null once no basket holds it. */
+export function applyItemDelta(current: Tally | undefined, change: Tally): Tally | null {
+  const count = (current?.count ?? 0) + change.count;
+  return count > 0 ? { weight: (current?.weight ?? 0) + change.weight, count } : null;
 }
 
 /**
