@@ -170,6 +170,7 @@ evaluations
 program
   .command("bench")
   .description("run the benchmark suite (same as npm run bench)")
+  .option("--quick", "a ~30 s smoke run with short durations")
   .action(async () => {
     // Resolved at run time: the bench suite is built beside the CLI but is not part of the service.
     const runner = new URL("../bench/run.js", import.meta.url).href;
