@@ -9,6 +9,7 @@ import { newSecret } from "./ingest/merchants.js";
 import { HttpServer } from "./http/server.js";
 import { Router } from "./http/router.js";
 import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
+import { eventRoutes } from "./http/routes/events.js";
 import { metaRoutes } from "./http/routes/meta.js";
 import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
@@ -58,6 +59,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   };
   const router = new Router([
     ...storefrontRoutes(services),
+    ...eventRoutes(services),
     ...adminRoutes(services),
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),

@@ -3,7 +3,9 @@ import { move } from "piscina";
 import { workerData } from "node:worker_threads";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { Store } from "../src/stores/store.js";
+import { purchased, viewed } from "./tasks/history-lists.js";
 import { recommended } from "./tasks/recommended.js";
+import { viewedRelated } from "./tasks/viewed-related.js";
 import { salesList } from "./tasks/sales-lists.js";
 import { staticProducts } from "./tasks/static-products.js";
 
@@ -20,6 +22,12 @@ function run(task: Task): TaskResult {
       return salesList(store, task);
     case "recommended":
       return recommended(store, task);
+    case "viewed":
+      return viewed(store, task);
+    case "viewed_related":
+      return viewedRelated(store, task);
+    case "purchased":
+      return purchased(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:

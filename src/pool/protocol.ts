@@ -1,9 +1,9 @@
 // The typed boundary between the uWS thread and the worker pool: plain data in,
 // bytes or an error code out. Errors travel as data because a thrown error loses
 // its class and fields crossing threads.
-import type { RecommendedTask, SalesListTask, StaticProductsTask } from "../core/products/query.js";
+import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask, ViewedTask } from "../core/products/query.js";
 
-export type Task = StaticProductsTask | SalesListTask | RecommendedTask | { kind: "ping" };
+export type Task = StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 

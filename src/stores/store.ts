@@ -15,6 +15,7 @@ import {
   type Tally,
   type WeightedIds,
 } from "../core/recs/copurchase.js";
+import { appendToHistory, emptyHistory, type History } from "../core/recs/history.js";
 import { addOrderChange, applyDelta, type DaySales, type SalesDelta } from "../core/recs/sales.js";
 import type {
   BehaviourEvent,
@@ -69,6 +70,9 @@ export class Store {
   private readonly markets: Database<Market, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
   private readonly salesByDay: Database<DaySales, Key>;
+  private readonly histories: Database<History, Key>;
+  private readonly sessionMerchants: Database<MerchantId, string>;
+  private readonly customerEmails: Database<number, Key>;
   private readonly coItems: Database<Tally, Key>;
   private readonly coPairs: Database<PairRow, Key>;
   private readonly coNeighbours: Database<WeightedIds, Key>;
@@ -96,6 +100,9 @@ export class Store {
     this.markets = db("markets");
     this.events = db("events");
     this.salesByDay = db("sales_by_day");
+    this.histories = db("histories");
+    this.sessionMerchants = db("session_merchants");
+    this.customerEmails = db("customer_emails");
     this.coItems = db("copurchase_items");
     this.coPairs = db("copurchase_pairs");
     this.coNeighbours = db("copurchase_neighbours");
@@ -262,7 +269,15 @@ export class Store {
   }
 
   async upsertCustomers(merchant: MerchantId, items: Located<Customer>[]): Promise<void> {
-    await this.upsertAll(merchant, this.customers, items, "customers");
+    await this.root.childTransaction(() => {
+      for (const { value: customer } of items) {
+        const old = this.customers.get([merchant, customer.id]);
+        if (old && old.email !== "") this.customerEmails.remove([merchant, old.email.toLowerCase()]);
+        this.customers.put([merchant, customer.id], customer);
+        if (customer.email !== "") this.customerEmails.put([merchant, customer.email.toLowerCase()], customer.id);
+      }
+      this.bump(merchant, "customers");
+    });
   }
 
   /**
@@ -372,14 +387,66 @@ export class Store {
     for (const { value } of this.orders.getRange(merchantRange(merchant))) yield value;
   }
 
+  /**
+   * Appends behaviour events: the log (keyed by a per-merchant sequence, so
+   * readers can follow it), each session's and customer's recent history, and
+   * the session → merchant index. Resolves once committed: the moment an event
+   * may be acknowledged. Concurrent calls share LMDB's batched commits.
+   */
   async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {
-    await this.root.childTransaction(() => {
-      // A per-merchant counter keeps events at the same millisecond apart.
+    await this.root.transaction(() => {
       const counterKey = `event_sequence:${merchant}`;
       let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
-      for (const event of events) this.events.put([merchant, event.at, sequence++], event);
+      const touched = new Map<string, { key: Key; history: History }>();
+      const historyOf = (key: Key) => {
+        const id = key.join("\u0000");
+        let entry = touched.get(id);
+        if (!entry) {
+          entry = { key, history: this.histories.get(key) ?? emptyHistory() };
+          touched.set(id, entry);
+        }
+        return entry.history;
+      };
+      for (const event of events) {
+        this.events.put([merchant, ++sequence], event);
+        if (event.uuid !== null) {
+          appendToHistory(historyOf([merchant, "session", event.uuid]), event);
+          this.sessionMerchants.put(event.uuid, merchant);
+        }
+        if (event.customer_id !== null) appendToHistory(historyOf([merchant, "customer", event.customer_id]), event);
+      }
+      for (const { key, history } of touched.values()) this.histories.put(key, history);
       this.meta.put(counterKey, sequence);
     });
+  }
+
+  /** The latest event sequence number of a merchant (0: none yet). */
+  eventSequence(merchant: MerchantId): number {
+    return (this.meta.get(`event_sequence:${merchant}`) as number | undefined) ?? 0;
+  }
+
+  /** Events with sequence numbers after `after`, oldest first. */
+  *eventsSince(merchant: MerchantId, after: number): Generator<{ sequence: number; event: BehaviourEvent }> {
+    for (const { key, value } of this.events.getRange({ start: [merchant, after + 1], end: [merchant, Number.MAX_SAFE_INTEGER] })) {
+      yield { sequence: key[1] as number, event: value };
+    }
+  }
+
+  sessionHistory(merchant: MerchantId, uuid: string): History | undefined {
+    return this.histories.get([merchant, "session", uuid]);
+  }
+
+  customerHistory(merchant: MerchantId, customerId: number): History | undefined {
+    return this.histories.get([merchant, "customer", customerId]);
+  }
+
+  /** The merchant a session's events went to (viewed without a key). */
+  merchantOfSession(uuid: string): MerchantId | undefined {
+    return this.sessionMerchants.get(uuid);
+  }
+
+  customerIdByEmail(merchant: MerchantId, email: string): number | undefined {
+    return this.customerEmails.get([merchant, email.toLowerCase()]);
   }
 
   private async upsertAll<T extends { id: number }>(

@@ -116,6 +116,93 @@ export const TOP_SELLERS: EndpointDef = {
   isSource: true,
 };
 
+const FULL_METAFIELD_PARAMS = [P.metafields, P.metafield_ns_key, P.variant_metafield_ns_key, P.metafield_ns, P.variant_metafield_ns];
+
+export const VIEWED_RELATED: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/viewed-related",
+  name: "Related to viewed products",
+  description:
+    "Products related to what a session or customer viewed (sent to /api/v1/analytics/event with the same uuid): sessions that viewed the same products, blended with what is bought together; the viewed products themselves are left out.",
+  params: [
+    P.key,
+    P.platform_customer_id,
+    { ...P.uuid, description: "Session id; at least one of platform_customer_id and uuid is required." },
+    P.subject,
+    P.verb,
+    ...FULL_METAFIELD_PARAMS,
+    P.limit,
+    P.format,
+    P.country_code,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
+export const VIEWED: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/viewed",
+  name: "Recently viewed",
+  description:
+    "The products a session or customer viewed (events sent to /api/v1/analytics/event), most recent first, without repeats. Without key, the merchant is found from the session uuid.",
+  params: [
+    { ...P.key, required: false, description: "Public API key; optional when uuid is given, required with platform_customer_id alone." },
+    P.platform_customer_id,
+    { ...P.uuid, description: "Session id; at least one of platform_customer_id and uuid is required." },
+    P.subject,
+    P.verb,
+    P.metafields,
+    P.limit,
+    P.format,
+    P.country_code,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
+export const PURCHASED: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/purchased",
+  name: "Purchased by the customer",
+  description:
+    "The products a known customer bought, most recently bought first, each with metadata.purchased_quantity; the customer is returned as metadata.platform_customer.",
+  params: [
+    P.key,
+    { ...P.platform_customer_id, description: "The customer (required)." },
+    { ...P.platform_product_ids, description: "Comma-separated product ids; only these products are returned." },
+    ...FULL_METAFIELD_PARAMS,
+    P.bust_cache,
+    P.limit,
+    P.format,
+    P.filter_oos,
+    P.country_code,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
+export const ANALYTICS_EVENT: EndpointDef = {
+  method: "POST",
+  path: "/api/v1/analytics/event",
+  name: "Analytics event (deprecated)",
+  description:
+    "Logs a customer event (user viewed / added / removed a product), parameters in the query string. Answers once the event is stored.",
+  params: [
+    { ...P.key, description: "The key to use the API." },
+    P.subject,
+    { ...P.verb, required: true, default: null },
+    P.noun,
+    P.platform_product_handle,
+    P.subject_email,
+    P.theme_id,
+    { ...P.uuid, description: "Session id created and kept by the client (UUID format)." },
+    { ...P.platform_customer_id, description: "The customer, when known; at least one of uuid and platform_customer_id is required." },
+  ],
+  errorStyle: "message",
+  isSource: false,
+  deprecated: true,
+};
+
 export const SOURCES: EndpointDef = {
   method: "GET",
   path: "/api/v1/sources",
@@ -144,6 +231,10 @@ export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
   TRENDING_PRODUCTS,
   TOP_SELLERS,
   STATIC_PRODUCTS,
+  VIEWED_RELATED,
+  VIEWED,
+  PURCHASED,
+  ANALYTICS_EVENT,
   SOURCES,
   QUICK_VIEW_SETTINGS,
 ];

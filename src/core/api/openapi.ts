@@ -24,11 +24,14 @@ const SCHEMA_BY_KIND: Record<ParamKind, Record<string, unknown>> = {
   country_code: { type: "string", pattern: "^[A-Za-z]{2}$" },
   decimal: { type: "string", pattern: "^-?\\d+(\\.\\d{1,2})?$" },
   days: { type: "string", pattern: "^\\d+$", description: "1 to 365" },
+  uuid: { type: "string", format: "uuid" },
+  email: { type: "string", format: "email" },
+  handle: { type: "string" },
   text: { type: "string" },
 };
 
 function parameter(def: ParamDef): Record<string, unknown> {
-  const schema: Record<string, unknown> = { ...SCHEMA_BY_KIND[def.kind] };
+  const schema: Record<string, unknown> = { ...SCHEMA_BY_KIND[def.kind], ...(def.allowed ? { enum: def.allowed } : {}) };
   if (def.default !== null) schema.default = def.default;
   return { name: def.name, in: "query", required: def.required, description: def.description, example: def.example, schema };
 }

@@ -15,11 +15,16 @@ export type ParamKind =
   | "country_code"
   | "decimal"
   | "days"
+  | "uuid"
+  | "email"
+  | "handle"
   | "text";
 
 export interface ParamDef {
   name: string;
   kind: ParamKind;
+  /** For text parameters with a closed set of values. */
+  allowed?: readonly string[];
   required: boolean;
   /** Default as the spec states it, in string form; null when there is none. */
   default: string | null;
@@ -127,6 +132,25 @@ export const P = {
     "default",
     { default: "default" },
   ),
+  platform_customer_id: param("platform_customer_id", "id", "Id of a known customer of the shop.", "6100000000001"),
+  uuid: param(
+    "uuid",
+    "uuid",
+    "Session id created and kept by the storefront (UUID format); the same one the events were sent with.",
+    "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e",
+  ),
+  subject: param("subject", "text", "Event subject.", "user", { allowed: ["user"], default: "user" }),
+  verb: param("verb", "text", "Event action.", "viewed", { allowed: ["viewed", "added", "removed"], default: "viewed" }),
+  noun: param("noun", "text", "Event object.", "product", { allowed: ["product"], default: "product" }),
+  platform_product_handle: param(
+    "platform_product_handle",
+    "handle",
+    "Handle of the product the event is about; required when noun is product.",
+    "merino-trail-hoodie",
+    { required: true },
+  ),
+  subject_email: param("subject_email", "email", "Email of the subject; links the event to a known customer.", "ada@example.com"),
+  theme_id: param("theme_id", "text", "Theme the event came from.", "128374619"),
   window_days: param(
     "window_days",
     "days",

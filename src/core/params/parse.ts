@@ -42,7 +42,17 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
   switch (def.kind) {
     case "api_key":
     case "text":
-      return text.length > MAX_TEXT ? { problem: `must be at most ${MAX_TEXT} characters` } : text;
+      if (text.length > MAX_TEXT) return { problem: `must be at most ${MAX_TEXT} characters` };
+      if (def.allowed && !def.allowed.includes(text)) return { problem: `allowed values are ${def.allowed.join(", ")}` };
+      return text;
+    case "uuid":
+      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
+        ? text.toLowerCase()
+        : { problem: "must be a UUID like 3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e" };
+    case "email":
+      return text.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(text) ? text : { problem: "must be an email address" };
+    case "handle":
+      return /^[\w-]{1,255}$/u.test(text) ? text : { problem: `"${clip(text)}" is not a product handle` };
     case "id":
       return parseId(text) ?? { problem: `"${clip(text)}" is not an id` };
     case "id_list":

@@ -114,3 +114,25 @@ export interface RecommendedTask {
   list: ListOptions;
   now: number;
 }
+
+/** Whose history a session endpoint reads: a session, a customer, or both. */
+export interface HistorySubject {
+  uuid: string | null;
+  customerId: number | null;
+  verb: "viewed" | "added" | "removed";
+}
+
+export interface ViewedTask {
+  kind: "viewed" | "viewed_related";
+  merchantId: MerchantId;
+  subject: HistorySubject;
+  list: ListOptions;
+  now: number;
+}
+
+export interface PurchasedTask {
+  kind: "purchased";
+  merchantId: MerchantId;
+  customerId: number;
+  list: ListOptions;
+}

@@ -21,6 +21,13 @@ export interface ProductPlan {
   ttlMs?: number;
   /** Add metadata.cache_info (the spec shows it on recommended). */
   cacheInfo?: boolean;
+  /** false: computed for every request (lists that change with every event). */
+  cacheable?: boolean;
+}
+
+export interface ProductEndpointOptions {
+  /** How the request names its merchant; by default the `key` parameter. */
+  merchantOf?: (params: ParsedParams) => Merchant;
 }
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
@@ -43,8 +50,10 @@ export function productEndpoint(
   services: Services,
   endpoint: EndpointDef,
   plan: (params: ParsedParams, merchant: Merchant) => ProductPlan,
+  options: ProductEndpointOptions = {},
 ): Route {
   const { store, cache, pool } = services;
+  const merchantOf = options.merchantOf ?? ((params: ParsedParams) => merchantForKey(store, params.key as string | undefined));
   return {
     method: endpoint.method,
     pattern: endpoint.path,
@@ -53,8 +62,9 @@ export function productEndpoint(
     errorStyle: endpoint.errorStyle,
     handle(request): Reply | Promise<Reply> {
       const params = parseOrThrow(endpoint, request.query);
-      const merchant = merchantForKey(store, params.key as string | undefined);
-      const { task, dependsOn, ttlMs, cacheInfo = false } = plan(params, merchant);
+      const merchant = merchantOf(params);
+      const { task, dependsOn, ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
+      if (!cacheable) return runTask(task).then((body) => ({ status: 200, body }));
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}`;
       if (params.bust_cache !== true) {

@@ -4,21 +4,53 @@ import {
   SOURCES,
   STATIC_PRODUCTS,
   STOREFRONT_ENDPOINTS,
+  PURCHASED,
   TOP_SELLERS,
   TRENDING_PRODUCTS,
+  VIEWED,
+  VIEWED_RELATED,
 } from "../../core/api/endpoints.js";
+import type { ParsedParams } from "../../core/params/parse.js";
+import type { HistorySubject } from "../../core/products/query.js";
+import type { Merchant } from "../../core/types.js";
+import { MISSING_SESSION_OR_CUSTOMER } from "./events.js";
 import { listSources } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
 import { ApiError } from "../../errors.js";
 import { merchantForKey } from "../auth.js";
+
+/** Stands in for the merchant of a session nobody has sent events for: it owns nothing. */
+const NO_MERCHANT: Merchant = { id: "\u0000none", name: "", domain: "", currency: "", api_key: "", webhook_secret: "", created_at: "" };
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
 import { parseOrThrow, productEndpoint } from "./product-endpoint.js";
 
+/** The session and/or customer a viewed endpoint is about; one of them is required. */
+function historySubject(params: ParsedParams): HistorySubject {
+  const subject: HistorySubject = {
+    uuid: (params.uuid as string | undefined) ?? null,
+    customerId: (params.platform_customer_id as number | undefined) ?? null,
+    verb: params.verb as HistorySubject["verb"],
+  };
+  if (subject.uuid === null && subject.customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+  return subject;
+}
+
 export function storefrontRoutes(services: Services): Route[] {
   const ranked = { honourExcludeServiceTag: true };
+  const { store } = services;
+  /** viewed takes no key: the session's own merchant answers (DESIGN §5). */
+  const viewedMerchant = (params: ParsedParams): Merchant => {
+    if (params.key !== undefined) return merchantForKey(store, params.key as string);
+    const subject = historySubject(params);
+    if (subject.uuid === null) throw new ApiError("invalid_params", "Missing required endpoint arg: key (needed with platform_customer_id alone)");
+    const merchantId = store.merchantOfSession(subject.uuid);
+    const merchant = merchantId === undefined ? undefined : store.merchant(merchantId);
+    // An unknown session has viewed nothing yet: an empty list, not an error.
+    return merchant ?? NO_MERCHANT;
+  };
   return [
     productEndpoint(services, RECOMMENDED, (params, merchant) => ({
       task: {
@@ -37,6 +69,30 @@ export function storefrontRoutes(services: Services): Route[] {
       ttlMs: services.config.behaviourCacheTtlMs,
       cacheInfo: true,
     })),
+    productEndpoint(
+      services,
+      VIEWED,
+      (params, merchant) => ({
+        task: { kind: "viewed", merchantId: merchant.id, subject: historySubject(params), list: { ...listOptionsFrom(params, "full"), filterOos: false }, now: services.now() },
+        dependsOn: [],
+        cacheable: false,
+      }),
+      { merchantOf: viewedMerchant },
+    ),
+    productEndpoint(services, VIEWED_RELATED, (params, merchant) => ({
+      task: { kind: "viewed_related", merchantId: merchant.id, subject: historySubject(params), list: listOptionsFrom(params, "full", ranked), now: services.now() },
+      dependsOn: [],
+      cacheable: false,
+    })),
+    productEndpoint(services, PURCHASED, (params, merchant) => {
+      if (params.platform_customer_id === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
+      const list = listOptionsFrom(params, "full");
+      list.restrictTo = (params.platform_product_ids as number[] | undefined) ?? null;
+      return {
+        task: { kind: "purchased", merchantId: merchant.id, customerId: params.platform_customer_id as number, list },
+        dependsOn: ["catalogue", "orders", "customers"],
+      };
+    }),
     productEndpoint(services, TRENDING_PRODUCTS, (params, merchant) => {
       const list = listOptionsFrom(params, "reduced", ranked);
       // platform_product_ids are filtered from the result set.

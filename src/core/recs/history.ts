@@ -1,0 +1,40 @@
+import type { BehaviourEvent } from "../types.js";
+
+/** Kept per session and per customer: enough for "viewed" lists and session recommendations. */
+export const HISTORY_LIMIT = 200;
+
+/** Recent events of one session or customer, oldest first, as parallel arrays. */
+export interface History {
+  products: number[];
+  verbs: BehaviourEvent["verb"][];
+  ats: number[];
+}
+
+export function emptyHistory(): History {
+  return { products: [], verbs: [], ats: [] };
+}
+
+export function appendToHistory(history: History, event: BehaviourEvent): void {
+  history.products.push(event.product_id);
+  history.verbs.push(event.verb);
+  history.ats.push(event.at);
+  const excess = history.products.length - HISTORY_LIMIT;
+  if (excess > 0) {
+    history.products.splice(0, excess);
+    history.verbs.splice(0, excess);
+    history.ats.splice(0, excess);
+  }
+}
+
+/** Distinct products of one verb, most recent first. */
+export function recentProducts(history: History, verb: BehaviourEvent["verb"]): number[] {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  for (let i = history.products.length - 1; i >= 0; i--) {
+    const id = history.products[i]!;
+    if (history.verbs[i] !== verb || seen.has(id)) continue;
+    seen.add(id);
+    out.push(id);
+  }
+  return out;
+}

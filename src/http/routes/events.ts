@@ -1,0 +1,52 @@
+import { ANALYTICS_EVENT } from "../../core/api/endpoints.js";
+import type { BehaviourEvent } from "../../core/types.js";
+import { ApiError } from "../../errors.js";
+import { merchantForKey } from "../auth.js";
+import { jsonReply } from "../respond.js";
+import type { Route } from "../router.js";
+import type { Services } from "../services.js";
+import { parseOrThrow } from "./product-endpoint.js";
+
+export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either platform_customer_id or uuid.";
+
+/**
+ * POST /api/v1/analytics/event: validated on this thread, acknowledged only
+ * after LMDB committed it. Concurrent events share commits (LMDB batches them),
+ * so throughput grows with load while each acknowledgement waits one commit.
+ */
+export function eventRoutes(services: Services): Route[] {
+  const { store } = services;
+  return [
+    {
+      method: "POST",
+      pattern: ANALYTICS_EVENT.path,
+      cors: true,
+      // Parameters travel in the query string; a body, if any, is ignored.
+      readsBody: false,
+      errorStyle: ANALYTICS_EVENT.errorStyle,
+      async handle(request) {
+        const params = parseOrThrow(ANALYTICS_EVENT, request.query);
+        const merchant = merchantForKey(store, params.key as string | undefined);
+        const uuid = (params.uuid as string | undefined) ?? null;
+        let customerId = (params.platform_customer_id as number | undefined) ?? null;
+        if (uuid === null && customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+        const handle = params.platform_product_handle as string;
+        const productId = store.productIdByHandle(merchant.id, handle);
+        if (productId === undefined) throw new ApiError("invalid_params", `Unknown platform_product_handle: ${handle}`);
+        if (customerId === null && params.subject_email !== undefined) {
+          customerId = store.customerIdByEmail(merchant.id, params.subject_email as string) ?? null;
+        }
+        const event: BehaviourEvent = {
+          at: services.now(),
+          uuid,
+          customer_id: customerId,
+          verb: params.verb as BehaviourEvent["verb"],
+          product_id: productId,
+          theme_id: (params.theme_id as string | undefined) ?? null,
+        };
+        await store.appendEvents(merchant.id, [event]);
+        return jsonReply(200, { data: "Event recorded" });
+      },
+    },
+  ];
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { product } from "../helpers/fixtures.js";
+import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+
+let t: TestService;
+let shop: { id: string; api_key: string };
+let other: { id: string; api_key: string };
+
+beforeAll(async () => {
+  t = await startTestService();
+  shop = await createTestMerchant(t, "events");
+  other = await createTestMerchant(t, "other-events");
+  await postJson(t, "/admin/v1/merchants/events/products", [1, 2, 3, 4, 5].map((id) => product(id, id === 5 ? { variants: [{ id: 51, price: "1.00", inventory_quantity: 0 }] } : {})));
+  await postJson(t, "/admin/v1/merchants/other-events/products", [product(9, { handle: "product-1" })]);
+  await postJson(t, "/admin/v1/merchants/events/customers", { id: 77, email: "Ada@Example.com", first_name: "Ada", last_name: "Lovelace" });
+});
+afterAll(() => t.stop());
+
+function event(query: Record<string, string>, key = shop.api_key): Promise<Response> {
+  const params = new URLSearchParams({ key, subject: "user", verb: "viewed", noun: "product", ...query });
+  return fetch(`${t.base}/api/v1/analytics/event?${params}`, { method: "POST" });
+}
+async function get(path: string): Promise<any> {
+  const res = await fetch(`${t.base}${path}`);
+  return { status: res.status, body: await res.json() };
+}
+const ids = (body: any): number[] => body.data.map((p: { id: number }) => p.id);
+
+describe("POST /api/v1/analytics/event", () => {
+  it("stores an event and answers with a receipt once committed", async () => {
+    const uuid = randomUUID();
+    const res = await event({ uuid, platform_product_handle: "product-2" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: "Event recorded" });
+    expect(t.service.services.store.sessionHistory(shop.id, uuid)?.products).toEqual([2]);
+  });
+
+  it("rejects bad events with a 400 naming the problem and stores nothing", async () => {
+    const uuid = randomUUID();
+    const cases: [Record<string, string>, string][] = [
+      [{ uuid, platform_product_handle: "product-1", verb: "liked" }, "Invalid verb: allowed values are viewed, added, removed"],
+      [{ uuid }, "Missing required endpoint arg: platform_product_handle"],
+      [{ uuid, platform_product_handle: "no-such-product" }, "Unknown platform_product_handle: no-such-product"],
+      [{ platform_product_handle: "product-1" }, "Missing required args. You must pass either platform_customer_id or uuid."],
+      [{ uuid: "not-a-uuid", platform_product_handle: "product-1" }, "Invalid uuid: must be a UUID like 3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e"],
+      [{ uuid, platform_product_handle: "product-1", theme_id: "x".repeat(2000) }, "Invalid theme_id: must be at most 1000 characters"],
+      [{ uuid, platform_product_handle: "product-1", noun: "collection" }, "Invalid noun: allowed values are product"],
+      [{ uuid, platform_product_handle: "product-1", subject_email: "nope" }, "Invalid subject_email: must be an email address"],
+    ];
+    for (const [query, message] of cases) {
+      const res = await event(query);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: message });
+    }
+    expect((await event({ uuid, platform_product_handle: "product-1" }, "wrong-key")).status).toBe(400);
+    expect(t.service.services.store.sessionHistory(shop.id, uuid)).toBeUndefined();
+  });
+
+  it("links an event to the customer of subject_email", async () => {
+    await event({ uuid: randomUUID(), platform_product_handle: "product-3", subject_email: "ada@example.com" });
+    expect(t.service.services.store.customerHistory(shop.id, 77)?.products).toEqual([3]);
+  });
+});
+
+describe("GET /api/v1/products/viewed", () => {
+  it("lists the session's viewed products, most recent first, without repeats, without a key", async () => {
+    const uuid = randomUUID();
+    for (const handle of ["product-1", "product-2", "product-1", "product-5", "product-3"]) await event({ uuid, platform_product_handle: handle });
+    await event({ uuid, platform_product_handle: "product-4", verb: "added" });
+    const { status, body } = await get(`/api/v1/products/viewed?uuid=${uuid}`);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual([3, 5, 1, 2]);
+    expect(body.data[0]).toHaveProperty("published_scope", "web");
+    expect(ids((await get(`/api/v1/products/viewed?uuid=${uuid}&limit=2`)).body)).toEqual([3, 5]);
+    expect(ids((await get(`/api/v1/products/viewed?uuid=${uuid}&verb=added`)).body)).toEqual([4]);
+    expect(ids((await get(`/api/v1/products/viewed?uuid=${uuid}&key=${shop.api_key}`)).body)).toEqual([3, 5, 1, 2]);
+  });
+
+  it("lists a customer's viewed products with a key, and never across merchants", async () => {
+    await event({ platform_customer_id: "77", platform_product_handle: "product-4" });
+    expect(ids((await get(`/api/v1/products/viewed?platform_customer_id=77&key=${shop.api_key}`)).body)).toEqual([4, 3]);
+    expect(ids((await get(`/api/v1/products/viewed?platform_customer_id=77&key=${other.api_key}`)).body)).toEqual([]);
+    const noKey = await get("/api/v1/products/viewed?platform_customer_id=77");
+    expect(noKey.status).toBe(400);
+    expect(ids((await get(`/api/v1/products/viewed?uuid=${randomUUID()}`)).body)).toEqual([]);
+  });
+
+  it("answers the spec's 400 when neither uuid nor platform_customer_id is given", async () => {
+    const res = await get("/api/v1/products/viewed");
+    expect(res).toEqual({ status: 400, body: { error: "Missing required args. You must pass either platform_customer_id or uuid." } });
+  });
+});
+
+describe("GET /api/v1/products/purchased", () => {
+  beforeAll(async () => {
+    const line = (id: number, quantity: number) => ({ product_id: id, variant_id: id * 10 + 1, quantity, price: "10.00" });
+    await postJson(t, "/admin/v1/merchants/events/orders", [
+      { id: 1, created_at: "2026-01-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line(1, 2), line(2, 1)], cancelled_at: null },
+      { id: 2, created_at: "2026-02-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line(1, 3), line(4, 1)], cancelled_at: null },
+      { id: 3, created_at: "2026-03-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line(3, 9)], cancelled_at: "2026-03-02T10:00:00+00:00" },
+      { id: 4, created_at: "2026-03-05T10:00:00+00:00", customer: { id: 77 }, line_items: [line(5, 1)], cancelled_at: null },
+    ]);
+  });
+
+  it("returns the customer's products, most recently bought first, with quantities and the customer", async () => {
+    const { status, body } = await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77`);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual([1, 4, 2]);
+    expect(body.data.map((p: any) => p.metadata)).toEqual([{ purchased_quantity: "5" }, { purchased_quantity: "1" }, { purchased_quantity: "1" }]);
+    expect(body.metadata.platform_customer).toMatchObject({ id: 77, first_name: "Ada", last_name: "Lovelace", admin_graphql_api_id: "gid://platform/Customer/77" });
+    expect(ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&filter_oos=no`)).body)).toEqual([5, 1, 4, 2]);
+    expect(ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&platform_product_ids=2,4`)).body)).toEqual([4, 2]);
+  });
+
+  it("answers 400 with the spec's message when platform_customer_id is missing", async () => {
+    expect(await get(`/api/v1/products/purchased?key=${shop.api_key}`)).toEqual({ status: 400, body: { error: "Missing required endpoint arg: platform_customer_id" } });
+    const unknown = await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=999`);
+    expect(unknown.body).toEqual({ data: [], metadata: { platform_customer: null } });
+  });
+});

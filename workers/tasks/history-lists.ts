@@ -1,0 +1,51 @@
+import { jsonBytes } from "../../src/core/json.js";
+import type { HistorySubject, PurchasedTask, ViewedTask } from "../../src/core/products/query.js";
+import { renderProductList } from "../../src/core/products/render.js";
+import { recentProducts, type History } from "../../src/core/recs/history.js";
+import type { MerchantId } from "../../src/core/types.js";
+import type { TaskResult } from "../../src/pool/protocol.js";
+import { merchantCatalog } from "../../src/stores/catalog.js";
+import type { Store } from "../../src/stores/store.js";
+
+/** The subject's history: the session's, the customer's, or both merged in time order. */
+export function historyOf(store: Store, merchant: MerchantId, subject: HistorySubject): History {
+  const parts = [
+    subject.uuid === null ? undefined : store.sessionHistory(merchant, subject.uuid),
+    subject.customerId === null ? undefined : store.customerHistory(merchant, subject.customerId),
+  ].filter((h): h is History => h !== undefined);
+  if (parts.length === 1) return parts[0]!;
+  const merged = parts.flatMap((h) => h.products.map((product, i) => ({ product, verb: h.verbs[i]!, at: h.ats[i]! })));
+  merged.sort((a, b) => a.at - b.at);
+  return { products: merged.map((e) => e.product), verbs: merged.map((e) => e.verb), ats: merged.map((e) => e.at) };
+}
+
+export function viewed(store: Store, task: ViewedTask): TaskResult {
+  const history = historyOf(store, task.merchantId, task.subject);
+  const data = renderProductList(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
+  return { ok: true, body: jsonBytes({ data }, task.list.pretty) };
+}
+
+/** Units per product over the customer's orders (cancelled ones left out), most recently bought first. */
+export function purchasedQuantities(store: Store, merchant: MerchantId, customerId: number): Map<number, number> {
+  const totals = new Map<number, { quantity: number; last: number }>();
+  for (const order of store.ordersOfCustomer(merchant, customerId)) {
+    if (order.cancelled_at !== null) continue;
+    const at = Date.parse(order.created_at);
+    for (const line of order.line_items) {
+      const entry = totals.get(line.product_id) ?? { quantity: 0, last: 0 };
+      entry.quantity += line.quantity;
+      entry.last = Math.max(entry.last, at);
+      totals.set(line.product_id, entry);
+    }
+  }
+  const ordered = [...totals].sort((a, b) => b[1].last - a[1].last || a[0] - b[0]);
+  return new Map(ordered.map(([id, { quantity }]) => [id, quantity]));
+}
+
+export function purchased(store: Store, task: PurchasedTask): TaskResult {
+  const quantities = purchasedQuantities(store, task.merchantId, task.customerId);
+  const data = renderProductList(merchantCatalog(store, task.merchantId), quantities.keys(), task.list);
+  for (const product of data) product.metadata = { purchased_quantity: String(quantities.get(product.id as number)) };
+  const customer = store.customer(task.merchantId, task.customerId) ?? null;
+  return { ok: true, body: jsonBytes({ data, metadata: { platform_customer: customer } }, task.list.pretty) };
+}
