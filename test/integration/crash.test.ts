@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Store } from "../../src/stores/store.js";
+import { product } from "../helpers/fixtures.js";
+
+const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
+const ADMIN = "crash-test-admin-token";
+const dataDir = mkdtempSync(join(tmpdir(), "aisle-crash-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function serve(): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", dataDir], {
+    env: { ...process.env, AISLE_DEMO: "off", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: ADMIN },
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const port = /aisle listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+      if (port) resolve({ child, base: `http://127.0.0.1:${port}` });
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+  });
+}
+
+describe("event durability", () => {
+  it("keeps every acknowledged event, once, when the server is killed mid-stream", async () => {
+    const first = await serve();
+    const firstExit = new Promise((resolve) => first.child.on("exit", resolve));
+    const admin = { Authorization: `Bearer ${ADMIN}` };
+    const created = await fetch(`${first.base}/admin/v1/merchants`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ id: "crash", name: "Crash", domain: "crash.example.com" }),
+    });
+    const { api_key: key } = (await created.json()) as { api_key: string };
+    await fetch(`${first.base}/admin/v1/merchants/crash/products`, { method: "POST", headers: admin, body: JSON.stringify([product(1), product(2)]) });
+
+    const acknowledged: string[] = [];
+    let sent = 0;
+    let killed = false;
+    const uuid = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    // Twenty clients post as fast as they can; the server is killed -9 once 300 are acknowledged.
+    const client = async () => {
+      while (!killed) {
+        const id = `e${sent++}`;
+        try {
+          const res = await fetch(`${first.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=product-1&theme_id=${id}`, { method: "POST" });
+          if (res.status === 200) acknowledged.push(id);
+        } catch {
+          return; // the connection died with the server: this event was not acknowledged
+        }
+        if (acknowledged.length >= 300 && !killed) {
+          killed = true;
+          first.child.kill("SIGKILL");
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, client));
+    await firstExit;
+
+    // It starts again on the same data, then we read what survived.
+    const second = await serve();
+    const health = await fetch(`${second.base}/healthz`);
+    expect(health.status).toBe(200);
+    second.child.kill("SIGTERM");
+    await new Promise((resolve) => second.child.on("exit", resolve));
+
+    const store = Store.open(dataDir);
+    try {
+      const stored = [...store.eventsSince("crash", 0)].map(({ event }) => event.theme_id);
+      expect(new Set(stored).size).toBe(stored.length);
+      const missing = acknowledged.filter((id) => !stored.includes(id));
+      expect(missing).toEqual([]);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
