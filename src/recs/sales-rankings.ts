@@ -1,5 +1,6 @@
 // Store-wide rankings from daily sales, shared by the list endpoints and as the
 // fallbacks of every recommendation list.
+import { chainCandidates } from "../core/recs/candidates.js";
 import { dayNumber } from "../core/recs/days.js";
 import { DEFAULT_TRENDING, rankByScore, sumDays, trendingScores } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
@@ -21,4 +22,23 @@ export function trending(store: Store, merchant: MerchantId, now: number): numbe
   const recent = sumDays(store.salesOfDays(merchant, recentStart, today + 1));
   const baseline = sumDays(store.salesOfDays(merchant, recentStart - baselineDays, recentStart));
   return rankByScore(trendingScores(recent, baseline, DEFAULT_TRENDING));
+}
+
+/**
+ * Ranked candidates followed by the store-wide fallbacks — trending, best
+ * sellers, then the rest of the catalogue — so a list is full whenever enough
+ * eligible products exist. Each fallback is computed only if reached.
+ */
+export function withStoreFallbacks(
+  store: Store,
+  merchant: MerchantId,
+  now: number,
+  ...ranked: (() => Iterable<number>)[]
+): Iterable<number> {
+  return chainCandidates(
+    ...ranked,
+    () => trending(store, merchant, now),
+    () => topSellers(store, merchant, now, TOP_SELLER_FALLBACK_DAYS),
+    () => store.productIds(merchant),
+  );
 }

@@ -1,10 +1,9 @@
 import { jsonBytes } from "../../src/core/json.js";
 import type { RecommendedTask } from "../../src/core/products/query.js";
 import { renderProductList } from "../../src/core/products/render.js";
-import { chainCandidates } from "../../src/core/recs/candidates.js";
 import type { TaskResult } from "../../src/pool/protocol.js";
 import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
-import { TOP_SELLER_FALLBACK_DAYS, topSellers, trending } from "../../src/recs/sales-rankings.js";
+import { withStoreFallbacks } from "../../src/recs/sales-rankings.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 
@@ -30,12 +29,7 @@ export function recommended(store: Store, task: RecommendedTask): TaskResult {
   const inputs = resolveInputs(store, task);
   // Bought together first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
-  const candidates = chainCandidates(
-    () => boughtTogether(store, task.merchantId, inputs),
-    () => trending(store, task.merchantId, task.now),
-    () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
-    () => store.productIds(task.merchantId),
-  );
+  const candidates = withStoreFallbacks(store, task.merchantId, task.now, () => boughtTogether(store, task.merchantId, inputs));
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
   return { ok: true, body: jsonBytes({ data }, task.list.pretty) };

@@ -1,9 +1,8 @@
 import { jsonBytes } from "../../src/core/json.js";
 import type { SalesListTask } from "../../src/core/products/query.js";
 import { renderProductList } from "../../src/core/products/render.js";
-import { chainCandidates } from "../../src/core/recs/candidates.js";
 import type { TaskResult } from "../../src/pool/protocol.js";
-import { TOP_SELLER_FALLBACK_DAYS, topSellers, trending } from "../../src/recs/sales-rankings.js";
+import { topSellers, withStoreFallbacks } from "../../src/recs/sales-rankings.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 
@@ -13,11 +12,7 @@ export function salesList(store: Store, task: SalesListTask): TaskResult {
   if (task.kind === "trending") {
     // Momentum first; when too few products are rising, best sellers and then
     // the rest of the catalogue keep the widget full.
-    candidates = chainCandidates(
-      () => trending(store, task.merchantId, task.now),
-      () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
-      () => store.productIds(task.merchantId),
-    );
+    candidates = withStoreFallbacks(store, task.merchantId, task.now);
   } else {
     const ranked = topSellers(store, task.merchantId, task.now, task.windowDays);
     if (task.collectionId === null) {

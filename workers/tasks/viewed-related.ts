@@ -1,11 +1,10 @@
 import { jsonBytes } from "../../src/core/json.js";
 import type { ViewedTask } from "../../src/core/products/query.js";
 import { renderProductList } from "../../src/core/products/render.js";
-import { chainCandidates } from "../../src/core/recs/candidates.js";
 import { recentProducts } from "../../src/core/recs/history.js";
 import type { TaskResult } from "../../src/pool/protocol.js";
 import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
-import { TOP_SELLER_FALLBACK_DAYS, topSellers, trending } from "../../src/recs/sales-rankings.js";
+import { withStoreFallbacks } from "../../src/recs/sales-rankings.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 import { historyOf } from "./history-lists.js";
@@ -16,12 +15,7 @@ const MAX_INPUTS = 10;
 export function viewedRelated(store: Store, task: ViewedTask): TaskResult {
   const viewedIds = recentProducts(historyOf(store, task.merchantId, task.subject), task.subject.verb);
   const inputs = viewedIds.slice(0, MAX_INPUTS);
-  const candidates = chainCandidates(
-    () => boughtTogether(store, task.merchantId, inputs),
-    () => trending(store, task.merchantId, task.now),
-    () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS),
-    () => store.productIds(task.merchantId),
-  );
+  const candidates = withStoreFallbacks(store, task.merchantId, task.now, () => boughtTogether(store, task.merchantId, inputs));
   // What they already looked at is not "related": leave every viewed product out.
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewedIds] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
