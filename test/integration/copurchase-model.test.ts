@@ -56,7 +56,7 @@ describe("bought-together model", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(orderArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }), async (batches) => {
         const dir = mkdtempSync(join(tmpdir(), "aisle-model-"));
-        const store = Store.open(dir, { copurchase: { neighbours: 5, alpha: 0.5, halfLifeDays: 30, dampLargeBaskets: true, shrink: 0 } });
+        const store = Store.open(dir, { copurchase: { neighbours: 5, alpha: 0.5, halfLifeDays: 30, basketSizeExponent: 0.75, shrink: 0 } });
         try {
           for (const batch of batches) {
             // One id twice in a batch: the later version is the one that counts.
