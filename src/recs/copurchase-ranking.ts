@@ -3,8 +3,13 @@ import { rankByScore } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
-/** Products bought together with the inputs, best first; the inputs themselves never appear. */
-export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): number[] {
+/** Scores of products bought together with the inputs; the inputs themselves are left out. */
+export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs: readonly number[]): Map<number, number> {
   const lists = inputs.flatMap((id) => store.copurchaseNeighbours(merchant, id) ?? []);
-  return rankByScore(combineNeighbours(lists, new Set(inputs)));
+  return combineNeighbours(lists, new Set(inputs));
+}
+
+/** Products bought together with the inputs, best first. */
+export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): number[] {
+  return rankByScore(boughtTogetherScores(store, merchant, inputs));
 }

@@ -92,6 +92,36 @@ describe("GET /api/v1/products/viewed", () => {
   });
 });
 
+describe("GET /api/v1/products/viewed-related", () => {
+  it("recommends what sessions with the same views went on to view, leaving out what was viewed", async () => {
+    const browse = async (handles: string[]) => {
+      const uuid = randomUUID();
+      for (const handle of handles) await event({ uuid, platform_product_handle: handle });
+      return uuid;
+    };
+    for (let i = 0; i < 6; i++) await browse(["product-1", "product-2", "product-3"]);
+    for (let i = 0; i < 2; i++) await browse(["product-1", "product-4"]);
+    const uuid = await browse(["product-1"]);
+    const { status, body } = await get(`/api/v1/products/viewed-related?key=${shop.api_key}&uuid=${uuid}&limit=3`);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual([2, 3, 4]);
+    expect(body.data[0]).toHaveProperty("admin_graphql_api_id");
+    // After viewing 4, sessions that viewed 1 then 4 count more, and 4 itself is left out.
+    await event({ uuid, platform_product_handle: "product-4" });
+    const next = ids((await get(`/api/v1/products/viewed-related?key=${shop.api_key}&uuid=${uuid}&limit=3`)).body);
+    expect(next).not.toContain(4);
+    expect(next).not.toContain(1);
+    expect(next.slice(0, 2)).toEqual([2, 3]);
+  });
+
+  it("needs a key and a session or customer", async () => {
+    expect((await get(`/api/v1/products/viewed-related?uuid=${randomUUID()}`)).status).toBe(400);
+    expect((await get(`/api/v1/products/viewed-related?key=${shop.api_key}`)).body).toEqual({
+      error: "Missing required args. You must pass either platform_customer_id or uuid.",
+    });
+  });
+});
+
 describe("GET /api/v1/products/purchased", () => {
   beforeAll(async () => {
     const line = (id: number, quantity: number) => ({ product_id: id, variant_id: id * 10 + 1, quantity, price: "10.00" });
