@@ -10,6 +10,7 @@ import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js"
 import { createMerchant } from "./ingest/merchants.js";
 import { consoleLogger, printBanner } from "./banner.js";
 import { evalFbt } from "./eval/fbt.js";
+import { evalSessions } from "./eval/sessions.js";
 import { startService } from "./main.js";
 import { AlreadyExistsError, Store, StoreFormatError } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -164,6 +165,17 @@ evaluations
   .action(async (options: { data: string; split: string; json?: boolean }) => {
     if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
     const metrics = await evalFbt({ data: options.data, split: options.split, log: (line) => console.log(line) });
+    if (options.json) console.log(JSON.stringify(metrics));
+  });
+
+evaluations
+  .command("sessions")
+  .description("session next item: the Diginetica protocol (HR@20, MRR@20, compute per case)")
+  .option("--train <file>", "train sessions, one per line", "../shared/data/diginetica/train_sessions.txt")
+  .option("--test <file>", "test cases: prefix TAB next item", "../shared/data/diginetica/test_cases.tsv")
+  .option("--json", "print the metrics as one JSON object on the last line")
+  .action(async (options: { train: string; test: string; json?: boolean }) => {
+    const metrics = await evalSessions({ train: options.train, test: options.test, log: (line) => console.log(line) });
     if (options.json) console.log(JSON.stringify(metrics));
   });
 
