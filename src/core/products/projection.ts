@@ -16,17 +16,21 @@ export type OutputObject = Record<string, unknown>;
 
 export function projectProduct(product: Product, options: ProjectionOptions): OutputObject {
   const variants = product.variants.map((variant) => projectVariant(variant, options));
+  // The fields both projections share, in the spec's order.
+  const head = {
+    id: product.id,
+    title: product.title,
+    body_html: product.body_html,
+    vendor: product.vendor,
+    product_type: product.product_type,
+    handle: product.handle,
+    status: product.status,
+    tags: product.tags,
+  };
   const output: OutputObject =
     options.projection === "full"
       ? {
-          id: product.id,
-          title: product.title,
-          body_html: product.body_html,
-          vendor: product.vendor,
-          product_type: product.product_type,
-          handle: product.handle,
-          status: product.status,
-          tags: product.tags,
+          ...head,
           created_at: product.created_at,
           updated_at: product.updated_at,
           published_at: product.published_at,
@@ -39,14 +43,7 @@ export function projectProduct(product: Product, options: ProjectionOptions): Ou
           image: product.image,
         }
       : {
-          id: product.id,
-          title: product.title,
-          body_html: product.body_html,
-          vendor: product.vendor,
-          product_type: product.product_type,
-          handle: product.handle,
-          status: product.status,
-          tags: product.tags,
+          ...head,
           variants,
           options: product.options.map(({ id, name, values }) => ({ id, name, values })),
           images: product.images.map(reducedImage),

@@ -8,7 +8,7 @@ import { PoolSaturatedError } from "../../pool/pool.js";
 import type { Task } from "../../pool/protocol.js";
 import type { DataDomain } from "../../stores/store.js";
 import { merchantForKey } from "../auth.js";
-import type { Reply } from "../respond.js";
+import { jsonReply, type Reply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
 
@@ -26,8 +26,12 @@ export interface ProductPlan {
 }
 
 export interface ProductEndpointOptions {
-  /** How the request names its merchant; by default the `key` parameter. */
-  merchantOf?: (params: ParsedParams) => Merchant;
+  /**
+   * How the request names its merchant; by default the `key` parameter. null:
+   * no merchant has anything for this request (an unknown session), so the
+   * answer is an empty list.
+   */
+  merchantOf?: (params: ParsedParams) => Merchant | null;
 }
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
@@ -63,6 +67,7 @@ export function productEndpoint(
     handle(request): Reply | Promise<Reply> {
       const params = parseOrThrow(endpoint, request.query);
       const merchant = merchantOf(params);
+      if (merchant === null) return jsonReply(200, { data: [] }, params.format === true);
       const { task, dependsOn, ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
       if (!cacheable) return runTask(task).then((body) => ({ status: 200, body }));
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");

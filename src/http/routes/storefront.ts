@@ -20,8 +20,6 @@ import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.
 import { ApiError } from "../../errors.js";
 import { merchantForKey } from "../auth.js";
 
-/** Stands in for the merchant of a session nobody has sent events for: it owns nothing. */
-const NO_MERCHANT: Merchant = { id: "\u0000none", name: "", domain: "", currency: "", api_key: "", webhook_secret: "", created_at: "" };
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
@@ -42,14 +40,14 @@ export function storefrontRoutes(services: Services): Route[] {
   const ranked = { honourExcludeServiceTag: true };
   const { store } = services;
   /** viewed takes no key: the session's own merchant answers (DESIGN §5). */
-  const viewedMerchant = (params: ParsedParams): Merchant => {
+  const viewedMerchant = (params: ParsedParams): Merchant | null => {
     if (params.key !== undefined) return merchantForKey(store, params.key as string);
     const subject = historySubject(params);
     if (subject.uuid === null) throw new ApiError("invalid_params", "Missing required endpoint arg: key (needed with platform_customer_id alone)");
     const merchantId = store.merchantOfSession(subject.uuid);
     const merchant = merchantId === undefined ? undefined : store.merchant(merchantId);
     // An unknown session has viewed nothing yet: an empty list, not an error.
-    return merchant ?? NO_MERCHANT;
+    return merchant ?? null;
   };
   return [
     productEndpoint(services, RECOMMENDED, (params, merchant) => ({
