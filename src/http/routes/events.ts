@@ -1,6 +1,7 @@
 import { ANALYTICS_EVENT } from "../../core/api/endpoints.js";
 import type { BehaviourEvent } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
+import { EventBatcher } from "../../ingest/event-batcher.js";
 import { merchantForKey } from "../auth.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
@@ -11,11 +12,12 @@ export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass
 
 /**
  * POST /api/v1/analytics/event: validated on this thread, acknowledged only
- * after LMDB committed it. Concurrent events share commits (LMDB batches them),
- * so throughput grows with load while each acknowledgement waits one commit.
+ * after LMDB committed it. Concurrent events share commits (EventBatcher), so
+ * throughput grows with load while each acknowledgement waits about one commit.
  */
 export function eventRoutes(services: Services): Route[] {
   const { store } = services;
+  const batcher = new EventBatcher(store);
   return [
     {
       method: "POST",
@@ -44,7 +46,7 @@ export function eventRoutes(services: Services): Route[] {
           product_id: productId,
           theme_id: (params.theme_id as string | undefined) ?? null,
         };
-        await store.appendEvents(merchant.id, [event]);
+        await batcher.append(merchant.id, event);
         return jsonReply(200, { data: "Event recorded" });
       },
     },
