@@ -34,6 +34,48 @@ export const BUDGETS = {
     unit: "ms",
     why: "a miss is one pool hop plus five product reads, projection and JSON; it must stay invisible on a page view",
   },
+  recommendedHitP99: {
+    bound: "max",
+    limit: 1,
+    unit: "ms",
+    why: "a recommended hit takes the same path as a static hit (parse, key, cache get, write): no reason to cost more",
+  },
+  recommendedMissP99: {
+    bound: "max",
+    limit: 5,
+    unit: "ms",
+    why: "a product page asks for recommendations on every view; a recompute (pool hop, neighbour lists, fallbacks, render) must stay invisible",
+  },
+  trendingMissP99: {
+    bound: "max",
+    limit: 5,
+    unit: "ms",
+    why: "trending expires by age, so every merchant pays a recompute every few minutes per parameter set, under whatever load there is",
+  },
+  topSellersMissP99: {
+    bound: "max",
+    limit: 5,
+    unit: "ms",
+    why: "as trending: a recompute per parameter set (collection, window) whenever the cached list ages out",
+  },
+  rankingDemoP99: {
+    bound: "max",
+    limit: 1,
+    unit: "ms",
+    why: "ranking + render in the worker for a demo-sized shop (3k products): the pool hop and HTTP must keep most of the 5 ms miss budget",
+  },
+  rankingScaleP99: {
+    bound: "max",
+    limit: 5,
+    unit: "ms",
+    why: "the same work at 100k products / 340k orders: a large shop must still fit the cache-miss budget",
+  },
+  orderUpdateP99: {
+    bound: "max",
+    limit: 5,
+    unit: "ms",
+    why: "one order written with its sales and bought-together update, committed: webhooks arrive one order at a time and are acked after the commit",
+  },
   poolRoundTripP50: {
     bound: "max",
     limit: 150,

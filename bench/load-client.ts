@@ -1,10 +1,13 @@
 // The load generator, always run as its own process: in the server's process it
-// would steal the event loop it is measuring. One scenario per invocation: a
-// warm-up run whose results are dropped, then the measured run.
+// would steal the event loop it is measuring. One scenario per invocation: one
+// autocannon run of warm-up + measured seconds, recording only the responses
+// that arrive after the warm-up (one run, not two: each autocannon run costs
+// about half a second of start and stop on top of its duration).
 //
 // usage: node dist/bench/load-client.js '<LoadSpec as JSON>'
 // prints: one JSON line, a LoadClientOutput.
 import autocannon from "autocannon";
+import { performance } from "node:perf_hooks";
 
 export interface LoadSpec {
   /** Origin, e.g. http://127.0.0.1:8080. */
@@ -30,8 +33,13 @@ export interface LatencySummaryMs {
 
 export interface LoadClientOutput {
   spec: LoadSpec;
-  /** autocannon's own result; its latency histogram has whole-millisecond resolution. */
+  /**
+   * autocannon's own result, warm-up included (its errors, timeouts and non-2xx
+   * counts cover the whole run); its latency histogram has whole-millisecond resolution.
+   */
   autocannon: autocannon.Result;
+  /** Responses (any status) per second over the measured part only. */
+  reqPerSec: number;
   /** Latency of 2xx responses at 1 µs resolution, recorded from autocannon's per-response event. */
   latencyMs: LatencySummaryMs;
 }
@@ -74,23 +82,37 @@ function options(spec: LoadSpec, durationS: number): autocannon.Options {
   return { ...base, url: spec.origin, requests: spec.paths.map((path) => ({ method: "GET", path })) };
 }
 
-function runOnce(opts: autocannon.Options, histogram: MicrosecondHistogram | null): Promise<autocannon.Result> {
+interface Measured {
+  result: autocannon.Result;
+  reqPerSec: number;
+}
+
+/** Runs warm-up + duration; responses count only from the end of the warm-up to the end of the run. */
+function run(spec: LoadSpec, histogram: MicrosecondHistogram): Promise<Measured> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(opts, (error, result) => (error ? reject(error) : resolve(result)));
-    if (histogram) {
-      instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
-        if (statusCode >= 200 && statusCode < 300) histogram.record(responseTimeMs);
-      });
-    }
+    const startedAt = performance.now();
+    const measuredFrom = startedAt + spec.warmupS * 1000;
+    // autocannon stops sending at the end of its duration; answers still in flight then are not counted.
+    const measuredTo = measuredFrom + spec.durationS * 1000;
+    let responses = 0;
+    const instance = autocannon(options(spec, spec.warmupS + spec.durationS), (error, result) => {
+      if (error) reject(error);
+      else resolve({ result, reqPerSec: responses / ((Math.min(measuredTo, performance.now()) - measuredFrom) / 1000) });
+    });
+    instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+      const now = performance.now();
+      if (now < measuredFrom || now > measuredTo) return;
+      responses++;
+      if (statusCode >= 200 && statusCode < 300) histogram.record(responseTimeMs);
+    });
   });
 }
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
-  if (spec.warmupS > 0) await runOnce(options(spec, spec.warmupS), null);
   const histogram = new MicrosecondHistogram();
-  const result = await runOnce(options(spec, spec.durationS), histogram);
-  const output: LoadClientOutput = { spec, autocannon: result, latencyMs: histogram.summary() };
+  const { result, reqPerSec } = await run(spec, histogram);
+  const output: LoadClientOutput = { spec, autocannon: result, reqPerSec, latencyMs: histogram.summary() };
   // Exit only once the line is flushed: a pipe write can still be pending when exit() runs.
   await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
 }

@@ -5,10 +5,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
 import { isProductAvailable } from "../src/core/availability.js";
 import { Store } from "../src/stores/store.js";
 import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
+import type { BudgetName } from "./budgets.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
+import { inputSets, recommendationInputs } from "./inputs.js";
 import type { LatencySummaryMs, LoadClientOutput, LoadSpec } from "./load-client.js";
 
 export interface LoadSettings {
@@ -21,12 +24,21 @@ export interface LoadSettings {
 export interface ScenarioResult {
   name: string;
   target: "aisle" | "ceiling";
+  /** Closed-loop connections of this run (the settings' count unless a scenario says otherwise). */
+  connections: number;
   reqPerSec: number;
   latencyMs: LatencySummaryMs;
   /** Connection errors, timeouts and non-2xx answers: a scenario with any is not a clean figure. */
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** Budgets this scenario is judged against: latency p99 and/or req/s as a share of the ceiling. */
+  budgets: ScenarioBudgets;
+}
+
+export interface ScenarioBudgets {
+  p99?: BudgetName;
+  throughput?: BudgetName;
 }
 
 export interface ServiceFigures {
@@ -42,6 +54,10 @@ export interface LoadReport {
   service: ServiceFigures;
   /** Size of the static cache-hit body (5 products, full projection) that the ceiling also serves. */
   hitBodyBytes: number;
+  /** Size of the recommended cache-hit body (5 products, reduced projection, cache_info). */
+  recommendedHitBodyBytes: number;
+  /** How many different URLs each rotating scenario cycles through. */
+  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number };
   scenarios: ScenarioResult[];
   /** Mean req/s of the ceiling runs before and after the aisle scenarios. */
   ceilingReqPerSec: number;
@@ -51,6 +67,8 @@ const LOAD_CLIENT = fileURLToPath(new URL("./load-client.js", import.meta.url));
 const RAW_UWS = fileURLToPath(new URL("./raw-uws.js", import.meta.url));
 const STATIC = "/api/v1/products/static";
 const MISS_ID_SETS = 64;
+const RECOMMENDED_MISS_SETS = 128;
+const TOP_SELLER_COLLECTIONS = 10;
 
 /**
  * The request timeout is far above any budget, but short enough that a request
@@ -59,21 +77,41 @@ const MISS_ID_SETS = 64;
  */
 export function loadSettings(quick: boolean): LoadSettings {
   const timeoutS = 2;
-  return quick ? { connections: 10, durationS: 3, warmupS: 1, timeoutS } : { connections: 10, durationS: 10, warmupS: 2, timeoutS };
+  // --quick: nine short scenarios, ~45 s for the whole bench; a full run adds three
+  // single-connection runs and stays under ~4 min.
+  return quick ? { connections: 10, durationS: 2, warmupS: 0.5, timeoutS } : { connections: 10, durationS: 10, warmupS: 2, timeoutS };
 }
 
-/** Ids of the demo that static returns (active, in stock), read from the server's own LMDB env. */
-async function listedDemoIds(dataDir: string): Promise<number[]> {
+interface DemoInputs {
+  /** Ids static returns (active, in stock). */
+  listed: number[];
+  /** Ids the bought-together model has a neighbour list for. */
+  withNeighbours: number[];
+  collectionIds: number[];
+}
+
+/** Real ids of the demo, read from the server's own LMDB env. */
+async function demoInputs(dataDir: string): Promise<DemoInputs> {
   // LMDB allows readers in other processes; this one only reads and closes at once.
   const store = Store.open(dataDir);
   try {
-    return store.productIds("demo").filter((id) => {
+    const listed = store.productIds("demo").filter((id) => {
       const product = store.product("demo", id);
       return product !== undefined && product.status === "active" && isProductAvailable(product);
     });
+    const { withNeighbours } = recommendationInputs(store, "demo");
+    return { listed, withNeighbours, collectionIds: store.collectionsOf("demo").map((c) => c.id) };
   } finally {
     await store.close();
   }
+}
+
+/** GETs a product list and checks it is a 200 with at least one product. */
+async function fetchList(url: string): Promise<{ body: Uint8Array; data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } }> {
+  const body = await fetchOk(url);
+  const parsed = JSON.parse(Buffer.from(body).toString("utf8")) as { data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } };
+  if (!Array.isArray(parsed.data) || parsed.data.length === 0) throw new Error(`GET ${url} answered no products`);
+  return { body, ...parsed };
 }
 
 async function fetchOk(url: string, headers: Record<string, string> = {}): Promise<Uint8Array> {
@@ -109,17 +147,26 @@ async function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
   return JSON.parse(last) as LoadClientOutput;
 }
 
-async function scenario(name: string, target: ScenarioResult["target"], origin: string, paths: string[], settings: LoadSettings): Promise<ScenarioResult> {
-  process.stderr.write(`  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s)…\n`);
+async function scenario(
+  name: string,
+  target: ScenarioResult["target"],
+  origin: string,
+  paths: string[],
+  settings: LoadSettings,
+  budgets: ScenarioBudgets = {},
+): Promise<ScenarioResult> {
+  process.stderr.write(`  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} connection${settings.connections === 1 ? "" : "s"})…\n`);
   const out = await runClient({ origin, paths, ...settings });
   return {
     name,
     target,
-    reqPerSec: out.autocannon.requests.average,
+    connections: settings.connections,
+    reqPerSec: out.reqPerSec,
     latencyMs: out.latencyMs,
     errors: out.autocannon.errors,
     timeouts: out.autocannon.timeouts,
     non2xx: out.autocannon.non2xx,
+    budgets,
   };
 }
 
@@ -138,13 +185,26 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // Sanity checks before measuring: the key, the admin token and the ids all work.
     const merchants = Buffer.from(await fetchOk(`${origin}/admin/v1/merchants`, { Authorization: `Bearer ${aisle.adminToken}` })).toString("utf8");
     if (!merchants.includes('"demo"')) throw new Error(`admin merchant list lacks the demo: ${merchants.slice(0, 200)}`);
-    const listed = await listedDemoIds(dataDir);
+    const { listed, withNeighbours, collectionIds } = await demoInputs(dataDir);
     if (listed.length < 5) throw new Error(`the demo has only ${listed.length} listed products`);
+    if (withNeighbours.length < 3) throw new Error(`only ${withNeighbours.length} demo products have a bought-together list`);
     const idsAt = (set: number) => Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
 
     const hitPath = `${STATIC}?key=${apiKey}&ids=${idsAt(0)}`;
     const missPaths = Array.from({ length: MISS_ID_SETS }, (_, set) => `${STATIC}?key=${apiKey}&ids=${idsAt(set + 1)}&bust_cache=yes`);
     const sourcesPath = `/api/v1/sources?key=${apiKey}`;
+
+    // Recommendations for real products the model knows: one URL for the hit, and
+    // rotating sets of 1–3 ids (product pages and carts) recomputed on every request.
+    const recommendedHitPath = `${RECOMMENDED.path}?key=${apiKey}&platform_product_ids=${withNeighbours[0]}`;
+    const recommendedMissPaths = inputSets(withNeighbours, RECOMMENDED_MISS_SETS, (k) => 1 + (k % 3), 21).map(
+      (ids) => `${RECOMMENDED.path}?key=${apiKey}&platform_product_ids=${ids.join(",")}&bust_cache=yes`,
+    );
+    const trendingMissPath = `${TRENDING_PRODUCTS.path}?key=${apiKey}&bust_cache=yes`;
+    // Top sellers as widgets ask for them: the whole shop and single collections, default and 30-day windows.
+    const topSellersMissPaths = [null, ...collectionIds.slice(0, TOP_SELLER_COLLECTIONS)].flatMap((collection) =>
+      ["", "&window_days=30"].map((window) => `${TOP_SELLERS.path}?key=${apiKey}${collection === null ? "" : `&platform_collection_id=${collection}`}${window}&bust_cache=yes`),
+    );
 
     await fetchOk(`${origin}${hitPath}`); // the miss that fills the cache
     const hitBody = await fetchOk(`${origin}${hitPath}`);
@@ -152,6 +212,14 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     if (shown !== 5) throw new Error(`the cache-hit URL returns ${shown} products, not 5`);
     await fetchOk(`${origin}${missPaths[0]}`);
     await fetchOk(`${origin}${sourcesPath}`);
+    await fetchList(`${origin}${recommendedHitPath}`); // fills the cache
+    const recommendedHit = await fetchList(`${origin}${recommendedHitPath}`);
+    if ((recommendedHit.metadata?.cache_info?.cached_at_time ?? "never") === "never") throw new Error("the recommended cache-hit URL was not answered from the cache");
+    for (const path of recommendedMissPaths.slice(0, 3)) await fetchList(`${origin}${path}`);
+    await fetchList(`${origin}${trendingMissPath}`);
+    // A collection may hold no product that sold in the window: only the whole-shop list must be non-empty.
+    await fetchList(`${origin}${topSellersMissPaths[0]}`);
+    for (const path of topSellersMissPaths) await fetchOk(`${origin}${path}`);
 
     // The ceiling answers with exactly the cache-hit bytes.
     const bodyFile = join(scratch, "static-hit.json");
@@ -163,9 +231,30 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // The ceiling runs first and last: their spread shows how much the machine drifted meanwhile.
     const scenarios: ScenarioResult[] = [];
     scenarios.push(await scenario("raw uWS ceiling (before)", "ceiling", ceiling.origin, [hitPath], settings));
-    scenarios.push(await scenario("static cache hit", "aisle", origin, [hitPath], settings));
-    scenarios.push(await scenario(`static cache miss (bust_cache, ${MISS_ID_SETS} id sets)`, "aisle", origin, missPaths, settings));
+    scenarios.push(await scenario("static cache hit", "aisle", origin, [hitPath], settings, { p99: "staticHitP99", throughput: "staticHitThroughput" }));
+    scenarios.push(await scenario(`static cache miss (bust_cache, ${MISS_ID_SETS} id sets)`, "aisle", origin, missPaths, settings, { p99: "staticMissP99" }));
+    scenarios.push(await scenario("recommended cache hit", "aisle", origin, [recommendedHitPath], settings, { p99: "recommendedHitP99" }));
+    scenarios.push(
+      await scenario(`recommended cache miss (bust_cache, ${recommendedMissPaths.length} id sets)`, "aisle", origin, recommendedMissPaths, settings, {
+        p99: "recommendedMissP99",
+      }),
+    );
+    scenarios.push(await scenario("trending_products cache miss (bust_cache)", "aisle", origin, [trendingMissPath], settings, { p99: "trendingMissP99" }));
+    scenarios.push(
+      await scenario(`top_sellers cache miss (bust_cache, ${topSellersMissPaths.length} URLs)`, "aisle", origin, topSellersMissPaths, settings, {
+        p99: "topSellersMissP99",
+      }),
+    );
     scenarios.push(await scenario("sources", "aisle", origin, [sourcesPath], settings));
+    if (!options.quick) {
+      // One connection: a recompute as a single shopper sees it, without the queue that
+      // ten closed-loop connections build in front of the worker. Not judged: the
+      // budgets above are judged under load, as for static.
+      const single = { ...settings, connections: 1, durationS: 5, warmupS: 1 };
+      scenarios.push(await scenario("recommended cache miss, 1 connection", "aisle", origin, recommendedMissPaths, single));
+      scenarios.push(await scenario("trending_products cache miss, 1 connection", "aisle", origin, [trendingMissPath], single));
+      scenarios.push(await scenario("top_sellers cache miss, 1 connection", "aisle", origin, topSellersMissPaths, single));
+    }
     scenarios.push(await scenario("raw uWS ceiling (after)", "ceiling", ceiling.origin, [hitPath], settings));
 
     const rssAfterLoadMB = rssMB(aisle.pid);
@@ -174,6 +263,8 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       settings,
       service: { seedMs: aisle.seedMs, startMs: aisle.startMs, coldStartMs: aisle.coldStartMs, rssAfterStartMB, rssAfterLoadMB },
       hitBodyBytes: hitBody.byteLength,
+      recommendedHitBodyBytes: recommendedHit.body.byteLength,
+      rotations: { staticMiss: missPaths.length, recommendedMiss: recommendedMissPaths.length, topSellersMiss: topSellersMissPaths.length },
       scenarios,
       ceilingReqPerSec: ceilings.reduce((a, b) => a + b, 0) / ceilings.length,
     };

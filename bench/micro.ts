@@ -1,7 +1,8 @@
 // Micro suites (tinybench, in this process) for the hot operations that exist
 // today, on a freshly seeded demo store. They explain the load figures: a cache
 // hit is parse + key + cache get + write; a miss adds a pool hop and the render.
-import { Bench, type Task } from "tinybench";
+// Then, on the same store, the ranking and order-update suites of ranking.ts.
+import { Bench } from "tinybench";
 import { ResponseCache } from "../src/cache/response-cache.js";
 import { loadConfig } from "../src/config.js";
 import { STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
@@ -19,15 +20,8 @@ import { merchantCatalog } from "../src/stores/catalog.js";
 import { Store } from "../src/stores/store.js";
 import { VERSION } from "../src/version.js";
 import { makeTempDir, removeTempDir } from "./children.js";
-
-export interface MicroResult {
-  name: string;
-  p50Us: number;
-  p99Us: number;
-  opsPerSec: number;
-  samples: number;
-  error?: string;
-}
+import { summarise, type MicroResult, type MicroSuite } from "./micro-result.js";
+import { runRankingSuites, runUpdateSuites, suiteTiming } from "./ranking.js";
 
 export interface MicroOptions {
   quick: boolean;
@@ -49,23 +43,7 @@ function mustParse(query: URLSearchParams): ParsedParams {
   return parsed.params;
 }
 
-function summarise(task: Task): MicroResult {
-  const result = task.result;
-  if (result.state === "errored") return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: String(result.error) };
-  if (result.state !== "completed" && result.state !== "aborted-with-statistics") {
-    return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: result.state };
-  }
-  return {
-    name: task.name,
-    p50Us: result.latency.p50 * 1000,
-    p99Us: result.latency.p99 * 1000,
-    // Mean period rather than mean of per-sample rates: the latter overweights the fastest samples.
-    opsPerSec: 1000 / result.period,
-    samples: result.latency.samplesCount,
-  };
-}
-
-export async function runMicro(options: MicroOptions): Promise<MicroResult[]> {
+export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
   const dataDir = makeTempDir("aisle-bench-micro-");
   const store = Store.open(dataDir);
   let pool: WorkerPool | null = null;
@@ -108,11 +86,8 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult[]> {
     await route.handle(request()); // the first call is the miss that fills the cache
     const hitQueryParams = new URLSearchParams(hitQuery);
 
-    const bench = new Bench({
-      time: options.quick ? 300 : 1_500,
-      warmupTime: options.quick ? 100 : 300,
-      timestampProvider: "hrtimeNow",
-    });
+    const timing = suiteTiming(options.quick);
+    const bench = new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, timestampProvider: "hrtimeNow" });
     let i = 0;
     let sink = 0; // results feed a sink so the JIT cannot drop the work
     bench
@@ -130,10 +105,14 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult[]> {
         if (reply instanceof Promise) throw new Error("static hit went to the pool: the response cache missed");
         sink += reply.status;
       })
-      // renderProductList reads the merchant's markets on every call, country_code or not:
-      // timed alone so its share of a miss is visible.
-      .add("market list read (store.marketsOf)", () => {
+      // Decoding the markets (megabytes of price tables) happens once per catalogue
+      // version per thread, and only for requests with country_code: the first such
+      // request after a catalogue change pays this.
+      .add("market list decode (store.marketsOf), once per catalogue version", () => {
         sink += store.marketsOf(merchantId).length;
+      })
+      .add("market list, memoised (catalog.markets())", () => {
+        sink += catalog.markets().length;
       })
       .add("static select + render + jsonBytes, 5 products", () => {
         sink += renderStatic(i++).byteLength;
@@ -144,7 +123,27 @@ export async function runMicro(options: MicroOptions): Promise<MicroResult[]> {
       });
     await bench.run();
     if (sink === -1) console.log(sink);
-    return bench.tasks.map(summarise);
+    const core: MicroResult[] = bench.tasks.map((task) =>
+      summarise(task, task.name.startsWith("pool round trip") ? { name: "poolRoundTripP50", stat: "p50" } : undefined),
+    );
+    await pool.close();
+    pool = null;
+
+    const ranking = await runRankingSuites(store, merchantId, demo.apiKey, { timing, budget: "rankingDemoP99" });
+    const { productsWithNeighbours: sold, productsWithoutNeighbours: unsold, shortOneInputSets, oneInputSets } = ranking.facts;
+    // Last: it writes orders into the store.
+    const updates = await runUpdateSuites(store, merchantId, { timing });
+    return [
+      { title: "micro (tinybench, in the bench process)", results: core },
+      {
+        title: "ranking on the demo store (worker task functions, in-process)",
+        results: ranking.results,
+        note:
+          `the demo has ${sold} products with a bought-together list and ${unsold} without; ` +
+          `${shortOneInputSets} of the ${oneInputSets} one-input sets have fewer bought-together candidates than the limit, so they also compute the trending fallback`,
+      },
+      { title: "order updates on the demo store (in-process, LMDB commit awaited)", results: updates },
+    ];
   } finally {
     await pool?.close();
     await store.close();

@@ -2,15 +2,20 @@
 // table. Benchmarks are not tests: whatever is measured or over budget, the exit
 // code is 0 (130 only on an interrupt); every child and temp dir is cleaned up.
 //
-// usage: node dist/bench/run.js [--quick]   (--quick: a ~30 s smoke run with short durations)
+// usage: node dist/bench/run.js [--quick]   (--quick: a ~45 s smoke run with short durations)
+//        node dist/bench/run.js --scale [options of scale.ts]
+//          (only the opt-in scale suite: 100k products, ~340k orders; 10+ minutes)
 import { loadavg } from "node:os";
 import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
-import { runMicro, type MicroResult } from "./micro.js";
-import { formatReport } from "./report.js";
+import type { MicroSuite } from "./micro-result.js";
+import { runMicro } from "./micro.js";
+import { formatReport, formatScaleReport } from "./report.js";
+import { runScale, scaleOptionsFrom, type ScaleReport } from "./scale.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");
+const scale = process.argv.includes("--scale");
 const errors: string[] = [];
 const loadAtStart = loadavg()[0] ?? NaN;
 
@@ -18,8 +23,21 @@ function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+if (scale) {
+  process.stderr.write("aisle bench --scale: generate, import, then ranking and update suites…\n");
+  let report: ScaleReport | null = null;
+  let failure: string | null = null;
+  try {
+    report = await runScale(scaleOptionsFrom(process.argv.slice(2)));
+  } catch (error) {
+    failure = describe(error);
+  }
+  console.log(formatScaleReport({ loadAtStart, report, failure }));
+  process.exit(0);
+}
+
 process.stderr.write(`aisle bench${quick ? " --quick" : ""}: micro suites…\n`);
-let micro: MicroResult[] | null = null;
+let micro: MicroSuite[] | null = null;
 try {
   micro = await runMicro({ quick });
 } catch (error) {

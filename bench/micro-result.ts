@@ -1,0 +1,41 @@
+// What a tinybench task reports, shared by every in-process suite (micro.ts,
+// ranking.ts, scale.ts) and the report.
+import type { Task } from "tinybench";
+import type { BudgetName } from "./budgets.js";
+
+export interface MicroResult {
+  name: string;
+  p50Us: number;
+  p99Us: number;
+  opsPerSec: number;
+  samples: number;
+  error?: string;
+  /** The budget this figure is judged against, if any, and on which percentile. */
+  budget?: { name: BudgetName; stat: "p50" | "p99" };
+}
+
+/** A titled group of results: one section of the report table. */
+export interface MicroSuite {
+  title: string;
+  results: MicroResult[];
+  /** Printed under the table: what the suite ran on. */
+  note?: string;
+}
+
+export function summarise(task: Task, budget?: MicroResult["budget"]): MicroResult {
+  const result = task.result;
+  const judged = budget ? { budget } : {};
+  if (result.state === "errored") return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: String(result.error), ...judged };
+  if (result.state !== "completed" && result.state !== "aborted-with-statistics") {
+    return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: result.state, ...judged };
+  }
+  return {
+    name: task.name,
+    p50Us: result.latency.p50 * 1000,
+    p99Us: result.latency.p99 * 1000,
+    // Mean period rather than mean of per-sample rates: the latter overweights the fastest samples.
+    opsPerSec: 1000 / result.period,
+    samples: result.latency.samplesCount,
+    ...judged,
+  };
+}

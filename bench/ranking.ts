@@ -1,0 +1,283 @@
+// Ranking and order-update suites (tinybench, in this process) on a seeded
+// store: the demo in `npm run bench`, 100k products in the scale suite.
+//
+// Ranking: the worker task functions themselves — recommended(store, task) and
+// salesList(store, task) — with tasks built by the real storefront routes, so
+// they carry exactly the parameters the server would send to the pool. Rows
+// marked "ranking only" time the candidate ranking without render and JSON.
+//
+// Updates: store.upsertOrders with one new order, awaited: the order, the
+// customer index, daily sales and the bought-together model in one committed
+// transaction, which is what an orders/create webhook waits for before its ack.
+// Sampled in interleaved rounds, not by tinybench: see interleaved().
+import { performance } from "node:perf_hooks";
+import { Bench } from "tinybench";
+import { ResponseCache } from "../src/cache/response-cache.js";
+import { loadConfig } from "../src/config.js";
+import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
+import { normaliseOrder } from "../src/core/ingest/records.js";
+import type { RecommendedTask, SalesListTask } from "../src/core/products/query.js";
+import { formatTimestamp } from "../src/core/timestamps.js";
+import type { Order } from "../src/core/types.js";
+import type { RequestInfo, Route } from "../src/http/router.js";
+import { storefrontRoutes } from "../src/http/routes/storefront.js";
+import type { WorkerPool } from "../src/pool/pool.js";
+import type { Task, TaskResult } from "../src/pool/protocol.js";
+import { boughtTogether } from "../src/recs/copurchase-ranking.js";
+import { TOP_SELLER_FALLBACK_DAYS, topSellers, trending } from "../src/recs/sales-rankings.js";
+import type { Located, Store } from "../src/stores/store.js";
+import { VERSION } from "../src/version.js";
+import { recommended } from "../workers/tasks/recommended.js";
+import { salesList } from "../workers/tasks/sales-lists.js";
+import type { BudgetName } from "./budgets.js";
+import { inputSets, prng, recommendationInputs, sampleOrderLines } from "./inputs.js";
+import { summarise, type MicroResult } from "./micro-result.js";
+
+export interface SuiteTiming {
+  /** Measured time per task, ms (tinybench `time`). */
+  timeMs: number;
+  warmupMs: number;
+}
+
+export function suiteTiming(quick: boolean): SuiteTiming {
+  return quick ? { timeMs: 200, warmupMs: 50 } : { timeMs: 1_500, warmupMs: 300 };
+}
+
+function bench(timing: SuiteTiming): Bench {
+  // At least 64 samples even when a call takes tens of milliseconds, so p99 means something.
+  return new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, iterations: 64, timestampProvider: "hrtimeNow" });
+}
+
+const SETS = 256;
+const EMPTY_LIST = new TextEncoder().encode('{"data":[]}');
+
+/**
+ * Builds worker tasks exactly as the server does: the real storefront routes,
+ * given a pool that only records the task it is handed.
+ */
+class TaskRecorder {
+  private recorded: Task | null = null;
+  private readonly routes: Route[];
+
+  constructor(store: Store) {
+    const pool = {
+      run: (task: Task): Promise<TaskResult> => {
+        this.recorded = task;
+        return Promise.resolve({ ok: true, body: EMPTY_LIST });
+      },
+      queueSize: 0,
+      close: () => Promise.resolve(),
+    } as unknown as WorkerPool;
+    this.routes = storefrontRoutes({
+      store,
+      pool,
+      cache: new ResponseCache(0),
+      config: loadConfig({}, { dataDir: "/nonexistent" }),
+      adminToken: "bench",
+      version: VERSION,
+      now: Date.now,
+    });
+  }
+
+  async task<T extends Task>(path: string, query: string, kind: T["kind"]): Promise<T> {
+    const route = this.routes.find((r) => r.method === "GET" && r.pattern === path);
+    if (!route) throw new Error(`no route ${path}`);
+    this.recorded = null;
+    const request: RequestInfo = { method: "GET", path, query: new URLSearchParams(`${query}&bust_cache=yes`), headers: {}, body: null, params: {} };
+    const reply = await route.handle(request);
+    const task = this.recorded as Task | null;
+    if (reply.status !== 200 || task === null) throw new Error(`GET ${path}?${query} did not reach the pool (status ${reply.status})`);
+    if (task.kind !== kind) throw new Error(`GET ${path} built a ${task.kind} task, not ${kind}`);
+    return task as T;
+  }
+}
+
+/** Products in a task's answer: a bench of empty lists would flatter the code. */
+function shown(result: TaskResult): number {
+  if (!result.ok) throw new Error(`task failed: ${result.code} ${result.message}`);
+  return (JSON.parse(Buffer.from(result.body).toString("utf8")) as { data: unknown[] }).data.length;
+}
+
+export interface RankingSuiteOptions {
+  timing: SuiteTiming;
+  /** rankingDemoP99 on the demo, rankingScaleP99 at 100k products. */
+  budget: BudgetName;
+}
+
+export interface RankingFacts {
+  productsWithNeighbours: number;
+  productsWithoutNeighbours: number;
+  /** One-input sets with fewer bought-together candidates than the list limit: they reach the fallbacks. */
+  shortOneInputSets: number;
+  oneInputSets: number;
+}
+
+export async function runRankingSuites(
+  store: Store,
+  merchantId: string,
+  apiKey: string,
+  options: RankingSuiteOptions,
+): Promise<{ results: MicroResult[]; facts: RankingFacts }> {
+  const recorder = new TaskRecorder(store);
+  const inputs = recommendationInputs(store, merchantId);
+  if (inputs.withNeighbours.length < 3) throw new Error(`only ${inputs.withNeighbours.length} products have co-purchase neighbours`);
+  const recommendedTasks = async (sets: number[][]) => {
+    const tasks: RecommendedTask[] = [];
+    for (const ids of sets) tasks.push(await recorder.task<RecommendedTask>(RECOMMENDED.path, `key=${apiKey}&platform_product_ids=${ids.join(",")}`, "recommended"));
+    return tasks;
+  };
+  const oneSets = inputSets(inputs.withNeighbours, SETS, () => 1, 1);
+  const threeSets = inputSets(inputs.withNeighbours, SETS, () => 3, 3);
+  const fallbackSets = inputSets(inputs.withoutNeighbours, 64, () => 1, 5);
+  const one = await recommendedTasks(oneSets);
+  const three = await recommendedTasks(threeSets);
+  const fallback = await recommendedTasks(fallbackSets);
+  const trendingTask = await recorder.task<SalesListTask>(TRENDING_PRODUCTS.path, `key=${apiKey}`, "trending");
+  const topTask = await recorder.task<SalesListTask>(TOP_SELLERS.path, `key=${apiKey}`, "top_sellers");
+
+  // Sanity: every list the bench times answers products.
+  for (const [what, result] of [
+    ["recommended, 1 input", recommended(store, one[0]!)],
+    ["recommended, 3 inputs", recommended(store, three[0]!)],
+    ["trending", salesList(store, trendingTask)],
+    ["top_sellers", salesList(store, topTask)],
+  ] as const) {
+    if (shown(result) === 0) throw new Error(`${what} answered no products`);
+  }
+
+  const judged = { name: options.budget, stat: "p99" } as const;
+  const b = bench(options.timing);
+  const budgets = new Map<string, MicroResult["budget"]>();
+  const add = (name: string, fn: () => unknown, budget?: MicroResult["budget"]) => {
+    b.add(name, fn);
+    if (budget) budgets.set(name, budget);
+  };
+  let i = 0;
+  let sink = 0;
+  const bytes = (result: TaskResult) => (result.ok ? result.body.byteLength : -1);
+  add(`recommended(), 1 input product (${one.length} rotating)`, () => (sink += bytes(recommended(store, one[i++ % one.length]!))), judged);
+  add(`recommended(), 3 input products (${three.length} rotating sets)`, () => (sink += bytes(recommended(store, three[i++ % three.length]!))), judged);
+  if (fallback.length > 0) {
+    add("recommended(), 1 input, no bought-together list", () => (sink += bytes(recommended(store, fallback[i++ % fallback.length]!))), judged);
+  }
+  add("salesList(), trending_products", () => (sink += bytes(salesList(store, trendingTask))), judged);
+  add(`salesList(), top_sellers (whole shop, ${topTask.windowDays} days)`, () => (sink += bytes(salesList(store, topTask))), judged);
+  add("ranking only: boughtTogether(), 3 inputs", () => (sink += boughtTogether(store, merchantId, threeSets[i++ % threeSets.length]!).length));
+  add("ranking only: trending()", () => (sink += trending(store, merchantId, trendingTask.now).length));
+  add(`ranking only: topSellers(), ${TOP_SELLER_FALLBACK_DAYS} days`, () => (sink += topSellers(store, merchantId, topTask.now, TOP_SELLER_FALLBACK_DAYS).length));
+  await b.run();
+  if (sink === -1) console.log(sink);
+  return {
+    results: b.tasks.map((task) => summarise(task, budgets.get(task.name))),
+    facts: {
+      productsWithNeighbours: inputs.withNeighbours.length,
+      productsWithoutNeighbours: inputs.withoutNeighbours.length,
+      // Before eligibility filters (stock, exclude_service…), so a lower bound.
+      shortOneInputSets: one.filter((task, k) => boughtTogether(store, merchantId, oneSets[k]!).length < task.list.limit).length,
+      oneInputSets: one.length,
+    },
+  };
+}
+
+export interface UpdateSuiteOptions {
+  timing: SuiteTiming;
+}
+
+/**
+ * New orders of 1–4 lines drawn from the lines of real orders (so popular
+ * products, with the longest co-occurrence rows, come up as often as they sell),
+ * with fresh ids and the current time. Writes to the store: run it last.
+ */
+export async function runUpdateSuites(store: Store, merchantId: string, options: UpdateSuiteOptions): Promise<MicroResult[]> {
+  const { lines, customerIds, maxOrderId } = sampleOrderLines(store, merchantId, 20_000, 7);
+  if (lines.length === 0) throw new Error("the store has no order lines to sample");
+  const random = prng(11);
+  let nextId = maxOrderId + 1;
+  const newOrder = (): Located<Order> => {
+    const count = 1 + Math.floor(random() * 4);
+    const picked = new Map<number, (typeof lines)[number]>();
+    for (let tries = 0; picked.size < count && tries < 20; tries++) {
+      const line = lines[Math.floor(random() * lines.length)]!;
+      picked.set(line.product_id, line);
+    }
+    const guest = customerIds.length === 0 || random() < 0.25;
+    const raw = {
+      id: nextId++,
+      created_at: formatTimestamp(new Date()),
+      customer: guest ? null : { id: customerIds[Math.floor(random() * customerIds.length)]! },
+      line_items: [...picked.values()].map((line) => ({ ...line, quantity: random() < 0.8 ? 1 : 2 })),
+      cancelled_at: null,
+    };
+    // The same validation as the admin API and webhooks, outside the timed call.
+    return { path: "orders[0]", value: normaliseOrder(raw, "orders[0]") };
+  };
+
+  return interleaved(
+    [
+      {
+        name: "store.upsertOrders(1 order, 1–4 lines), commit awaited",
+        run: async (order) => store.upsertOrders(merchantId, [order]),
+        budget: { name: "orderUpdateP99", stat: "p99" },
+      },
+      {
+        name: "  same, deferNeighbours (no neighbour-list refresh)",
+        run: async (order) => store.upsertOrders(merchantId, [order], { deferNeighbours: true }),
+      },
+      {
+        // Nothing to write but a version bump: what one committed LMDB transaction costs here.
+        name: "  empty write transaction, commit awaited (upsertCustomers([]))",
+        run: async () => store.upsertCustomers(merchantId, []),
+      },
+    ],
+    newOrder,
+    options.timing,
+  );
+}
+
+interface Variant<I> {
+  name: string;
+  /** The timed call, given an input prepared outside the clock. */
+  run: (input: I) => Promise<void>;
+  budget?: MicroResult["budget"];
+}
+
+const ROUND = 8;
+const MIN_SAMPLES = 64;
+
+/**
+ * Samples variants in interleaved rounds rather than one after another (as
+ * tinybench would): every order grows today's sales row and co-occurrence
+ * rows, so a variant run later would pay for a bigger store than one run first.
+ * Times each awaited call with performance.now(); same p50/p99 as the other rows.
+ */
+async function interleaved<I>(variants: Variant<I>[], prepare: () => I, timing: SuiteTiming): Promise<MicroResult[]> {
+  const samples = variants.map(() => [] as number[]);
+  const phase = async (ms: number, record: boolean) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end || (record && samples.some((s) => s.length < MIN_SAMPLES))) {
+      for (const [index, variant] of variants.entries()) {
+        for (let k = 0; k < ROUND; k++) {
+          const input = prepare();
+          const started = performance.now();
+          await variant.run(input);
+          if (record) samples[index]!.push(performance.now() - started);
+        }
+      }
+    }
+  };
+  await phase(timing.warmupMs * variants.length, false);
+  await phase(timing.timeMs * variants.length, true);
+  return variants.map((variant, index) => {
+    const sorted = samples[index]!.sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 1000;
+    const meanMs = sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
+    return {
+      name: variant.name,
+      p50Us: at(0.5),
+      p99Us: at(0.99),
+      opsPerSec: 1000 / meanMs,
+      samples: sorted.length,
+      ...(variant.budget ? { budget: variant.budget } : {}),
+    };
+  });
+}
