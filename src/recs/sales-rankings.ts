@@ -1,5 +1,6 @@
 // Store-wide rankings from daily sales, shared by the list endpoints and as the
-// fallbacks of every recommendation list.
+// fallbacks of every recommendation list. Each worker memoises them: they cost
+// milliseconds (tens at 100k products) and change slowly.
 import { chainCandidates } from "../core/recs/candidates.js";
 import { dayNumber } from "../core/recs/days.js";
 import { DEFAULT_TRENDING, rankByScore, sumDays, trendingScores } from "../core/recs/sales.js";
@@ -8,20 +9,60 @@ import type { Store } from "../stores/store.js";
 
 export const TOP_SELLER_FALLBACK_DAYS = 90;
 
+/**
+ * While orders keep arriving, a worker reuses a ranking for this long before
+ * recomputing it; with no new orders it is reused for the rest of the day.
+ */
+export const RANKING_REUSE_MS = 30_000;
+
+/** `fresh`: recompute now (bust_cache=yes), ignoring this worker's memo. */
+export interface RankingOptions {
+  fresh?: boolean;
+}
+
+interface Memo {
+  day: number;
+  ordersVersion: number;
+  computedAt: number;
+  ranked: number[];
+}
+
+const memos = new Map<string, Memo>();
+
+function memoised(store: Store, merchant: MerchantId, name: string, now: number, options: RankingOptions, compute: () => number[]): number[] {
+  const key = `${merchant}\u0000${name}`;
+  const day = dayNumber(now);
+  const ordersVersion = store.version(merchant, "orders");
+  const memo = memos.get(key);
+  const usable =
+    memo !== undefined &&
+    !options.fresh &&
+    memo.day === day &&
+    (memo.ordersVersion === ordersVersion || Date.now() - memo.computedAt < RANKING_REUSE_MS);
+  if (usable) return memo.ranked;
+  const ranked = compute();
+  memos.set(key, { day, ordersVersion, computedAt: Date.now(), ranked });
+  return ranked;
+}
+
 /** Product ids by units sold over the `days` days ending with `now`'s day. */
-export function topSellers(store: Store, merchant: MerchantId, now: number, days: number): number[] {
-  const today = dayNumber(now);
-  return rankByScore(sumDays(store.salesOfDays(merchant, today - days + 1, today + 1)));
+export function topSellers(store: Store, merchant: MerchantId, now: number, days: number, options: RankingOptions = {}): number[] {
+  return memoised(store, merchant, `top_sellers:${days}`, now, options, () => {
+    const today = dayNumber(now);
+    return rankByScore(sumDays(store.salesOfDays(merchant, today - days + 1, today + 1)));
+  });
 }
 
 /** Product ids by sales momentum (see trendingScores). */
-export function trending(store: Store, merchant: MerchantId, now: number): number[] {
-  const { recentDays, baselineDays } = DEFAULT_TRENDING;
-  const today = dayNumber(now);
-  const recentStart = today - recentDays + 1;
-  const recent = sumDays(store.salesOfDays(merchant, recentStart, today + 1));
-  const baseline = sumDays(store.salesOfDays(merchant, recentStart - baselineDays, recentStart));
-  return rankByScore(trendingScores(recent, baseline, DEFAULT_TRENDING));
+export function trending(store: Store, merchant: MerchantId, now: number, options: RankingOptions = {}): number[] {
+  return memoised(store, merchant, "trending", now, options, () => {
+    const { recentDays, baselineDays } = DEFAULT_TRENDING;
+    const today = dayNumber(now);
+    const recentStart = today - recentDays + 1;
+    const recent = sumDays(store.salesOfDays(merchant, recentStart, today + 1));
+    const baseline = sumDays(store.salesOfDays(merchant, recentStart - baselineDays, recentStart));
+    return rankByScore(trendingScores(recent, baseline, DEFAULT_TRENDING));
+  });
 }
 
 /**
@@ -33,12 +74,13 @@ export function withStoreFallbacks(
   store: Store,
   merchant: MerchantId,
   now: number,
+  options: RankingOptions,
   ...ranked: (() => Iterable<number>)[]
 ): Iterable<number> {
   return chainCandidates(
     ...ranked,
-    () => trending(store, merchant, now),
-    () => topSellers(store, merchant, now, TOP_SELLER_FALLBACK_DAYS),
+    () => trending(store, merchant, now, options),
+    () => topSellers(store, merchant, now, TOP_SELLER_FALLBACK_DAYS, options),
     () => store.productIds(merchant),
   );
 }

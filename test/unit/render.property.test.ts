@@ -122,6 +122,7 @@ describe("renderProductList", () => {
           price: Object.keys(price).length > 0 ? price : null,
           unsetVariants: s.unsetVariants,
           honourExcludeServiceTag: s.honourExcludeService,
+          fresh: false,
         };
         const rendered = renderProductList(catalogOf(products, [market]), s.candidates, list) as unknown as { id: number; variants: { id: number; price: string }[] }[];
         const got = rendered.map((p) => ({ id: p.id, variants: p.variants.map((v) => `${v.id}:${v.price}`) }));

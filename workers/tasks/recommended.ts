@@ -29,7 +29,7 @@ export function recommended(store: Store, task: RecommendedTask): TaskResult {
   const inputs = resolveInputs(store, task);
   // Bought together first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
-  const candidates = withStoreFallbacks(store, task.merchantId, task.now, () => boughtTogether(store, task.merchantId, inputs));
+  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => boughtTogether(store, task.merchantId, inputs));
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
   return { ok: true, body: jsonBytes({ data }, task.list.pretty) };

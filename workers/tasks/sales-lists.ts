@@ -12,9 +12,9 @@ export function salesList(store: Store, task: SalesListTask): TaskResult {
   if (task.kind === "trending") {
     // Momentum first; when too few products are rising, best sellers and then
     // the rest of the catalogue keep the widget full.
-    candidates = withStoreFallbacks(store, task.merchantId, task.now);
+    candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list);
   } else {
-    const ranked = topSellers(store, task.merchantId, task.now, task.windowDays);
+    const ranked = topSellers(store, task.merchantId, task.now, task.windowDays, task.list);
     if (task.collectionId === null) {
       candidates = ranked;
     } else {

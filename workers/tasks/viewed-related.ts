@@ -14,7 +14,7 @@ export function viewedRelated(store: Store, task: ViewedTask): TaskResult {
   const history = historyOf(store, task.merchantId, task.subject);
   const viewedInOrder = history.products.filter((_, i) => history.verbs[i] === task.subject.verb);
   const related = () => rankByScore(relatedToViews(store, task.merchantId, viewedInOrder, task.subject.uuid));
-  const candidates = withStoreFallbacks(store, task.merchantId, task.now, related);
+  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, related);
   // What they already looked at is not "related": leave every viewed product out.
   const viewedIds = recentProducts(history, task.subject.verb);
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewedIds] };

@@ -23,6 +23,8 @@ export interface ListOptions {
   unsetVariants: boolean;
   /** Recommendation lists never show products tagged exclude_service. */
   honourExcludeServiceTag: boolean;
+  /** bust_cache=yes: recompute shop-wide rankings too, not only this answer. */
+  fresh: boolean;
 }
 
 /** Where static's products come from, in the order the caller gave them. */
@@ -62,6 +64,7 @@ export function listOptionsFrom(
     price: priceFilterFrom(params),
     unsetVariants: params.unset_variants === true,
     honourExcludeServiceTag,
+    fresh: params.bust_cache === true,
   };
 }
 
