@@ -76,6 +76,7 @@ export class Store {
   private readonly coItems: Database<Tally, Key>;
   private readonly coPairs: Database<PairRow, Key>;
   private readonly coNeighbours: Database<WeightedIds, Key>;
+  private readonly coListVersions: Database<number, Key>;
 
   private constructor(
     private readonly root: RootDatabase,
@@ -106,6 +107,7 @@ export class Store {
     this.coItems = db("copurchase_items");
     this.coPairs = db("copurchase_pairs");
     this.coNeighbours = db("copurchase_neighbours");
+    this.coListVersions = db("copurchase_list_versions");
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -348,6 +350,11 @@ export class Store {
     return { item: this.coItems.get([merchant, productId]), row: this.coPairs.get([merchant, productId]) };
   }
 
+  /** Bumped whenever the product's neighbour list is rewritten: cached answers for it go stale. */
+  copurchaseListVersion(merchant: MerchantId, productId: number): number {
+    return this.coListVersions.get([merchant, productId]) ?? 0;
+  }
+
   copurchaseNeighbours(merchant: MerchantId, productId: number): WeightedIds | undefined {
     return this.coNeighbours.get([merchant, productId]);
   }
@@ -374,6 +381,7 @@ export class Store {
       const neighbours = row && weight > 0 ? topNeighbours(weight, row, weightOf, this.copurchase, unit) : null;
       if (neighbours && neighbours.ids.length > 0) this.coNeighbours.put([merchant, id], neighbours);
       else this.coNeighbours.remove([merchant, id]);
+      this.coListVersions.put([merchant, id], this.copurchaseListVersion(merchant, id) + 1);
     }
   }
 

@@ -89,6 +89,16 @@ describe("GET /api/v1/products/recommended", () => {
     expect(JSON.parse(await pretty.text()).metadata.cache_info.cached_at_time).toBe("never");
   });
 
+  it("keeps cached answers when an order does not touch the inputs' neighbour lists", async () => {
+    const query = "platform_product_ids=3&limit=2";
+    await recommend(query);
+    await postJson(t, "/admin/v1/merchants/recs/orders", basket([6], 1));
+    const kept = (await recommend(query)).body;
+    expect(kept.metadata.cache_info.cached_at_time).not.toBe("never");
+    await postJson(t, "/admin/v1/merchants/recs/orders", basket([3, 9], 1));
+    expect((await recommend(query)).body.metadata.cache_info.cached_at_time).toBe("never");
+  });
+
   it("answers a wrong key with the spec's 400 Invalid key and bad ids with a message", async () => {
     const res = await fetch(`${t.base}/api/v1/products/recommended?key=nope&platform_product_ids=1`);
     expect(res.status).toBe(400);

@@ -17,6 +17,8 @@ export interface ProductPlan {
   task: Task;
   /** Data whose change must invalidate the cached answer. */
   dependsOn: DataDomain[];
+  /** Finer versions the answer depends on (e.g. the input products' model lists). */
+  versionTag?: string;
   /** Behaviour-driven lists also expire by age. */
   ttlMs?: number;
   /** Add metadata.cache_info (the spec shows it on recommended). */
@@ -68,10 +70,10 @@ export function productEndpoint(
       const params = parseOrThrow(endpoint, request.query);
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, params.format === true);
-      const { task, dependsOn, ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
+      const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
       if (!cacheable) return runTask(task).then((body) => ({ status: 200, body }));
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
-      const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}`;
+      const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;
       if (params.bust_cache !== true) {
         const now = services.now();
         const hit = cache.get(cacheKey, now);

@@ -49,24 +49,27 @@ export function storefrontRoutes(services: Services): Route[] {
     // An unknown session has viewed nothing yet: an empty list, not an error.
     return merchant ?? null;
   };
+  const modelListVersions = (merchantId: string, productIds: number[], variantIds: number[]): string => {
+    const ids = [...productIds, ...variantIds.map((id) => store.productIdByVariant(merchantId, id) ?? 0)];
+    return ids.map((id) => store.copurchaseListVersion(merchantId, id)).join(",");
+  };
   return [
-    productEndpoint(services, RECOMMENDED, (params, merchant) => ({
-      task: {
-        kind: "recommended",
-        merchantId: merchant.id,
-        inputs: {
-          productIds: (params.platform_product_ids as number[] | undefined) ?? [],
-          variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
-          collectionId: (params.platform_collection_id as number | undefined) ?? null,
-        },
-        list: listOptionsFrom(params, "reduced", ranked),
-        now: services.now(),
-      },
-      // Each order updates the model at once: the next request must see it.
-      dependsOn: ["catalogue", "orders"],
-      ttlMs: services.config.behaviourCacheTtlMs,
-      cacheInfo: true,
-    })),
+    productEndpoint(services, RECOMMENDED, (params, merchant) => {
+      const inputs = {
+        productIds: (params.platform_product_ids as number[] | undefined) ?? [],
+        variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
+        collectionId: (params.platform_collection_id as number | undefined) ?? null,
+      };
+      return {
+        task: { kind: "recommended", merchantId: merchant.id, inputs, list: listOptionsFrom(params, "reduced", ranked), now: services.now() },
+        // An order changes the answer only through the inputs' neighbour lists, so
+        // the cache follows those lists' versions rather than every order.
+        dependsOn: inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"],
+        versionTag: modelListVersions(merchant.id, inputs.productIds, inputs.variantIds),
+        ttlMs: services.config.behaviourCacheTtlMs,
+        cacheInfo: true,
+      };
+    }),
     productEndpoint(
       services,
       VIEWED,
