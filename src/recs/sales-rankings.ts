@@ -3,7 +3,7 @@
 // milliseconds (tens at 100k products) and change slowly.
 import { chainCandidates } from "../core/recs/candidates.js";
 import { dayNumber } from "../core/recs/days.js";
-import { DEFAULT_TRENDING, rankByScore, sumDays, trendingScores } from "../core/recs/sales.js";
+import { DEFAULT_TRENDING, rankByScore, trendingScores } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
@@ -49,7 +49,7 @@ function memoised(store: Store, merchant: MerchantId, name: string, now: number,
 export function topSellers(store: Store, merchant: MerchantId, now: number, days: number, options: RankingOptions = {}): number[] {
   return memoised(store, merchant, `top_sellers:${days}`, now, options, () => {
     const today = dayNumber(now);
-    return rankByScore(sumDays(store.salesOfDays(merchant, today - days + 1, today + 1)));
+    return rankByScore(store.salesInDays(merchant, today - days + 1, today + 1));
   });
 }
 
@@ -59,8 +59,8 @@ export function trending(store: Store, merchant: MerchantId, now: number, option
     const { recentDays, baselineDays } = DEFAULT_TRENDING;
     const today = dayNumber(now);
     const recentStart = today - recentDays + 1;
-    const recent = sumDays(store.salesOfDays(merchant, recentStart, today + 1));
-    const baseline = sumDays(store.salesOfDays(merchant, recentStart - baselineDays, recentStart));
+    const recent = store.salesInDays(merchant, recentStart, today + 1);
+    const baseline = store.salesInDays(merchant, recentStart - baselineDays, recentStart);
     return rankByScore(trendingScores(recent, baseline, DEFAULT_TRENDING));
   });
 }

@@ -16,7 +16,7 @@ import {
   type WeightedIds,
 } from "../core/recs/copurchase.js";
 import { appendToHistory, emptyHistory, type History } from "../core/recs/history.js";
-import { addOrderChange, applyDelta, type DaySales, type SalesDelta } from "../core/recs/sales.js";
+import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import type {
   BehaviourEvent,
   Collection,
@@ -30,7 +30,7 @@ import type {
 } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a data dir of another version is refused. */
-export const STORE_FORMAT_VERSION = 1;
+export const STORE_FORMAT_VERSION = 2;
 
 /** What a change touches, so caches of unrelated lists survive it. */
 export type DataDomain = "catalogue" | "customers" | "orders";
@@ -69,7 +69,8 @@ export class Store {
   private readonly customerOrders: Database<true, Key>;
   private readonly markets: Database<Market, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
-  private readonly salesByDay: Database<DaySales, Key>;
+  /** Units sold by [merchant, day, product]: an order touches only its own lines. */
+  private readonly salesByDay: Database<number, Key>;
   private readonly histories: Database<History, Key>;
   private readonly sessionMerchants: Database<MerchantId, string>;
   private readonly customerEmails: Database<number, Key>;
@@ -100,7 +101,7 @@ export class Store {
     this.customerOrders = db("customer_orders");
     this.markets = db("markets");
     this.events = db("events");
-    this.salesByDay = db("sales_by_day");
+    this.salesByDay = db("sales_by_day_product");
     this.histories = db("histories");
     this.sessionMerchants = db("session_merchants");
     this.customerEmails = db("customer_emails");
@@ -300,7 +301,13 @@ export class Store {
         copurchase.addOrderChange(old, order, this.copurchase);
       }
       for (const [day, change] of sales) {
-        this.salesByDay.put([merchant, day], applyDelta(this.salesByDay.get([merchant, day]), change));
+        for (const [productId, units] of change) {
+          if (units === 0) continue;
+          const key: Key = [merchant, day, productId];
+          const total = (this.salesByDay.get(key) ?? 0) + units;
+          if (total === 0) this.salesByDay.remove(key);
+          else this.salesByDay.put(key, total);
+        }
       }
       this.applyCopurchase(merchant, copurchase);
       if (!options.deferNeighbours) this.refreshNeighbours(merchant, copurchase.touched);
@@ -374,7 +381,16 @@ export class Store {
 
   private refreshNeighbours(merchant: MerchantId, ids: Iterable<number>): void {
     const unit = basketUnit(Date.now(), this.copurchase);
-    const weightOf = (id: number) => this.coItems.get([merchant, id])?.weight ?? 0;
+    // Touched products share partners: read each partner's weight once per refresh.
+    const weights = new Map<number, number>();
+    const weightOf = (id: number) => {
+      let weight = weights.get(id);
+      if (weight === undefined) {
+        weight = this.coItems.get([merchant, id])?.weight ?? 0;
+        weights.set(id, weight);
+      }
+      return weight;
+    };
     for (const id of ids) {
       const row = this.coPairs.get([merchant, id]);
       const weight = weightOf(id);
@@ -385,9 +401,14 @@ export class Store {
     }
   }
 
-  /** Daily sales rows of days [fromDay, toDay). */
-  salesOfDays(merchant: MerchantId, fromDay: number, toDay: number): DaySales[] {
-    return [...this.salesByDay.getRange({ start: [merchant, fromDay], end: [merchant, toDay] }).map(({ value }) => value)];
+  /** Units sold per product over days [fromDay, toDay). */
+  salesInDays(merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
+    const totals = new Map<number, number>();
+    for (const { key, value } of this.salesByDay.getRange({ start: [merchant, fromDay], end: [merchant, toDay] })) {
+      const productId = key[2] as number;
+      totals.set(productId, (totals.get(productId) ?? 0) + value);
+    }
+    return totals;
   }
 
   /** Every order of a merchant, in id order (model rebuilds and evaluations). */

@@ -1,12 +1,6 @@
 import type { Order } from "../types.js";
 import { dayOfTimestamp } from "./days.js";
 
-/** Units sold per product on one day, as parallel arrays (compact in LMDB). */
-export interface DaySales {
-  ids: number[];
-  units: number[];
-}
-
 /** Per day, per product: units to add (negative to take back). */
 export type SalesDelta = Map<number, Map<number, number>>;
 
@@ -27,32 +21,6 @@ export function addOrderChange(delta: SalesDelta, before: Order | undefined, aft
   };
   if (countsAsSale(before)) apply(before, -1);
   if (countsAsSale(after)) apply(after, +1);
-}
-
-/** A day's row with a delta applied; products whose units reach zero are dropped. */
-export function applyDelta(row: DaySales | undefined, change: Map<number, number>): DaySales {
-  const units = new Map<number, number>();
-  row?.ids.forEach((id, index) => units.set(id, row.units[index]!));
-  for (const [id, added] of change) units.set(id, (units.get(id) ?? 0) + added);
-  const next: DaySales = { ids: [], units: [] };
-  for (const [id, count] of units) {
-    if (count === 0) continue;
-    next.ids.push(id);
-    next.units.push(count);
-  }
-  return next;
-}
-
-/** Units per product summed over day rows. */
-export function sumDays(rows: Iterable<DaySales>): Map<number, number> {
-  const totals = new Map<number, number>();
-  for (const row of rows) {
-    for (let i = 0; i < row.ids.length; i++) {
-      const id = row.ids[i]!;
-      totals.set(id, (totals.get(id) ?? 0) + row.units[i]!);
-    }
-  }
-  return totals;
 }
 
 /** Product ids by descending score; ties by id so lists are stable between requests. */
