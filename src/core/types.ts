@@ -176,6 +176,7 @@ export interface VariantPrice {
   compare_at_price: string | null;
 }
 
+/** A market as the admin API takes it: its settings and its variant price list. */
 export interface Market {
   id: number;
   name: string;
@@ -196,3 +197,6 @@ export interface BehaviourEvent {
   product_id: number;
   theme_id: string | null;
 }
+
+/** A market as stored: its price list lives apart, one entry per variant, read only for what is shown. */
+export type MarketSettings = Omit<Market, "variant_prices">;

@@ -1,14 +1,11 @@
 import type { CatalogReader } from "../core/products/catalog.js";
-import type { Market, MerchantId } from "../core/types.js";
+import type { MarketSettings, MerchantId } from "../core/types.js";
 import type { Store } from "./store.js";
 
-const marketsMemo = new Map<MerchantId, { version: number; markets: Market[] }>();
+const marketsMemo = new Map<MerchantId, { version: number; markets: MarketSettings[] }>();
 
-/**
- * A merchant's markets, decoded once per catalogue version in this thread:
- * their price tables run to megabytes, far too much to decode per request.
- */
-function marketsOf(store: Store, merchantId: MerchantId): Market[] {
+/** A merchant's markets, decoded once per catalogue version in this thread. */
+function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
   const version = store.version(merchantId, "catalogue");
   const memo = marketsMemo.get(merchantId);
   if (memo && memo.version === version) return memo.markets;
@@ -25,5 +22,6 @@ export function merchantCatalog(store: Store, merchantId: MerchantId): CatalogRe
     collection: (id) => store.collection(merchantId, id),
     metafields: (owner, ownerId) => store.metafields(merchantId, owner, ownerId),
     markets: () => marketsOf(store, merchantId),
+    marketPrice: (marketId, variantId) => store.marketPrice(merchantId, marketId, variantId),
   };
 }

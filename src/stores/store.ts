@@ -22,11 +22,13 @@ import type {
   Collection,
   Customer,
   Market,
+  MarketSettings,
   Merchant,
   MerchantId,
   Metafield,
   Order,
   Product,
+  VariantPrice,
 } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a data dir of another version is refused. */
@@ -67,7 +69,8 @@ export class Store {
   private readonly customers: Database<Customer, Key>;
   private readonly orders: Database<Order, Key>;
   private readonly customerOrders: Database<true, Key>;
-  private readonly markets: Database<Market, Key>;
+  private readonly markets: Database<MarketSettings, Key>;
+  private readonly marketPrices: Database<VariantPrice, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
   /** Units sold by [merchant, day, product]: an order touches only its own lines. */
   private readonly salesByDay: Database<number, Key>;
@@ -100,6 +103,7 @@ export class Store {
     this.orders = db("orders");
     this.customerOrders = db("customer_orders");
     this.markets = db("markets");
+    this.marketPrices = db("market_prices");
     this.events = db("events");
     this.salesByDay = db("sales_by_day_product");
     this.histories = db("histories");
@@ -208,7 +212,7 @@ export class Store {
   }
 
   /** The merchant's markets in id order: "the first active market" is the lowest id. */
-  marketsOf(merchant: MerchantId): Market[] {
+  marketsOf(merchant: MerchantId): MarketSettings[] {
     return [...this.markets.getRange(merchantRange(merchant)).map(({ value }) => value)];
   }
 
@@ -267,8 +271,23 @@ export class Store {
     });
   }
 
+  /** A market replaces its whole price list: prices it no longer lists are removed. */
   async upsertMarkets(merchant: MerchantId, items: Located<Market>[]): Promise<void> {
-    await this.upsertAll(merchant, this.markets, items, "catalogue");
+    await this.root.childTransaction(() => {
+      for (const { value } of items) {
+        const { variant_prices: prices, ...settings } = value;
+        for (const key of this.marketPrices.getKeys({ start: [merchant, value.id], end: [merchant, value.id, "\uffff"] })) {
+          this.marketPrices.remove(key);
+        }
+        for (const [variantId, price] of Object.entries(prices)) this.marketPrices.put([merchant, value.id, Number(variantId)], price);
+        this.markets.put([merchant, value.id], settings);
+      }
+      this.bump(merchant, "catalogue");
+    });
+  }
+
+  marketPrice(merchant: MerchantId, marketId: number, variantId: number): VariantPrice | undefined {
+    return this.marketPrices.get([merchant, marketId, variantId]);
   }
 
   async upsertCustomers(merchant: MerchantId, items: Located<Customer>[]): Promise<void> {

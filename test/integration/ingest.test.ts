@@ -123,7 +123,12 @@ describe("admin API", () => {
 
     const market = { id: 3, name: "UK", countries: ["gb"], currency: "gbp", product_ids: null, variant_prices: { "11": { price: "8.5" } } };
     expect((await postJson(t, "/admin/v1/merchants/ingest/markets", market)).status).toBe(200);
-    expect(store().marketsOf(shop.id)[0]).toMatchObject({ countries: ["GB"], currency: "GBP", active: true, variant_prices: { "11": { price: "8.50", compare_at_price: null } } });
+    expect(store().marketsOf(shop.id)[0]).toMatchObject({ countries: ["GB"], currency: "GBP", active: true });
+    expect(store().marketPrice(shop.id, 3, 11)).toEqual({ price: "8.50", compare_at_price: null });
+    // A market replaces its price list as a whole.
+    await postJson(t, "/admin/v1/merchants/ingest/markets", { ...market, variant_prices: { "12": { price: "9" } } });
+    expect(store().marketPrice(shop.id, 3, 11)).toBeUndefined();
+    expect(store().marketPrice(shop.id, 3, 12)).toEqual({ price: "9.00", compare_at_price: null });
 
     expect((await t.admin("/admin/v1/merchants/ingest/collections/7", { method: "DELETE" })).status).toBe(200);
     expect(store().collection(shop.id, 7)).toBeUndefined();

@@ -81,6 +81,7 @@ function catalogOf(products: Product[], markets: Market[]): CatalogReader {
     collection: () => undefined,
     metafields: (): Metafield[] => [],
     markets: () => markets,
+    marketPrice: (marketId, variantId) => markets.find((m) => m.id === marketId)?.variant_prices[String(variantId)],
   };
 }
 

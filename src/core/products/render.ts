@@ -15,6 +15,7 @@ export const EXCLUDE_SERVICE_TAG = "exclude_service";
 export function renderProductList(catalog: CatalogReader, candidates: Iterable<number>, list: ListOptions): OutputObject[] {
   // Markets are only read when asked for: their price tables are large.
   const market = list.countryCode === null ? null : marketForCountry(catalog.markets(), list.countryCode);
+  const priceOf = catalog.marketPrice.bind(catalog);
   const excluded = new Set(list.excludedIds);
   const allowed = list.restrictTo ? new Set(list.restrictTo) : null;
   const projection = {
@@ -33,7 +34,7 @@ export function renderProductList(catalog: CatalogReader, candidates: Iterable<n
     if (!stored || !isInMarket(stored, market)) continue;
     if (list.honourExcludeServiceTag && hasTag(stored, EXCLUDE_SERVICE_TAG)) continue;
     // Prices are compared as sold in the market, so the market goes first.
-    const product = applyPriceFilter(withMarketPrices(stored, market), list.price, list.unsetVariants);
+    const product = applyPriceFilter(withMarketPrices(stored, market, priceOf), list.price, list.unsetVariants);
     if (product === null) continue;
     if (list.filterOos && !isProductAvailable(product)) continue;
     if (list.filterUnpublished && !isProductPublished(product)) continue;
