@@ -3,7 +3,7 @@
 // milliseconds (tens at 100k products) and change slowly.
 import { chainCandidates } from "../core/recs/candidates.js";
 import { dayNumber } from "../core/recs/days.js";
-import { DEFAULT_TRENDING, rankByScore, trendingScores } from "../core/recs/sales.js";
+import { DEFAULT_TRENDING, demand, rankByScore, trendingScores } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
@@ -53,14 +53,15 @@ export function topSellers(store: Store, merchant: MerchantId, now: number, days
   });
 }
 
-/** Product ids by sales momentum (see trendingScores). */
+/** Product ids by momentum of sales and add-to-cart events (see trendingScores). */
 export function trending(store: Store, merchant: MerchantId, now: number, options: RankingOptions = {}): number[] {
   return memoised(store, merchant, "trending", now, options, () => {
     const { recentDays, baselineDays } = DEFAULT_TRENDING;
     const today = dayNumber(now);
     const recentStart = today - recentDays + 1;
-    const recent = store.salesInDays(merchant, recentStart, today + 1);
-    const baseline = store.salesInDays(merchant, recentStart - baselineDays, recentStart);
+    const window = (from: number, to: number) => demand(store.salesInDays(merchant, from, to), store.addsInDays(merchant, from, to));
+    const recent = window(recentStart, today + 1);
+    const baseline = window(recentStart - baselineDays, recentStart);
     return rankByScore(trendingScores(recent, baseline, DEFAULT_TRENDING));
   });
 }

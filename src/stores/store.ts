@@ -15,6 +15,7 @@ import {
   type Tally,
   type WeightedIds,
 } from "../core/recs/copurchase.js";
+import { dayNumber } from "../core/recs/days.js";
 import { appendToHistory, emptyHistory, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import type {
@@ -75,6 +76,8 @@ export class Store {
   /** Units sold by [merchant, day, product]: an order touches only its own lines. */
   private readonly salesByDay: Database<number, Key>;
   private readonly histories: Database<History, Key>;
+  /** Add-to-cart events by [merchant, day, product]: a demand signal beside sales. */
+  private readonly addsByDay: Database<number, Key>;
   private readonly sessionMerchants: Database<MerchantId, string>;
   private readonly customerEmails: Database<number, Key>;
   private readonly coItems: Database<Tally, Key>;
@@ -107,6 +110,7 @@ export class Store {
     this.events = db("events");
     this.salesByDay = db("sales_by_day_product");
     this.histories = db("histories");
+    this.addsByDay = db("adds_by_day_product");
     this.sessionMerchants = db("session_merchants");
     this.customerEmails = db("customer_emails");
     this.coItems = db("copurchase_items");
@@ -422,12 +426,12 @@ export class Store {
 
   /** Units sold per product over days [fromDay, toDay). */
   salesInDays(merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
-    const totals = new Map<number, number>();
-    for (const { key, value } of this.salesByDay.getRange({ start: [merchant, fromDay], end: [merchant, toDay] })) {
-      const productId = key[2] as number;
-      totals.set(productId, (totals.get(productId) ?? 0) + value);
-    }
-    return totals;
+    return sumByProduct(this.salesByDay, merchant, fromDay, toDay);
+  }
+
+  /** Add-to-cart events per product over days [fromDay, toDay). */
+  addsInDays(merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
+    return sumByProduct(this.addsByDay, merchant, fromDay, toDay);
   }
 
   /** Every order of a merchant, in id order (model rebuilds and evaluations). */
@@ -455,8 +459,14 @@ export class Store {
         }
         return entry.history;
       };
+      const adds = new Map<string, { key: Key; count: number }>();
       for (const event of events) {
         this.events.put([merchant, ++sequence], event);
+        if (event.verb === "added") {
+          const key: Key = [merchant, dayNumber(event.at), event.product_id];
+          const id = key.join("\u0000");
+          adds.set(id, { key, count: (adds.get(id)?.count ?? 0) + 1 });
+        }
         if (event.uuid !== null) {
           appendToHistory(historyOf([merchant, "session", event.uuid]), event);
           this.sessionMerchants.put(event.uuid, merchant);
@@ -464,6 +474,7 @@ export class Store {
         if (event.customer_id !== null) appendToHistory(historyOf([merchant, "customer", event.customer_id]), event);
       }
       for (const { key, history } of touched.values()) this.histories.put(key, history);
+      for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
       this.meta.put(counterKey, sequence);
     });
   }
@@ -550,6 +561,15 @@ export class Store {
   private bump(merchant: MerchantId, domain: DataDomain): void {
     this.versions.put([merchant, domain], this.version(merchant, domain) + 1);
   }
+}
+
+function sumByProduct(db: Database<number, Key>, merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
+  const totals = new Map<number, number>();
+  for (const { key, value } of db.getRange({ start: [merchant, fromDay], end: [merchant, toDay] })) {
+    const productId = key[2] as number;
+    totals.set(productId, (totals.get(productId) ?? 0) + value);
+  }
+  return totals;
 }
 
 function merchantRange(merchant: MerchantId): { start: Key; end: Key } {

@@ -80,6 +80,14 @@ describe("trending_products", () => {
     expect(await key.json()).toEqual({});
     expect(key.headers.get("x-aisle-error")).toBe("Invalid key");
   });
+
+  it("counts add-to-cart events as demand beside sales", async () => {
+    for (let i = 0; i < 12; i++) {
+      const params = new URLSearchParams({ key: shop.api_key, verb: "added", uuid: "6f1d3c2b-1a2b-4c3d-8e4f-5a6b7c8d9e0f", platform_product_handle: "product-6" });
+      expect((await fetch(`${t.base}/api/v1/analytics/event?${params}`, { method: "POST" })).status).toBe(200);
+    }
+    expect(ids((await list("trending_products", "limit=4&bust_cache=yes")).body)).toEqual([2, 5, 6, 1]);
+  });
 });
 
 describe("top_sellers", () => {

@@ -31,6 +31,16 @@ export function rankByScore(scores: Map<number, number>, keep: (score: number) =
     .map(([id]) => id);
 }
 
+/** An add-to-cart counts for this much of a sale in momentum: intent, not yet a purchase. */
+export const ADD_TO_CART_WEIGHT = 0.3;
+
+/** Units plus weighted add-to-cart events per product. */
+export function demand(sales: Map<number, number>, adds: Map<number, number>): Map<number, number> {
+  const total = new Map(sales);
+  for (const [id, count] of adds) total.set(id, (total.get(id) ?? 0) + ADD_TO_CART_WEIGHT * count);
+  return total;
+}
+
 export interface TrendingOptions {
   /** Minimum recent units for a product to count as trending at all. */
   minRecentUnits: number;
