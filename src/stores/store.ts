@@ -16,7 +16,7 @@ import {
   type WeightedIds,
 } from "../core/recs/copurchase.js";
 import { dayNumber } from "../core/recs/days.js";
-import { appendToHistory, emptyHistory, type History } from "../core/recs/history.js";
+import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import type {
   BehaviourEvent,
@@ -346,6 +346,15 @@ export class Store {
   async rebuildCopurchase(merchant: MerchantId): Promise<void> {
     const delta = new CopurchaseDelta();
     for (const order of this.allOrders(merchant)) delta.addOrderChange(undefined, order, this.copurchase);
+    // Carts are replayed from the event log, in order, as appendEvents saw them.
+    const carts = new Map<string, number[]>();
+    for (const { event } of this.eventsSince(merchant, 0)) {
+      if (event.verb !== "added" || event.uuid === null) continue;
+      const cart = carts.get(event.uuid) ?? [];
+      delta.addCartItem(cart, event.product_id, event.at, this.copurchase);
+      cart.push(event.product_id);
+      carts.set(event.uuid, cart);
+    }
     await this.root.childTransaction(() => {
       for (const key of this.coItems.getKeys(merchantRange(merchant))) this.coItems.remove(key);
       for (const key of this.coPairs.getKeys(merchantRange(merchant))) this.coPairs.remove(key);
@@ -460,12 +469,17 @@ export class Store {
         return entry.history;
       };
       const adds = new Map<string, { key: Key; count: number }>();
+      const carts = new CopurchaseDelta();
       for (const event of events) {
         this.events.put([merchant, ++sequence], event);
         if (event.verb === "added") {
           const key: Key = [merchant, dayNumber(event.at), event.product_id];
           const id = key.join("\u0000");
           adds.set(id, { key, count: (adds.get(id)?.count ?? 0) + 1 });
+          if (event.uuid !== null) {
+            const history = historyOf([merchant, "session", event.uuid]);
+            carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.copurchase);
+          }
         }
         if (event.uuid !== null) {
           appendToHistory(historyOf([merchant, "session", event.uuid]), event);
@@ -475,6 +489,10 @@ export class Store {
       }
       for (const { key, history } of touched.values()) this.histories.put(key, history);
       for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
+      if (carts.items.size > 0) {
+        this.applyCopurchase(merchant, carts);
+        this.refreshNeighbours(merchant, carts.touched);
+      }
       this.meta.put(counterKey, sequence);
     });
   }

@@ -99,6 +99,25 @@ describe("GET /api/v1/products/recommended", () => {
     expect((await recommend(query)).body.metadata.cache_info.cached_at_time).toBe("never");
   });
 
+  it("learns from add-to-cart events: products added to the same cart go together", async () => {
+    const add = (uuid: string, handle: string) =>
+      fetch(`${t.base}/api/v1/analytics/event?${new URLSearchParams({ key: shop.api_key, verb: "added", uuid, platform_product_handle: handle })}`, { method: "POST" });
+    await postJson(t, "/admin/v1/merchants/recs/products", [product(10), product(11)]);
+    for (const uuid of ["1b1e7c4a-0f0e-4a8e-9d61-3f3f6c1d2a01", "1b1e7c4a-0f0e-4a8e-9d61-3f3f6c1d2a02"]) {
+      expect((await add(uuid, "product-10")).status).toBe(200);
+      expect((await add(uuid, "product-11")).status).toBe(200);
+    }
+    const store = t.service.services.store;
+    const before = store.copurchaseNeighbours(shop.id, 10);
+    expect(before?.ids).toEqual([11]);
+    expect(ids((await recommend("platform_product_ids=10&limit=1")).body)).toEqual([11]);
+    // A rebuild from orders and the event log gives the same list.
+    await store.rebuildCopurchase(shop.id);
+    const after = store.copurchaseNeighbours(shop.id, 10)!;
+    expect(after.ids).toEqual(before!.ids);
+    expect(after.weights[0]).toBeCloseTo(before!.weights[0]!, 9);
+  });
+
   it("answers a wrong key with the spec's 400 Invalid key and bad ids with a message", async () => {
     const res = await fetch(`${t.base}/api/v1/products/recommended?key=nope&platform_product_ids=1`);
     expect(res.status).toBe(400);

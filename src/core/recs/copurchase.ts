@@ -48,12 +48,22 @@ export interface Basket {
   pairWeight: number;
 }
 
+/**
+ * An add-to-cart is intent, not a sale: a cart counts for this much of an order.
+ * Not tuned on data (the public datasets have no carts); a conservative guess.
+ */
+export const CART_WEIGHT = 0.3;
+
+function ageWeight(at: number, config: CopurchaseConfig): number {
+  return config.halfLifeDays === null ? 1 : 2 ** ((at - EPOCH_MS) / DAY_MS / config.halfLifeDays);
+}
+
 /** What an order contributes to the model: its distinct products and their weights. */
 export function basketOf(order: Order, config: CopurchaseConfig): Basket | null {
   if (order.cancelled_at !== null) return null;
   const items = [...new Set(order.line_items.map((line) => line.product_id))].slice(0, MAX_BASKET_ITEMS);
   if (items.length === 0) return null;
-  const age = config.halfLifeDays === null ? 1 : 2 ** ((Date.parse(order.created_at) - EPOCH_MS) / DAY_MS / config.halfLifeDays);
+  const age = ageWeight(Date.parse(order.created_at), config);
   return { items, itemWeight: age, pairWeight: age * items.length ** -config.basketSizeExponent };
 }
 
@@ -92,6 +102,26 @@ export class CopurchaseDelta {
     }
   }
 
+  /**
+   * Records a product added to a session's cart that already holds `cart`:
+   * the cart is a basket being filled, worth CART_WEIGHT of an order.
+   */
+  addCartItem(cart: readonly number[], added: number, at: number, config: CopurchaseConfig): void {
+    const partners = [...new Set(cart)].filter((id) => id !== added).slice(-MAX_BASKET_ITEMS);
+    if (cart.includes(added)) return;
+    const age = ageWeight(at, config);
+    addTo(this.items, added, CART_WEIGHT * age, 1);
+    const pairWeight = CART_WEIGHT * age * (partners.length + 1) ** -config.basketSizeExponent;
+    for (const partner of partners) {
+      const forward = this.pairs.get(added) ?? new Map<number, Tally>();
+      addTo(forward, partner, pairWeight, 1);
+      this.pairs.set(added, forward);
+      const backward = this.pairs.get(partner) ?? new Map<number, Tally>();
+      addTo(backward, added, pairWeight, 1);
+      this.pairs.set(partner, backward);
+    }
+  }
+
   /** Records replacing `before` by `after` (either may be absent). */
   addOrderChange(before: Order | undefined, after: Order | undefined, config: CopurchaseConfig): void {
     const old = before ? basketOf(before, config) : null;
@@ -100,8 +130,9 @@ export class CopurchaseDelta {
     if (next) this.add(next, 1);
   }
 
-  get touched(): Iterable<number> {
-    return this.items.keys();
+  /** Products whose count or row changed: their neighbour lists need recomputing. */
+  get touched(): Set<number> {
+    return new Set([...this.items.keys(), ...this.pairs.keys()]);
   }
 }
 

@@ -38,3 +38,8 @@ export function recentProducts(history: History, verb: BehaviourEvent["verb"]): 
   }
   return out;
 }
+
+/** Every product of one verb in the history, oldest first (with repeats). */
+export function productsWithVerb(history: History, verb: BehaviourEvent["verb"]): number[] {
+  return history.products.filter((_, i) => history.verbs[i] === verb);
+}
