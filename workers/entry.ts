@@ -13,7 +13,6 @@ const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
 
 function run(task: Task): TaskResult {
-  store.refreshSnapshot();
   switch (task.kind) {
     case "static_products":
       return staticProducts(store, task);
@@ -37,6 +36,14 @@ function run(task: Task): TaskResult {
 
 /** Success is the body itself, moved (not copied) to the uWS thread; see WireResult. */
 export default function handle(task: Task): WireResult {
-  const result = run(task);
+  // Read the latest committed state, and let go of it afterwards: an idle worker
+  // holding an old snapshot stops LMDB from reusing freed pages, and the file grows.
+  store.refreshSnapshot();
+  let result: TaskResult;
+  try {
+    result = run(task);
+  } finally {
+    store.refreshSnapshot();
+  }
   return result.ok ? (move(result.body) as Uint8Array) : result;
 }

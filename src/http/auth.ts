@@ -3,11 +3,20 @@ import { ApiError } from "../errors.js";
 import { secretsEqual } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
 
+/** Keys already checked, so the hot path skips two hashes per request. Bounded: keys are few. */
+const verifiedKeys = new Map<string, Merchant>();
+const MAX_VERIFIED_KEYS = 10_000;
+
 /** The merchant a public API key belongs to; the stored key is re-checked in constant time. */
 export function merchantForKey(store: Store, key: string | undefined): Merchant {
-  const id = key ? store.merchantIdByKey(key) : undefined;
+  if (key === undefined) throw new ApiError("invalid_key");
+  const known = verifiedKeys.get(key);
+  if (known) return known;
+  const id = store.merchantIdByKey(key);
   const merchant = id === undefined ? undefined : store.merchant(id);
-  if (!merchant || !secretsEqual(key ?? "", merchant.api_key)) throw new ApiError("invalid_key");
+  if (!merchant || !secretsEqual(key, merchant.api_key)) throw new ApiError("invalid_key");
+  if (verifiedKeys.size >= MAX_VERIFIED_KEYS) verifiedKeys.clear();
+  verifiedKeys.set(key, merchant);
   return merchant;
 }
 

@@ -15,39 +15,49 @@ export const TOP_SELLER_FALLBACK_DAYS = 90;
  */
 export const RANKING_REUSE_MS = 30_000;
 
-/** `fresh`: recompute now (bust_cache=yes), ignoring this worker's memo. */
+/** `fresh` (bust_cache=yes): reflect every order so far, recomputing if any arrived since the memo. */
 export interface RankingOptions {
   fresh?: boolean;
 }
 
 interface Memo {
   day: number;
-  ordersVersion: number;
+  /** Version of the data the ranking was computed from. */
+  dataVersion: string;
   computedAt: number;
   ranked: number[];
 }
 
 const memos = new Map<string, Memo>();
 
-function memoised(store: Store, merchant: MerchantId, name: string, now: number, options: RankingOptions, compute: () => number[]): number[] {
+function memoised(
+  store: Store,
+  merchant: MerchantId,
+  name: string,
+  now: number,
+  options: RankingOptions,
+  dataVersion: string,
+  compute: () => number[],
+): number[] {
   const key = `${merchant}\u0000${name}`;
   const day = dayNumber(now);
-  const ordersVersion = store.version(merchant, "orders");
   const memo = memos.get(key);
+  // bust_cache (fresh) skips the reuse window but not a memo of unchanged data:
+  // a recompute over the same orders would give the same ranking.
   const usable =
     memo !== undefined &&
-    !options.fresh &&
     memo.day === day &&
-    (memo.ordersVersion === ordersVersion || Date.now() - memo.computedAt < RANKING_REUSE_MS);
+    (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS));
   if (usable) return memo.ranked;
   const ranked = compute();
-  memos.set(key, { day, ordersVersion, computedAt: Date.now(), ranked });
+  memos.set(key, { day, dataVersion, computedAt: Date.now(), ranked });
   return ranked;
 }
 
 /** Product ids by units sold over the `days` days ending with `now`'s day. */
 export function topSellers(store: Store, merchant: MerchantId, now: number, days: number, options: RankingOptions = {}): number[] {
-  return memoised(store, merchant, `top_sellers:${days}`, now, options, () => {
+  const version = String(store.version(merchant, "orders"));
+  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, () => {
     const today = dayNumber(now);
     return rankByScore(store.salesInDays(merchant, today - days + 1, today + 1));
   });
@@ -55,7 +65,9 @@ export function topSellers(store: Store, merchant: MerchantId, now: number, days
 
 /** Product ids by momentum of sales and add-to-cart events (see trendingScores). */
 export function trending(store: Store, merchant: MerchantId, now: number, options: RankingOptions = {}): number[] {
-  return memoised(store, merchant, "trending", now, options, () => {
+  // Add-to-cart events count too, so any event makes the memo out of date.
+  const version = `${store.version(merchant, "orders")}:${store.eventSequence(merchant)}`;
+  return memoised(store, merchant, "trending", now, options, version, () => {
     const { recentDays, baselineDays } = DEFAULT_TRENDING;
     const today = dayNumber(now);
     const recentStart = today - recentDays + 1;

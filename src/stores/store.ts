@@ -483,7 +483,7 @@ export class Store {
         }
         if (event.uuid !== null) {
           appendToHistory(historyOf([merchant, "session", event.uuid]), event);
-          this.sessionMerchants.put(event.uuid, merchant);
+          if (this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
         }
         if (event.customer_id !== null) appendToHistory(historyOf([merchant, "customer", event.customer_id]), event);
       }
