@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_SESSION_KNN, type SessionKnnConfig } from "../core/recs/session-knn.js";
+import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, type SessionKnnConfig } from "../core/recs/session-knn.js";
 import type { BehaviourEvent } from "../core/types.js";
 import { ingest, MAX_BATCH_ITEMS } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
@@ -104,7 +104,7 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
     // repeat views as hits, so both are reported.
     const variants: Variant[] = [
       { name: "aisle viewed-related (viewed items left out, as the endpoint serves)", knn: DEFAULT_SESSION_KNN },
-      { name: "aisle session kNN, viewed items boosted (the protocol's setting)", knn: { ...DEFAULT_SESSION_KNN, prefixBoost: PROTOCOL_PREFIX_BOOST } },
+      { name: "aisle session kNN, viewed items boosted (the protocol's setting)", knn: REMINDING_SESSION_KNN },
     ];
     const results: Record<string, { hr: number; mrr: number; p50_us: number; p99_us: number }> = {};
     for (const variant of variants) {
@@ -144,9 +144,6 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-/** Multiplier of already-viewed items in the protocol variant. */
-const PROTOCOL_PREFIX_BOOST = 2;
 
 function topK(scores: Map<number, number>, k: number): number[] {
   return [...scores]
