@@ -10,10 +10,14 @@ declare module "autocannon" {
       path?: string;
       headers?: Record<string, string>;
       body?: string;
+      /** Called each time the request is built (before every send); returns the request to send. */
+      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
     }
 
     interface Options {
       url: string;
+      /** Method of `url` when no `requests` are given. */
+      method?: string;
       connections?: number;
       /** Seconds. */
       duration?: number;
@@ -48,6 +52,8 @@ declare module "autocannon" {
       errors: number;
       timeouts: number;
       non2xx: number;
+      /** Responses by status class over the whole run (warm-up included): "1xx" … "5xx". */
+      "2xx": number;
       resets: number;
       statusCodeStats: Record<string, { count: number }>;
       /** Milliseconds, recorded as whole milliseconds by autocannon's histogram. */

@@ -7,6 +7,7 @@
 // usage: node dist/bench/load-client.js '<LoadSpec as JSON>'
 // prints: one JSON line, a LoadClientOutput.
 import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
 export interface LoadSpec {
@@ -14,6 +15,21 @@ export interface LoadSpec {
   origin: string;
   /** Paths with query; several are cycled through by every connection. */
   paths: string[];
+  /**
+   * A file of paths, one per line, used instead of `paths`: the spec travels as one
+   * argv string, which Linux caps at 128 KiB, so thousands of paths go by file.
+   */
+  pathsFile?: string;
+  /** GET unless told; a POST carries its parameters in the query and no body. */
+  method?: "GET" | "POST";
+  /**
+   * "per-connection" (default, autocannon's own): every connection cycles through
+   * the paths from the first, so all connections send the same sequence.
+   * "shared": one rotation for the whole client, each request takes the next path
+   * whatever its connection, so concurrent requests carry different paths (and
+   * each connection is not handed its own deep copy of thousands of requests).
+   */
+  rotation?: "per-connection" | "shared";
   connections: number;
   durationS: number;
   warmupS: number;
@@ -40,6 +56,8 @@ export interface LoadClientOutput {
   autocannon: autocannon.Result;
   /** Responses (any status) per second over the measured part only. */
   reqPerSec: number;
+  /** 2xx responses per second over the measured part only. */
+  okPerSec: number;
   /** Latency of 2xx responses at 1 µs resolution, recorded from autocannon's per-response event. */
   latencyMs: LatencySummaryMs;
 }
@@ -76,15 +94,31 @@ class MicrosecondHistogram {
   }
 }
 
+function pathsOf(spec: LoadSpec): string[] {
+  const paths = spec.pathsFile === undefined ? spec.paths : readFileSync(spec.pathsFile, "utf8").split("\n").filter((line) => line !== "");
+  if (paths.length === 0) throw new Error("no paths to request");
+  return paths;
+}
+
 function options(spec: LoadSpec, durationS: number): autocannon.Options {
   const base = { connections: spec.connections, duration: durationS, timeout: spec.timeoutS };
-  if (spec.paths.length === 1) return { ...base, url: `${spec.origin}${spec.paths[0]}` };
-  return { ...base, url: spec.origin, requests: spec.paths.map((path) => ({ method: "GET", path })) };
+  const method = spec.method ?? "GET";
+  const paths = pathsOf(spec);
+  if (spec.rotation === "shared") {
+    // One request whose path is set each time it is built (autocannon rebuilds a
+    // request with setupRequest before every send); the counter is this process's.
+    let next = 0;
+    const setupRequest = (request: autocannon.Request): autocannon.Request => ({ ...request, path: paths[next++ % paths.length]! });
+    return { ...base, url: spec.origin, requests: [{ method, setupRequest }] };
+  }
+  if (paths.length === 1) return { ...base, url: `${spec.origin}${paths[0]}`, method };
+  return { ...base, url: spec.origin, requests: paths.map((path) => ({ method, path })) };
 }
 
 interface Measured {
   result: autocannon.Result;
   reqPerSec: number;
+  okPerSec: number;
 }
 
 /** Runs warm-up + duration; responses count only from the end of the warm-up to the end of the run. */
@@ -95,15 +129,23 @@ function run(spec: LoadSpec, histogram: MicrosecondHistogram): Promise<Measured>
     // autocannon stops sending at the end of its duration; answers still in flight then are not counted.
     const measuredTo = measuredFrom + spec.durationS * 1000;
     let responses = 0;
+    let ok = 0;
     const instance = autocannon(options(spec, spec.warmupS + spec.durationS), (error, result) => {
-      if (error) reject(error);
-      else resolve({ result, reqPerSec: responses / ((Math.min(measuredTo, performance.now()) - measuredFrom) / 1000) });
+      if (error) {
+        reject(error);
+        return;
+      }
+      const seconds = (Math.min(measuredTo, performance.now()) - measuredFrom) / 1000;
+      resolve({ result, reqPerSec: responses / seconds, okPerSec: ok / seconds });
     });
     instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
       const now = performance.now();
       if (now < measuredFrom || now > measuredTo) return;
       responses++;
-      if (statusCode >= 200 && statusCode < 300) histogram.record(responseTimeMs);
+      if (statusCode >= 200 && statusCode < 300) {
+        ok++;
+        histogram.record(responseTimeMs);
+      }
     });
   });
 }
@@ -111,8 +153,8 @@ function run(spec: LoadSpec, histogram: MicrosecondHistogram): Promise<Measured>
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
   const histogram = new MicrosecondHistogram();
-  const { result, reqPerSec } = await run(spec, histogram);
-  const output: LoadClientOutput = { spec, autocannon: result, reqPerSec, latencyMs: histogram.summary() };
+  const { result, reqPerSec, okPerSec } = await run(spec, histogram);
+  const output: LoadClientOutput = { spec, autocannon: result, reqPerSec, okPerSec, latencyMs: histogram.summary() };
   // Exit only once the line is flushed: a pipe write can still be pending when exit() runs.
   await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
 }

@@ -5,13 +5,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
+import { ANALYTICS_EVENT, RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
 import { isProductAvailable } from "../src/core/availability.js";
 import { Store } from "../src/stores/store.js";
 import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
 import type { BudgetName } from "./budgets.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
-import { inputSets, recommendationInputs } from "./inputs.js";
+import { inputSets, prng, recommendationInputs } from "./inputs.js";
 import type { LatencySummaryMs, LoadClientOutput, LoadSpec } from "./load-client.js";
 
 export interface LoadSettings {
@@ -23,10 +23,13 @@ export interface LoadSettings {
 
 export interface ScenarioResult {
   name: string;
-  target: "aisle" | "ceiling";
+  /** "reference": a raw-uWS run with a scenario's own requests, shown but not part of the ceiling mean. */
+  target: "aisle" | "ceiling" | "reference";
   /** Closed-loop connections of this run (the settings' count unless a scenario says otherwise). */
   connections: number;
   reqPerSec: number;
+  /** 2xx responses per second (for event ingest: acknowledged, hence committed, events per second). */
+  okPerSec: number;
   latencyMs: LatencySummaryMs;
   /** Connection errors, timeouts and non-2xx answers: a scenario with any is not a clean figure. */
   errors: number;
@@ -34,11 +37,32 @@ export interface ScenarioResult {
   non2xx: number;
   /** Budgets this scenario is judged against: latency p99 and/or req/s as a share of the ceiling. */
   budgets: ScenarioBudgets;
+  /** Event ingest only: the store's event count around the run, against the 2xx answers. */
+  events?: EventCheck;
 }
 
 export interface ScenarioBudgets {
   p99?: BudgetName;
   throughput?: BudgetName;
+  /** An absolute floor on 2xx responses per second. */
+  okRate?: BudgetName;
+}
+
+/** An acknowledged event must be stored: the store's event sequence must grow by at least the 2xx count. */
+export interface EventCheck {
+  /** store.eventSequence of the demo before and after the load client ran. */
+  sequenceBefore: number;
+  sequenceAfter: number;
+  /** 2xx answers over the whole run, warm-up included (autocannon's "2xx"). */
+  acknowledged: number;
+}
+
+export interface EventRotation {
+  sessions: number;
+  handles: number;
+  paths: number;
+  /** Share of the paths with verb=added (the rest are viewed). */
+  addedShare: number;
 }
 
 export interface ServiceFigures {
@@ -57,7 +81,7 @@ export interface LoadReport {
   /** Size of the recommended cache-hit body (5 products, reduced projection, cache_info). */
   recommendedHitBodyBytes: number;
   /** How many different URLs each rotating scenario cycles through. */
-  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number };
+  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number; events: EventRotation };
   scenarios: ScenarioResult[];
   /** Mean req/s of the ceiling runs before and after the aisle scenarios. */
   ceilingReqPerSec: number;
@@ -69,6 +93,13 @@ const STATIC = "/api/v1/products/static";
 const MISS_ID_SETS = 64;
 const RECOMMENDED_MISS_SETS = 128;
 const TOP_SELLER_COLLECTIONS = 10;
+/** Event ingest: distinct session uuids, and events per session in one pass of the rotation. */
+const EVENT_SESSIONS = 10_000;
+const EVENTS_PER_SESSION = 4;
+/** One event in this many is an add-to-cart; the rest are product views. */
+const ADDED_EVERY = 20;
+/** Closed-loop connections of the event-ingest runs: acknowledged events/s ≤ connections ÷ commit latency. */
+export const EVENT_CONNECTIONS = [64, 512] as const;
 
 /**
  * The request timeout is far above any budget, but short enough that a request
@@ -77,14 +108,16 @@ const TOP_SELLER_COLLECTIONS = 10;
  */
 export function loadSettings(quick: boolean): LoadSettings {
   const timeoutS = 2;
-  // --quick: nine short scenarios, ~45 s for the whole bench; a full run adds three
-  // single-connection runs and stays under ~4 min.
+  // --quick: eleven short scenarios, ~1 min for the whole bench; a full run adds three
+  // single-connection runs and two raw-uWS event references, about 5 min.
   return quick ? { connections: 10, durationS: 2, warmupS: 0.5, timeoutS } : { connections: 10, durationS: 10, warmupS: 2, timeoutS };
 }
 
 interface DemoInputs {
   /** Ids static returns (active, in stock). */
   listed: number[];
+  /** Handles of the active products (what a storefront shows product pages for). */
+  handles: string[];
   /** Ids the bought-together model has a neighbour list for. */
   withNeighbours: number[];
   collectionIds: number[];
@@ -95,12 +128,16 @@ async function demoInputs(dataDir: string): Promise<DemoInputs> {
   // LMDB allows readers in other processes; this one only reads and closes at once.
   const store = Store.open(dataDir);
   try {
-    const listed = store.productIds("demo").filter((id) => {
+    const listed: number[] = [];
+    const handles: string[] = [];
+    for (const id of store.productIds("demo")) {
       const product = store.product("demo", id);
-      return product !== undefined && product.status === "active" && isProductAvailable(product);
-    });
+      if (product === undefined || product.status !== "active") continue;
+      handles.push(product.handle);
+      if (isProductAvailable(product)) listed.push(id);
+    }
     const { withNeighbours } = recommendationInputs(store, "demo");
-    return { listed, withNeighbours, collectionIds: store.collectionsOf("demo").map((c) => c.id) };
+    return { listed, handles, withNeighbours, collectionIds: store.collectionsOf("demo").map((c) => c.id) };
   } finally {
     await store.close();
   }
@@ -119,6 +156,40 @@ async function fetchOk(url: string, headers: Record<string, string> = {}): Promi
   const body = new Uint8Array(await response.arrayBuffer());
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${Buffer.from(body).toString("utf8").slice(0, 300)}`);
   return body;
+}
+
+/** The demo's latest event sequence number, read from the server's LMDB env by a fresh reader (read-only). */
+async function demoEventSequence(dataDir: string): Promise<number> {
+  const store = Store.open(dataDir);
+  try {
+    return store.eventSequence("demo");
+  } finally {
+    await store.close();
+  }
+}
+
+/** A v4-shaped uuid from a seeded generator: two runs post the same sessions. */
+function uuidV4(random: () => number): string {
+  const hex = (digits: number) => Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join("");
+  const variant = "89ab"[Math.floor(random() * 4)]!;
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
+}
+
+/**
+ * Event URLs as a storefront sends them: EVENT_SESSIONS sessions, each posting
+ * EVENTS_PER_SESSION events per pass about products drawn uniformly from the
+ * real handles, sessions interleaved (session k % EVENT_SESSIONS), one event in
+ * ADDED_EVERY an add-to-cart.
+ */
+function eventPaths(apiKey: string, handles: readonly string[]): string[] {
+  const random = prng(31);
+  const uuids = Array.from({ length: EVENT_SESSIONS }, () => uuidV4(random));
+  if (new Set(uuids).size !== uuids.length) throw new Error("duplicate session uuids");
+  return Array.from({ length: EVENT_SESSIONS * EVENTS_PER_SESSION }, (_, k) => {
+    const verb = k % ADDED_EVERY === ADDED_EVERY - 1 ? "added" : "viewed";
+    const handle = handles[Math.floor(random() * handles.length)]!;
+    return `${ANALYTICS_EVENT.path}?key=${apiKey}&verb=${verb}&uuid=${uuids[k % EVENT_SESSIONS]}&platform_product_handle=${encodeURIComponent(handle)}`;
+  });
 }
 
 async function startCeiling(bodyFile: string): Promise<{ origin: string; stop: () => Promise<void> }> {
@@ -147,27 +218,63 @@ async function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
   return JSON.parse(last) as LoadClientOutput;
 }
 
-async function scenario(
+/** How a scenario's requests are sent, when not the default (GET, `paths` cycled per connection). */
+type RequestShape = Pick<LoadSpec, "method" | "pathsFile" | "rotation">;
+
+/** One load-client run; `acknowledged` is the whole run's 2xx count (warm-up included). */
+async function runScenario(
   name: string,
   target: ScenarioResult["target"],
   origin: string,
   paths: string[],
   settings: LoadSettings,
   budgets: ScenarioBudgets = {},
-): Promise<ScenarioResult> {
+  shape: RequestShape = {},
+): Promise<{ result: ScenarioResult; acknowledged: number }> {
   process.stderr.write(`  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} connection${settings.connections === 1 ? "" : "s"})…\n`);
-  const out = await runClient({ origin, paths, ...settings });
-  return {
+  const out = await runClient({ origin, paths, ...settings, ...shape });
+  const result: ScenarioResult = {
     name,
     target,
     connections: settings.connections,
     reqPerSec: out.reqPerSec,
+    okPerSec: out.okPerSec,
     latencyMs: out.latencyMs,
     errors: out.autocannon.errors,
     timeouts: out.autocannon.timeouts,
     non2xx: out.autocannon.non2xx,
     budgets,
   };
+  return { result, acknowledged: out.autocannon["2xx"] };
+}
+
+async function scenario(...args: Parameters<typeof runScenario>): Promise<ScenarioResult> {
+  return (await runScenario(...args)).result;
+}
+
+/**
+ * Event ingest at one concurrency: POSTs rotating over the event paths (one
+ * shared rotation, so concurrent requests are different sessions), with the
+ * store's event count read before and after: every 2xx must be a stored event.
+ */
+async function eventScenario(origin: string, dataDir: string, pathsFile: string, rotation: EventRotation, settings: LoadSettings): Promise<ScenarioResult> {
+  const sequenceBefore = await demoEventSequence(dataDir);
+  const { result, acknowledged } = await runScenario(
+    `event ingest (POST analytics/event, ${rotation.sessions.toLocaleString("en-US")} sessions), ${settings.connections} connections`,
+    "aisle",
+    origin,
+    [],
+    settings,
+    { okRate: "eventIngestThroughput" },
+    { method: "POST", pathsFile, rotation: "shared" },
+  );
+  // The client has exited: every event it saw acknowledged was committed before its answer.
+  const sequenceAfter = await demoEventSequence(dataDir);
+  const stored = sequenceAfter - sequenceBefore;
+  process.stderr.write(
+    `  load: events stored ${stored.toLocaleString("en-US")} (sequence ${sequenceBefore} → ${sequenceAfter}) vs ${acknowledged.toLocaleString("en-US")} acknowledged (2xx): ${stored >= acknowledged ? "ok" : "LOST ACKNOWLEDGED EVENTS"}\n`,
+  );
+  return { ...result, events: { sequenceBefore, sequenceAfter, acknowledged } };
 }
 
 export async function runLoad(options: { quick: boolean }): Promise<LoadReport> {
@@ -185,9 +292,10 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // Sanity checks before measuring: the key, the admin token and the ids all work.
     const merchants = Buffer.from(await fetchOk(`${origin}/admin/v1/merchants`, { Authorization: `Bearer ${aisle.adminToken}` })).toString("utf8");
     if (!merchants.includes('"demo"')) throw new Error(`admin merchant list lacks the demo: ${merchants.slice(0, 200)}`);
-    const { listed, withNeighbours, collectionIds } = await demoInputs(dataDir);
+    const { listed, handles, withNeighbours, collectionIds } = await demoInputs(dataDir);
     if (listed.length < 5) throw new Error(`the demo has only ${listed.length} listed products`);
     if (withNeighbours.length < 3) throw new Error(`only ${withNeighbours.length} demo products have a bought-together list`);
+    if (handles.length < 100) throw new Error(`the demo has only ${handles.length} active products with handles`);
     const idsAt = (set: number) => Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
 
     const hitPath = `${STATIC}?key=${apiKey}&ids=${idsAt(0)}`;
@@ -220,6 +328,21 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // A collection may hold no product that sold in the window: only the whole-shop list must be non-empty.
     await fetchList(`${origin}${topSellersMissPaths[0]}`);
     for (const path of topSellersMissPaths) await fetchOk(`${origin}${path}`);
+
+    // Event ingest: tens of thousands of URLs, so they go to the client by file.
+    const events = eventPaths(apiKey, handles);
+    const eventsFile = join(scratch, "event-paths.txt");
+    writeFileSync(eventsFile, `${events.join("\n")}\n`);
+    const eventRotation: EventRotation = { sessions: EVENT_SESSIONS, handles: handles.length, paths: events.length, addedShare: 1 / ADDED_EVERY };
+    // One event of each verb, each acknowledged and then found in the store.
+    for (const path of [events[0]!, events[ADDED_EVERY - 1]!]) {
+      const before = await demoEventSequence(dataDir);
+      const response = await fetch(`${origin}${path}`, { method: "POST" });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      const after = await demoEventSequence(dataDir);
+      if (after !== before + 1) throw new Error(`POST ${path} was acknowledged but the event sequence went ${before} → ${after}`);
+    }
 
     // The ceiling answers with exactly the cache-hit bytes.
     const bodyFile = join(scratch, "static-hit.json");
@@ -255,6 +378,23 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       scenarios.push(await scenario("trending_products cache miss, 1 connection", "aisle", origin, [trendingMissPath], single));
       scenarios.push(await scenario("top_sellers cache miss, 1 connection", "aisle", origin, topSellersMissPaths, single));
     }
+    // Event ingest last among aisle's runs: its add-to-cart events feed trending, and the store grows.
+    for (const connections of EVENT_CONNECTIONS) {
+      scenarios.push(await eventScenario(origin, dataDir, eventsFile, eventRotation, { ...settings, connections }));
+    }
+    if (!options.quick) {
+      // What the same client reaches with the same POSTs at the same concurrency
+      // against a server that answers at once: where the generator itself tops out.
+      for (const connections of EVENT_CONNECTIONS) {
+        scenarios.push(
+          await scenario(`raw uWS, the same event POSTs, ${connections} connections`, "reference", ceiling.origin, [], { ...settings, connections }, {}, {
+            method: "POST",
+            pathsFile: eventsFile,
+            rotation: "shared",
+          }),
+        );
+      }
+    }
     scenarios.push(await scenario("raw uWS ceiling (after)", "ceiling", ceiling.origin, [hitPath], settings));
 
     const rssAfterLoadMB = rssMB(aisle.pid);
@@ -264,7 +404,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       service: { seedMs: aisle.seedMs, startMs: aisle.startMs, coldStartMs: aisle.coldStartMs, rssAfterStartMB, rssAfterLoadMB },
       hitBodyBytes: hitBody.byteLength,
       recommendedHitBodyBytes: recommendedHit.body.byteLength,
-      rotations: { staticMiss: missPaths.length, recommendedMiss: recommendedMissPaths.length, topSellersMiss: topSellersMissPaths.length },
+      rotations: { staticMiss: missPaths.length, recommendedMiss: recommendedMissPaths.length, topSellersMiss: topSellersMissPaths.length, events: eventRotation },
       scenarios,
       ceilingReqPerSec: ceilings.reduce((a, b) => a + b, 0) / ceilings.length,
     };

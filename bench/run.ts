@@ -2,7 +2,7 @@
 // table. Benchmarks are not tests: whatever is measured or over budget, the exit
 // code is 0 (130 only on an interrupt); every child and temp dir is cleaned up.
 //
-// usage: node dist/bench/run.js [--quick]   (--quick: a ~45 s smoke run with short durations)
+// usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --scale [options of scale.ts]
 //          (only the opt-in scale suite: 100k products, ~340k orders; 10+ minutes)
 import { loadavg } from "node:os";
