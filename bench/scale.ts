@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { generateDemo, type DemoData } from "../src/demo/generator.js";
+import { demoBatches } from "../src/demo/seed.js";
 import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../src/ingest/ingest.js";
 import { createMerchant } from "../src/ingest/merchants.js";
 import { formatTimestamp } from "../src/core/timestamps.js";
@@ -114,13 +115,7 @@ async function importDemo(
   log: (line: string) => void,
 ): Promise<{ merchant: Merchant; imports: KindImport[]; importComplete: boolean }> {
   const merchant = await createMerchant(store, { ...demo.merchant, id: "scale" });
-  const batches: [IngestKind, unknown[]][] = [
-    ["products", demo.products],
-    ["collections", demo.collections],
-    ["markets", demo.markets],
-    ["customers", demo.customers],
-    ["orders", demo.orders],
-  ];
+  const batches = demoBatches(demo);
   const imports: KindImport[] = [];
   const deadline = performance.now() + options.maxImportMinutes * 60_000;
   for (const [kind, items] of batches) {

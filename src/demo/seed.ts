@@ -4,7 +4,7 @@ import { isInMarket } from "../core/products/market.js";
 import { ingest, MAX_BATCH_ITEMS, type IngestKind } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
-import { generateDemo, type DemoOptions } from "./generator.js";
+import { generateDemo, type DemoData, type DemoOptions } from "./generator.js";
 
 export const DEMO_MERCHANT_ID = "demo";
 
@@ -24,6 +24,17 @@ export interface DemoInfo {
   sample: { productIds: number[]; handles: string[]; collectionId: number | null };
 }
 
+/** The demo's objects by kind, in an order where every reference points back: products first. */
+export function demoBatches(demo: DemoData): [IngestKind, unknown[]][] {
+  return [
+    ["products", demo.products],
+    ["collections", demo.collections],
+    ["markets", demo.markets],
+    ["customers", demo.customers],
+    ["orders", demo.orders],
+  ];
+}
+
 /** Generates the demo merchant and writes it through the same ingest path as the admin API. */
 export async function seedDemo(store: Store, options: DemoOptions = {}): Promise<DemoInfo> {
   const started = performance.now();
@@ -31,14 +42,7 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
   const generated = performance.now();
 
   const merchant = await createMerchant(store, { ...demo.merchant, id: DEMO_MERCHANT_ID });
-  const batches: [IngestKind, unknown[]][] = [
-    ["products", demo.products],
-    ["collections", demo.collections],
-    ["markets", demo.markets],
-    ["customers", demo.customers],
-    ["orders", demo.orders],
-  ];
-  for (const [kind, items] of batches) {
+  for (const [kind, items] of demoBatches(demo)) {
     for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS) {
       await ingest(store, merchant.id, kind, items.slice(start, start + MAX_BATCH_ITEMS));
     }

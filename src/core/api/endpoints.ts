@@ -49,6 +49,17 @@ export const STATIC_PRODUCTS: EndpointDef = {
   isSource: true,
 };
 
+/** What trending and top sellers share after their own inputs, in the spec's order. */
+const SALES_LIST_PARAMS = [
+  ...METAFIELD_PARAMS,
+  P.bust_cache,
+  P.limit,
+  P.format,
+  ...PRICE_FILTER_PARAMS,
+  P.filter_oos,
+  P.country_code,
+];
+
 export const TRENDING_PRODUCTS: EndpointDef = {
   method: "GET",
   path: "/api/v1/products/trending_products",
@@ -58,13 +69,7 @@ export const TRENDING_PRODUCTS: EndpointDef = {
   params: [
     P.key,
     { ...P.platform_product_ids, description: "Comma-separated product ids to filter from the result set (they are never returned)." },
-    ...METAFIELD_PARAMS,
-    P.bust_cache,
-    P.limit,
-    P.format,
-    ...PRICE_FILTER_PARAMS,
-    P.filter_oos,
-    P.country_code,
+    ...SALES_LIST_PARAMS,
   ],
   // The spec shows an empty object as trending's 400 body.
   errorStyle: "empty",
@@ -104,13 +109,7 @@ export const TOP_SELLERS: EndpointDef = {
     P.key,
     { ...P.platform_collection_id, description: "Only products of this collection are ranked." },
     P.window_days,
-    ...METAFIELD_PARAMS,
-    P.bust_cache,
-    P.limit,
-    P.format,
-    ...PRICE_FILTER_PARAMS,
-    P.filter_oos,
-    P.country_code,
+    ...SALES_LIST_PARAMS,
   ],
   errorStyle: "message",
   isSource: true,
