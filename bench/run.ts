@@ -10,8 +10,8 @@ import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
 import type { MicroSuite } from "./micro-result.js";
 import { runMicro } from "./micro.js";
-import { formatReport, formatScaleReport } from "./report.js";
-import { runScale, scaleOptionsFrom, type ScaleReport } from "./scale.js";
+import { formatReport } from "./report.js";
+import { runScaleAndReport } from "./scale.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");
@@ -25,14 +25,7 @@ function describe(error: unknown): string {
 
 if (scale) {
   process.stderr.write("aisle bench --scale: generate, import, then ranking and update suites…\n");
-  let report: ScaleReport | null = null;
-  let failure: string | null = null;
-  try {
-    report = await runScale(scaleOptionsFrom(process.argv.slice(2)));
-  } catch (error) {
-    failure = describe(error);
-  }
-  console.log(formatScaleReport({ loadAtStart, report, failure }));
+  await runScaleAndReport(loadAtStart);
   process.exit(0);
 }
 

@@ -249,11 +249,9 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
 }
 
 // Run alone: node dist/bench/scale.js
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  installCleanup();
+/** Runs the scale suite with options from argv and prints its table; a failure is reported, not thrown. */
+export async function runScaleAndReport(loadAtStart: number): Promise<void> {
   const { formatScaleReport } = await import("./report.js");
-  const { loadavg } = await import("node:os");
-  const loadAtStart = loadavg()[0] ?? NaN;
   let report: ScaleReport | null = null;
   let failure: string | null = null;
   try {
@@ -262,5 +260,11 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     failure = describe(error);
   }
   console.log(formatScaleReport({ loadAtStart, report, failure }));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  installCleanup();
+  const { loadavg } = await import("node:os");
+  await runScaleAndReport(loadavg()[0] ?? NaN);
   process.exit(0);
 }
