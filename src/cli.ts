@@ -2,6 +2,7 @@
 // The `aisle` command: serve, import, merchants, eval, bench.
 import { Command, InvalidArgumentError } from "commander";
 import cliProgress from "cli-progress";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config.js";
 import { InvalidInput } from "./core/ingest/fields.js";
@@ -9,9 +10,12 @@ import { importFiles } from "./ingest/import-files.js";
 import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js";
 import { createMerchant } from "./ingest/merchants.js";
 import { consoleLogger, printBanner } from "./banner.js";
+import { evalSimilar } from "./eval/similar.js";
 import { evalFbt } from "./eval/fbt.js";
 import { evalSessions } from "./eval/sessions.js";
 import { startService } from "./main.js";
+import { modelDirectory } from "./similar/build.js";
+import { trainInWorker } from "./similar/trainer.js";
 import { AlreadyExistsError, Store, StoreFormatError } from "./stores/store.js";
 import { VERSION } from "./version.js";
 
@@ -155,6 +159,41 @@ program
     }
   });
 
+program
+  .command("train")
+  .description("train a merchant's similar-products model (text, then what is bought and viewed together), export it to ONNX and list every product's neighbours")
+  .requiredOption("--merchant <id>", "merchant")
+  .option("--text-only", "skip fine-tuning on behaviour")
+  .option("--data <dir>", "data directory")
+  .action(async (options: { merchant: string; textOnly?: boolean; data?: string }) => {
+    const { dataDir } = loadConfig(process.env, { dataDir: options.data });
+    const store = Store.open(dataDir);
+    const known = store.merchant(options.merchant) !== undefined;
+    await store.close();
+    if (!known) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
+    const bar = new cliProgress.SingleBar({
+      format: "{stage} [{bar}] {percentage}% {value}/{total} {eta_formatted} left",
+      stream: process.stderr,
+      noTTYOutput: true,
+    });
+    let stage = "";
+    const manifest = await trainInWorker({ dataDir, merchantId: options.merchant, useBehaviour: !options.textOnly }, (progress) => {
+      if (progress.stage !== stage) {
+        if (stage !== "") bar.stop();
+        stage = progress.stage;
+        bar.start(progress.total, 0, { stage: stage.padEnd(10) });
+      }
+      bar.update(progress.done, { stage: stage.padEnd(10) });
+    });
+    if (stage !== "") bar.stop();
+    const { training } = manifest;
+    console.log(
+      `model ${manifest.version}: ${training.products} products (${training.productsWithBehaviour} with behaviour: ${training.orders} orders, ${training.viewSessions} view sessions), ` +
+        `${manifest.hashing.buckets} buckets × ${manifest.dims} dims, ${training.samples} training pairs, ${training.seconds} s`,
+    );
+    console.log(`files: ${join(modelDirectory(dataDir, options.merchant), manifest.file)} and manifest.json beside it`);
+  });
+
 const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
 evaluations
   .command("fbt")
@@ -165,6 +204,18 @@ evaluations
   .action(async (options: { data: string; split: string; json?: boolean }) => {
     if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
     const metrics = await evalFbt({ data: options.data, split: options.split, log: (line) => console.log(line) });
+    if (options.json) console.log(JSON.stringify(metrics));
+  });
+
+evaluations
+  .command("similar")
+  .description("similar products: the Online Retail protocol, behaviour-tuned model against its text-only start (HR@10, NDCG@10)")
+  .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
+  .option("--split <split>", "test (reported) or validation (for tuning)", "test")
+  .option("--json", "print the metrics as one JSON object on the last line")
+  .action(async (options: { data: string; split: string; json?: boolean }) => {
+    if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
+    const metrics = await evalSimilar({ data: options.data, split: options.split, log: (line) => console.log(line) });
     if (options.json) console.log(JSON.stringify(metrics));
   });
 

@@ -15,6 +15,7 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
+import { SimilarModels } from "./similar/service.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
 
@@ -24,6 +25,8 @@ export interface RunningService {
   /** The demo merchant, when the data dir has one (seeded now or before). */
   demo: DemoInfo | null;
   services: Services;
+  /** The similar-products models (tests wait on `similar.idle()`). */
+  similar: SimilarModels;
   close(): Promise<void>;
 }
 
@@ -46,8 +49,16 @@ function adminTokenFor(config: Config): string {
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const adminToken = adminTokenFor(config);
-  const demo = config.demo === "auto" && store.isEmpty() ? await seedDemo(store) : describeDemo(store);
+  const seeding = config.demo === "auto" && store.isEmpty();
+  const demo = seeding ? await seedDemo(store) : describeDemo(store);
   const pool = new WorkerPool({ dataDir: config.dataDir, threads: config.workers, maxQueue: config.poolMaxQueue });
+  const similar = new SimilarModels(store, pool, config.dataDir, log);
+  if (seeding && demo) {
+    // Part of seeding: the demo's similar-products answers come from its own trained model from the first request.
+    const manifest = await similar.train(demo.merchantId);
+    log.info("demo similar-products model trained", { seconds: manifest.training.seconds, products: manifest.training.products });
+  }
+  similar.reconcile();
   const services: Services = {
     store,
     pool,
@@ -78,10 +89,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const close = () => {
     closing ??= (async () => {
       await server.drain(config.shutdownGraceMs);
+      await similar.close();
       await pool.close();
       await store.close();
     })();
     return closing;
   };
-  return { port, adminToken, demo, services, close };
+  return { port, adminToken, demo, services, similar, close };
 }

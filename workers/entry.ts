@@ -2,6 +2,7 @@
 import { move } from "piscina";
 import { workerData } from "node:worker_threads";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
+import { refreshSimilar } from "../src/similar/refresh.js";
 import { Store } from "../src/stores/store.js";
 import { purchased, viewed } from "./tasks/history-lists.js";
 import { recommended } from "./tasks/recommended.js";
@@ -12,7 +13,9 @@ import { staticProducts } from "./tasks/static-products.js";
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
 
-function run(task: Task): TaskResult {
+const encoder = new TextEncoder();
+
+async function run(task: Task): Promise<TaskResult> {
   switch (task.kind) {
     case "static_products":
       return staticProducts(store, task);
@@ -27,6 +30,10 @@ function run(task: Task): TaskResult {
       return viewedRelated(store, task);
     case "purchased":
       return purchased(store, task);
+    case "refresh_similar": {
+      const summary = await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds);
+      return { ok: true, body: encoder.encode(JSON.stringify(summary)) };
+    }
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:
@@ -35,13 +42,13 @@ function run(task: Task): TaskResult {
 }
 
 /** Success is the body itself, moved (not copied) to the uWS thread; see WireResult. */
-export default function handle(task: Task): WireResult {
+export default async function handle(task: Task): Promise<WireResult> {
   // Read the latest committed state, and let go of it afterwards: an idle worker
   // holding an old snapshot stops LMDB from reusing freed pages, and the file grows.
   store.refreshSnapshot();
   let result: TaskResult;
   try {
-    result = run(task);
+    result = await run(task);
   } finally {
     store.refreshSnapshot();
   }

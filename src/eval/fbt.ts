@@ -53,6 +53,7 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
       const task: RecommendedTask = {
         kind: "recommended",
         merchantId: retail.merchantId,
+        context: "bought_together",
         inputs: { productIds: query, variantIds: [], collectionId: null },
         list,
         now: boundary - 1,

@@ -12,6 +12,8 @@ import type { Invoice } from "./online-retail.js";
 
 export interface RetailMerchant {
   store: Store;
+  /** The throwaway data dir (model files are written here too). */
+  dataDir: string;
   merchantId: string;
   productId: (stockCode: string) => number;
   stockCode: (productId: number) => string;
@@ -62,6 +64,7 @@ export async function loadRetailMerchant(
 
   return {
     store,
+    dataDir: dir,
     merchantId: merchant.id,
     productId: (code) => ids.get(code) ?? 0,
     stockCode: (id) => codes[id - 1] ?? "",

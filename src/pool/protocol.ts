@@ -3,7 +3,14 @@
 // its class and fields crossing threads.
 import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask, ViewedTask } from "../core/products/query.js";
 
-export type Task = StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | { kind: "ping" };
+/** Products changed or deleted: embed them again and patch the similar-products lists they reach. */
+export interface RefreshSimilarTask {
+  kind: "refresh_similar";
+  merchantId: string;
+  productIds: number[];
+}
+
+export type Task = StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | RefreshSimilarTask | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 

@@ -18,6 +18,7 @@ import {
 import { dayNumber } from "../core/recs/days.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
+import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
   Collection,
@@ -36,9 +37,12 @@ import type {
 export const STORE_FORMAT_VERSION = 2;
 
 /** What a change touches, so caches of unrelated lists survive it. */
-export type DataDomain = "catalogue" | "customers" | "orders";
+/** "similar": the similar-products model (vectors and neighbour lists). */
+export type DataDomain = "catalogue" | "customers" | "orders" | "similar";
 
 export class StoreFormatError extends Error {}
+
+export type ProductsChanged = (merchant: MerchantId, productIds: number[]) => void;
 
 /** A create of something that exists already (merchants are created once, never upserted). */
 export class AlreadyExistsError extends Error {}
@@ -84,6 +88,9 @@ export class Store {
   private readonly coPairs: Database<PairRow, Key>;
   private readonly coNeighbours: Database<WeightedIds, Key>;
   private readonly coListVersions: Database<number, Key>;
+  /** The similar-products model's vectors and lists. */
+  readonly similar: SimilarStore;
+  private readonly productListeners: ProductsChanged[] = [];
 
   private constructor(
     private readonly root: RootDatabase,
@@ -117,11 +124,12 @@ export class Store {
     this.coPairs = db("copurchase_pairs");
     this.coNeighbours = db("copurchase_neighbours");
     this.coListVersions = db("copurchase_list_versions");
+    this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
     mkdirSync(dataDir, { recursive: true });
-    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 32, mapSize: 64 * 1024 ** 3 });
+    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64, mapSize: 64 * 1024 ** 3 });
     const store = new Store(root, options.copurchase ?? DEFAULT_COPURCHASE);
     store.checkFormat();
     return store;
@@ -149,6 +157,11 @@ export class Store {
    */
   refreshSnapshot(): void {
     this.root.resetReadTxn();
+  }
+
+  /** Runs `write` in one transaction that rolls back if it throws (for writers outside this class, e.g. the similar model). */
+  async atomically<T>(write: () => T): Promise<T> {
+    return this.root.childTransaction(write);
   }
 
   isEmpty(): boolean {
@@ -243,16 +256,26 @@ export class Store {
     });
   }
 
+  /** Called after a commit that created, changed or deleted products (models derived from product text follow). */
+  onProductsChanged(listener: ProductsChanged): void {
+    this.productListeners.push(listener);
+  }
+
+  private productsChanged(merchant: MerchantId, ids: number[]): void {
+    for (const listener of this.productListeners) listener(merchant, ids);
+  }
+
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
       this.bump(merchant, "catalogue");
     });
+    this.productsChanged(merchant, items.map(({ value }) => value.product.id));
   }
 
   /** Returns false when there was no such product. */
   async deleteProduct(merchant: MerchantId, id: number): Promise<boolean> {
-    return this.root.childTransaction(() => {
+    const deleted = await this.root.childTransaction(() => {
       const old = this.products.get([merchant, id]);
       if (!old) return false;
       this.unindexProduct(merchant, old);
@@ -260,6 +283,8 @@ export class Store {
       this.bump(merchant, "catalogue");
       return true;
     });
+    if (deleted) this.productsChanged(merchant, [id]);
+    return deleted;
   }
 
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {

@@ -3,6 +3,7 @@ import type { RecommendedTask } from "../../src/core/products/query.js";
 import { renderProductList } from "../../src/core/products/render.js";
 import type { TaskResult } from "../../src/pool/protocol.js";
 import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
+import { hasSimilarModel, similarTo } from "../../src/recs/similar-ranking.js";
 import { withStoreFallbacks } from "../../src/recs/sales-rankings.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
@@ -25,11 +26,17 @@ export function resolveInputs(store: Store, task: RecommendedTask): number[] {
   return [...ids];
 }
 
+/** The model's own ranking for the inputs; a shop whose embedding model is not trained yet gets bought-together. */
+function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): number[] {
+  if (task.context === "similar" && hasSimilarModel(store, task.merchantId)) return similarTo(store, task.merchantId, inputs);
+  return boughtTogether(store, task.merchantId, inputs);
+}
+
 export function recommended(store: Store, task: RecommendedTask): TaskResult {
   const inputs = resolveInputs(store, task);
-  // Bought together first; then what is trending and what sells, then the rest
+  // The model's list first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
-  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => boughtTogether(store, task.merchantId, inputs));
+  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs));
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
   return { ok: true, body: jsonBytes({ data }, task.list.pretty) };

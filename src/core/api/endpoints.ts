@@ -115,6 +115,21 @@ export const TOP_SELLERS: EndpointDef = {
   isSource: true,
 };
 
+export const SIMILAR_PRODUCTS: EndpointDef = {
+  method: "GET",
+  path: "/api/v1/products/similar_products",
+  name: "Similar products",
+  description:
+    "Products most like the given ones, from the shop's own embedding model (product text, fine-tuned on what is bought and viewed together); the same model as recommended with context=similar. Falls back to trending and best sellers so the list is never short.",
+  params: [
+    P.key,
+    { ...P.platform_product_ids, description: "Comma-separated product ids to find similar products for (required)." },
+    ...SALES_LIST_PARAMS,
+  ],
+  errorStyle: "message",
+  isSource: true,
+};
+
 const FULL_METAFIELD_PARAMS = [P.metafields, P.metafield_ns_key, P.variant_metafield_ns_key, P.metafield_ns, P.variant_metafield_ns];
 
 export const VIEWED_RELATED: EndpointDef = {
@@ -227,6 +242,7 @@ export const QUICK_VIEW_SETTINGS: EndpointDef = {
 /** Every storefront-facing endpoint, in the order /api/v1/sources lists them. */
 export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
   RECOMMENDED,
+  SIMILAR_PRODUCTS,
   TRENDING_PRODUCTS,
   TOP_SELLERS,
   STATIC_PRODUCTS,

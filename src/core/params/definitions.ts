@@ -128,7 +128,7 @@ export const P = {
   context: param(
     "context",
     "text",
-    "default: products bought together with the inputs. similar (alias similar_products): the similar-products model; until that model is trained for the shop, the bought-together model answers. Other values fall back to default.",
+    "default: products bought together with the inputs. similar (alias similar_products): products most like the inputs, from the shop's embedding model (as /api/v1/products/similar_products); until that model is trained for the shop, the bought-together model answers. Other values fall back to default.",
     "default",
     { default: "default" },
   ),

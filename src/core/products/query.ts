@@ -110,9 +110,13 @@ export interface RecommendationInputs {
   collectionId: number | null;
 }
 
+/** Which model ranks a recommendation: co-purchase ("default") or the embedding model ("similar"). */
+export type RecommendationContext = "bought_together" | "similar";
+
 export interface RecommendedTask {
   kind: "recommended";
   merchantId: MerchantId;
+  context: RecommendationContext;
   inputs: RecommendationInputs;
   list: ListOptions;
   now: number;

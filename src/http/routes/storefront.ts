@@ -1,6 +1,7 @@
 import {
   QUICK_VIEW_SETTINGS,
   RECOMMENDED,
+  SIMILAR_PRODUCTS,
   SOURCES,
   STATIC_PRODUCTS,
   STOREFRONT_ENDPOINTS,
@@ -11,8 +12,9 @@ import {
   VIEWED_RELATED,
 } from "../../core/api/endpoints.js";
 import type { ParsedParams } from "../../core/params/parse.js";
-import type { HistorySubject } from "../../core/products/query.js";
+import type { HistorySubject, RecommendationContext } from "../../core/products/query.js";
 import type { Merchant } from "../../core/types.js";
+import type { DataDomain } from "../../stores/store.js";
 import { MISSING_SESSION_OR_CUSTOMER } from "./events.js";
 import { listSources } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
@@ -23,7 +25,12 @@ import { merchantForKey } from "../auth.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
-import { parseOrThrow, productEndpoint } from "./product-endpoint.js";
+import { parseOrThrow, productEndpoint, type ProductPlan } from "./product-endpoint.js";
+
+/** context=similar and its alias pick the embedding model; anything else is the default (DESIGN §5). */
+function recommendationContext(params: ParsedParams): RecommendationContext {
+  return params.context === "similar" || params.context === "similar_products" ? "similar" : "bought_together";
+}
 
 /** The session and/or customer a viewed endpoint is about; one of them is required. */
 function historySubject(params: ParsedParams): HistorySubject {
@@ -53,22 +60,30 @@ export function storefrontRoutes(services: Services): Route[] {
     const ids = [...productIds, ...variantIds.map((id) => store.productIdByVariant(merchantId, id) ?? 0)];
     return ids.map((id) => store.copurchaseListVersion(merchantId, id)).join(",");
   };
+  const recommendationPlan = (params: ParsedParams, merchant: Merchant, context: RecommendationContext): ProductPlan => {
+    const inputs = {
+      productIds: (params.platform_product_ids as number[] | undefined) ?? [],
+      variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
+      collectionId: (params.platform_collection_id as number | undefined) ?? null,
+    };
+    const task = { kind: "recommended", merchantId: merchant.id, context, inputs, list: listOptionsFrom(params, "reduced", ranked), now: services.now() } as const;
+    const cacheRules =
+      context === "similar"
+        ? // Similar lists change when the model or a product changes, never with an order.
+          { dependsOn: ["catalogue", "similar"] as DataDomain[] }
+        : // An order changes the answer only through the inputs' neighbour lists, so
+          // the cache follows those lists' versions rather than every order.
+          {
+            dependsOn: (inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"]) as DataDomain[],
+            versionTag: modelListVersions(merchant.id, inputs.productIds, inputs.variantIds),
+          };
+    return { task, ...cacheRules, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
+  };
   return [
-    productEndpoint(services, RECOMMENDED, (params, merchant) => {
-      const inputs = {
-        productIds: (params.platform_product_ids as number[] | undefined) ?? [],
-        variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
-        collectionId: (params.platform_collection_id as number | undefined) ?? null,
-      };
-      return {
-        task: { kind: "recommended", merchantId: merchant.id, inputs, list: listOptionsFrom(params, "reduced", ranked), now: services.now() },
-        // An order changes the answer only through the inputs' neighbour lists, so
-        // the cache follows those lists' versions rather than every order.
-        dependsOn: inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"],
-        versionTag: modelListVersions(merchant.id, inputs.productIds, inputs.variantIds),
-        ttlMs: services.config.behaviourCacheTtlMs,
-        cacheInfo: true,
-      };
+    productEndpoint(services, RECOMMENDED, (params, merchant) => recommendationPlan(params, merchant, recommendationContext(params))),
+    productEndpoint(services, SIMILAR_PRODUCTS, (params, merchant) => {
+      if (params.platform_product_ids === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_product_ids");
+      return recommendationPlan(params, merchant, "similar");
     }),
     productEndpoint(
       services,

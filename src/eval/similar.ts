@@ -1,0 +1,89 @@
+// `aisle eval similar`: the Online Retail "similar products" protocol of the
+// data README. The model is trained, exported and served exactly as for a
+// shop (src/similar/build.ts), and lists come from the recommended worker code
+// with context=similar.
+import { performance } from "node:perf_hooks";
+import { listOptionsFrom, type RecommendationContext, type RecommendedTask } from "../core/products/query.js";
+import { recommended } from "../../workers/tasks/recommended.js";
+import { buildSimilarModel, DEFAULT_BUILD } from "../similar/build.js";
+import { RankingMetrics } from "./metrics.js";
+import { fbtCases, loadOnlineRetail, splitAt, TEST_START, VALIDATION_START } from "./online-retail.js";
+import { loadRetailMerchant, type RetailMerchant } from "./retail-merchant.js";
+
+export interface SimilarEvalOptions {
+  data: string;
+  split: "test" | "validation";
+  log: (line: string) => void;
+}
+
+const K = 10;
+const decoder = new TextDecoder();
+
+interface Case {
+  query: number;
+  relevant: Set<number>;
+}
+
+function score(retail: RetailMerchant, cases: Case[], context: RecommendationContext, now: number, catalogueSize: number) {
+  const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { honourExcludeServiceTag: true });
+  const metrics = new RankingMetrics(K);
+  let ms = 0;
+  for (const { query, relevant } of cases) {
+    const task: RecommendedTask = {
+      kind: "recommended",
+      merchantId: retail.merchantId,
+      context,
+      inputs: { productIds: [query], variantIds: [], collectionId: null },
+      list,
+      now,
+    };
+    const started = performance.now();
+    const result = recommended(retail.store, task);
+    ms += performance.now() - started;
+    if (!result.ok) throw new Error(`recommended failed: ${result.message}`);
+    metrics.add((JSON.parse(decoder.decode(result.body)) as { data: { id: number }[] }).data.map((product) => product.id), relevant);
+  }
+  return { ...metrics.result(catalogueSize), ms_per_query: ms / Math.max(1, cases.length) };
+}
+
+export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  const { invoices, descriptions } = await loadOnlineRetail(options.data);
+  const boundary = options.split === "test" ? TEST_START : VALIDATION_START;
+  const end = options.split === "test" ? Number.POSITIVE_INFINITY : TEST_START;
+  const { train, test } = splitAt(invoices.filter((invoice) => invoice.at < end), boundary);
+  const retail = await loadRetailMerchant(train, descriptions);
+  try {
+    // The protocol: the first query item alone; every other item of the invoice (known in train) is a hit.
+    const cases: Case[] = fbtCases(train, test).map(({ invoice, query }) => {
+      const known = invoice.items.map(retail.productId).filter((id) => id !== 0);
+      const first = retail.productId(query[0]!);
+      return { query: first, relevant: new Set(known.filter((id) => id !== first)) };
+    });
+    const catalogueSize = new Set(train.flatMap((invoice) => invoice.items)).size;
+    options.log(`${options.split} split: ${train.length} train invoices, ${cases.length} cases, ${catalogueSize} products`);
+
+    const rows: Record<string, ReturnType<typeof score> & { build_s?: number }> = {};
+    for (const [name, useBehaviour] of [["text_only", false], ["behaviour_tuned", true]] as const) {
+      const buildStarted = performance.now();
+      const manifest = await buildSimilarModel(retail.store, retail.dataDir, retail.merchantId, { ...DEFAULT_BUILD, useBehaviour });
+      const buildSeconds = (performance.now() - buildStarted) / 1000;
+      options.log(`${name}: model ${manifest.version} (${manifest.hashing.buckets} buckets × ${manifest.dims}), ${manifest.training.samples} behaviour pairs, built in ${buildSeconds.toFixed(1)} s`);
+      rows[name] = { ...score(retail, cases, "similar", boundary - 1, catalogueSize), build_s: buildSeconds };
+    }
+    rows.bought_together = score(retail, cases, "bought_together", boundary - 1, catalogueSize);
+
+    const line = (name: string, r: { hr: number; ndcg: number; coverage: number; ms_per_query: number }) =>
+      `${name.padEnd(44)} ${r.hr.toFixed(3).padStart(6)} ${r.ndcg.toFixed(3).padStart(8)} ${r.coverage.toFixed(3).padStart(12)} ${r.ms_per_query.toFixed(3).padStart(9)}`;
+    options.log("");
+    options.log(`${"system".padEnd(44)} ${"HR@10".padStart(6)} ${"NDCG@10".padStart(8)} ${"coverage@10".padStart(12)} ${"ms/query".padStart(9)}`);
+    options.log(line("similar: text-only starting point", rows.text_only!));
+    options.log(line("similar: behaviour-tuned (served model)", rows.behaviour_tuned!));
+    options.log(line("for context: bought-together model", rows.bought_together!));
+    options.log("");
+    options.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return { eval: "similar", split: options.split, cases: cases.length, ...rows };
+  } finally {
+    await retail.close();
+  }
+}

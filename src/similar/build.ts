@@ -1,0 +1,167 @@
+// The full build of a merchant's similar-products model: features → text-only
+// encoder → fine-tuning on behaviour → ONNX file and manifest → every product
+// embedded by ONNX Runtime → nearest-neighbour lists → one LMDB transaction.
+// Runs off the HTTP thread (a training worker or a CLI command).
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { bucketsFor, DEFAULT_HASHING, productFeatures, type Features, type HashingScheme } from "../core/embedding/features.js";
+import type { EmbeddingModel } from "../core/embedding/model.js";
+import { ENCODER_IO, encoderGraph } from "../core/embedding/onnx-graphs.js";
+import { DEFAULT_TRAINING, fineTune, textOnlyModel, type TrainingOptions, type TrainingSummary } from "../core/embedding/train.js";
+import type { MerchantId, Product } from "../core/types.js";
+import type { ModelManifest } from "../stores/similar.js";
+import type { Store } from "../stores/store.js";
+import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
+import { neighbourLists, type VectorMatrix } from "./neighbours.js";
+import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
+
+export interface BuildOptions {
+  training: TrainingOptions;
+  /** false: the text-only starting point (evaluations compare the two). */
+  useBehaviour: boolean;
+}
+
+export const DEFAULT_BUILD: BuildOptions = { training: DEFAULT_TRAINING, useBehaviour: true };
+
+export type BuildStage = "training" | "embedding" | "neighbours";
+export interface BuildProgress {
+  stage: BuildStage;
+  done: number;
+  total: number;
+}
+
+/** Where a merchant's model files live inside the data dir. */
+export function modelDirectory(dataDir: string, merchant: MerchantId): string {
+  return join(dataDir, "models", merchant);
+}
+
+const EMBED_BATCH = 512;
+
+/** Hashing with enough buckets for this catalogue: counted with a collision-free mask first. */
+function schemeFor(products: Product[]): HashingScheme {
+  const probe: HashingScheme = { ...DEFAULT_HASHING, buckets: 2 ** 30 };
+  const distinct = new Set<number>();
+  for (const product of products) for (const id of productFeatures(product, probe).ids) distinct.add(id);
+  return { ...DEFAULT_HASHING, buckets: bucketsFor(distinct.size) };
+}
+
+export interface TrainedModel {
+  model: EmbeddingModel;
+  productIds: number[];
+  features: Features[];
+  training: TrainingSummary | null;
+  behaviour: BehaviourSummary;
+}
+
+/** Trains the encoder on the merchant's catalogue (and behaviour); nothing is written. */
+export function trainEncoder(store: Store, merchant: MerchantId, options: BuildOptions, onProgress: (progress: BuildProgress) => void = () => {}): TrainedModel {
+  const productIds = store.productIds(merchant);
+  const products = productIds.map((id) => store.product(merchant, id)!);
+  const scheme = schemeFor(products);
+  const features = products.map((product) => productFeatures(product, scheme));
+  const model = textOnlyModel(features, productIds, scheme, options.training);
+  const indexOf = new Map(productIds.map((id, index) => [id, index]));
+  const { groups, summary } = behaviourGroups(store, merchant, indexOf);
+  const training = options.useBehaviour
+    ? fineTune(model, features, groups, options.training, ({ done, total }) => onProgress({ stage: "training", done, total }))
+    : null;
+  return { model, productIds, features, training, behaviour: summary };
+}
+
+/** Embeds every product with the exported model, as the server will, and lists neighbours. */
+export async function embedCatalogue(
+  onnx: Uint8Array,
+  trained: TrainedModel,
+  onProgress: (progress: BuildProgress) => void = () => {},
+): Promise<{ vectors: VectorMatrix; lists: Awaited<ReturnType<typeof neighbourLists>> }> {
+  const { dims } = trained.model;
+  const encoder = await Encoder.load(onnx, dims);
+  const search = await NeighbourSearch.create(dims);
+  try {
+    const matrix = new Float32Array(trained.productIds.length * dims);
+    for (let start = 0; start < trained.features.length; start += EMBED_BATCH) {
+      const batch = trained.features.slice(start, start + EMBED_BATCH);
+      matrix.set(await encoder.embed(batch), start * dims);
+      onProgress({ stage: "embedding", done: start + batch.length, total: trained.features.length });
+    }
+    const vectors: VectorMatrix = { ids: trained.productIds, matrix, dims };
+    const rows = trained.productIds.map((_, index) => index);
+    const lists = await neighbourLists(search, vectors, rows, new Set(), (done) => onProgress({ stage: "neighbours", done, total: rows.length }));
+    return { vectors, lists };
+  } finally {
+    await encoder.release();
+    await search.release();
+  }
+}
+
+function manifestFor(trained: TrainedModel, onnx: Uint8Array, options: BuildOptions, seconds: number): ModelManifest {
+  const sha256 = createHash("sha256").update(onnx).digest("hex");
+  const { model, training, behaviour } = trained;
+  return {
+    format: "aisle-product-encoder",
+    version: sha256.slice(0, 16),
+    createdAt: new Date().toISOString(),
+    dims: model.dims,
+    hashing: {
+      function: "fnv1a32 over UTF-16 code units of a namespaced token, masked to buckets",
+      buckets: model.scheme.buckets,
+      weights: { ...model.scheme.weights },
+      maxDescriptionWords: model.scheme.maxDescriptionWords,
+    },
+    inputs: { featureIds: ENCODER_IO.featureIds, featureWeights: ENCODER_IO.featureWeights },
+    output: ENCODER_IO.embedding,
+    training: {
+      seed: options.training.seed,
+      products: trained.productIds.length,
+      productsWithBehaviour: behaviour.productsWithBehaviour,
+      orders: behaviour.orders,
+      viewSessions: behaviour.viewSessions,
+      samples: training?.samples ?? 0,
+      batches: training?.batches ?? 0,
+      firstLoss: training?.firstLoss ?? null,
+      lastLoss: training?.lastLoss ?? null,
+      seconds: Math.round(seconds * 100) / 100,
+    },
+    sha256,
+    file: `encoder-${sha256.slice(0, 16)}.onnx`,
+  };
+}
+
+/** Writes the model file and its manifest; older model files of the merchant are removed. */
+function writeModelFiles(dataDir: string, merchant: MerchantId, onnx: Uint8Array, manifest: ModelManifest): void {
+  const directory = modelDirectory(dataDir, merchant);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, manifest.file), onnx);
+  writeFileSync(join(directory, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const name of readdirSync(directory)) {
+    if (name.endsWith(".onnx") && name !== manifest.file) rmSync(join(directory, name), { force: true });
+  }
+}
+
+/** Trains, exports, embeds and stores a merchant's model; returns its manifest. */
+export async function buildSimilarModel(
+  store: Store,
+  dataDir: string,
+  merchant: MerchantId,
+  options: BuildOptions = DEFAULT_BUILD,
+  onProgress: (progress: BuildProgress) => void = () => {},
+): Promise<ModelManifest> {
+  const started = performance.now();
+  const trained = trainEncoder(store, merchant, options, onProgress);
+  const onnx = encoderGraph(trained.model);
+  const { vectors, lists } = await embedCatalogue(onnx, trained, onProgress);
+  const manifest = manifestFor(trained, onnx, options, (performance.now() - started) / 1000);
+  writeModelFiles(dataDir, merchant, onnx, manifest);
+  const { dims } = trained.model;
+  await store.atomically(() => {
+    store.similar.clear(merchant);
+    vectors.ids.forEach((id, row) => {
+      store.similar.putVector(merchant, id, vectors.matrix.subarray(row * dims, (row + 1) * dims));
+      store.similar.putNeighbours(merchant, id, lists[row]!);
+    });
+    store.similar.putManifest(merchant, manifest);
+    store.similar.bump(merchant);
+  });
+  return manifest;
+}

@@ -1,0 +1,102 @@
+// A worker's live copy of a merchant's similar-products model: the ONNX
+// encoder, every product vector as one matrix and the weakest score on each
+// product's neighbour list. Loaded on first use, reloaded when the stored model
+// moves on without this worker, kept current by the refreshes this worker runs.
+import { join } from "node:path";
+import { productFeatures, queryFeatures } from "../core/embedding/features.js";
+import { dot } from "../core/embedding/model.js";
+import type { MerchantId } from "../core/types.js";
+import type { ModelManifest } from "../stores/similar.js";
+import type { Store } from "../stores/store.js";
+import { modelDirectory } from "./build.js";
+import { NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "./neighbours.js";
+import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
+
+export interface LiveModel {
+  manifest: ModelManifest;
+  /** The store's "similar" version this copy matches. */
+  version: number;
+  encoder: Encoder;
+  search: NeighbourSearch;
+  vectors: VectorMatrix;
+  rowOf: Map<number, number>;
+  /** Rows of removed products, kept (zeroed) until the next reload compacts the matrix. */
+  removed: Set<number>;
+  /** Per row: the lowest score on its neighbour list, or -Infinity while the list is not full. */
+  threshold: Float32Array;
+}
+
+const live = new Map<MerchantId, LiveModel>();
+
+function thresholdOf(store: Store, merchant: MerchantId, productId: number): number {
+  const list = store.similar.neighboursOf(merchant, productId);
+  if (!list || list.ids.length < NEIGHBOURS_PER_PRODUCT) return Number.NEGATIVE_INFINITY;
+  return list.weights[list.weights.length - 1]!;
+}
+
+/** The merchant's model as stored now, loading or reloading it if this worker's copy is stale; null: no model yet. */
+export async function liveModel(store: Store, dataDir: string, merchant: MerchantId): Promise<LiveModel | null> {
+  const manifest = store.similar.manifest(merchant);
+  if (!manifest) return null;
+  const version = store.version(merchant, "similar");
+  const current = live.get(merchant);
+  if (current && current.version === version && current.manifest.version === manifest.version) return current;
+
+  const sameModel = current?.manifest.version === manifest.version;
+  const encoder = sameModel ? current!.encoder : await Encoder.load(join(modelDirectory(dataDir, merchant), manifest.file), manifest.dims);
+  const search = current?.search ?? (await NeighbourSearch.create(manifest.dims));
+  if (current && !sameModel) await current.encoder.release();
+  const { ids, matrix } = store.similar.allVectors(merchant, manifest.dims);
+  const model: LiveModel = {
+    manifest,
+    version,
+    encoder,
+    search,
+    vectors: { ids, matrix, dims: manifest.dims },
+    rowOf: new Map(ids.map((id, row) => [id, row])),
+    removed: new Set(),
+    threshold: Float32Array.from(ids, (id) => thresholdOf(store, merchant, id)),
+  };
+  live.set(merchant, model);
+  return model;
+}
+
+/** Embeds products as they are stored now (for a refresh after a change). */
+export async function embedProducts(store: Store, merchant: MerchantId, model: LiveModel, productIds: number[]): Promise<Float32Array> {
+  const features = productIds.map((id) => productFeatures(store.product(merchant, id)!, model.manifest.hashing));
+  return model.encoder.embed(features);
+}
+
+/**
+ * Products whose text is closest to a free-text query (the search's semantic
+ * fallback: "couch" finds sofas when no title says couch).
+ */
+export async function nearestToText(model: LiveModel, text: string, k: number): Promise<{ ids: number[]; scores: number[] }> {
+  const query = await model.encoder.embed([queryFeatures(text, model.manifest.hashing)]);
+  const found = await model.search.search(query, model.vectors.matrix, k + model.removed.size);
+  const ids: number[] = [];
+  const scores: number[] = [];
+  for (let rank = 0; rank < found.k && ids.length < k; rank++) {
+    const row = found.indices[rank]!;
+    if (model.removed.has(row)) continue;
+    ids.push(model.vectors.ids[row]!);
+    scores.push(found.scores[rank]!);
+  }
+  return { ids, scores };
+}
+
+/** Cosine similarity of every row with `vector` (zero for removed rows). */
+export function similaritiesTo(model: LiveModel, vector: Float32Array): Float32Array {
+  const { matrix, dims, ids } = model.vectors;
+  const scores = new Float32Array(ids.length);
+  for (let row = 0; row < ids.length; row++) scores[row] = model.removed.has(row) ? 0 : dot(matrix, row * dims, vector, 0, dims);
+  return scores;
+}
+
+/**
+ * After this worker wrote a refresh: its copy matches the store if that write
+ * was the only one since it loaded; otherwise it reloads on next use.
+ */
+export function markCurrent(model: LiveModel, versionBefore: number, versionNow: number): void {
+  model.version = versionNow === versionBefore + 1 ? versionNow : -1;
+}

@@ -1,0 +1,123 @@
+// Keeps similar-products lists right when products change, without a full
+// rebuild: embed the changed products again, give them fresh lists, and patch
+// only the other lists the change can reach (where the product was listed, or
+// now scores above the list's weakest entry).
+import type { WeightedIds } from "../core/recs/copurchase.js";
+import type { MerchantId } from "../core/types.js";
+import type { Store } from "../stores/store.js";
+import { embedProducts, liveModel, markCurrent, similaritiesTo, type LiveModel } from "./live-model.js";
+import { NEIGHBOURS_PER_PRODUCT, neighbourLists } from "./neighbours.js";
+
+export interface RefreshSummary {
+  model: string | null;
+  embedded: number;
+  removed: number;
+  /** Other products whose lists changed. */
+  patched: number;
+  /** Of those, lists recomputed in full (a product left a full list). */
+  recomputed: number;
+}
+
+/** Appends rows for new products; updates rows of known ones. Returns each product's row. */
+function placeVectors(model: LiveModel, productIds: number[], vectors: Float32Array): number[] {
+  const { dims } = model.vectors;
+  const added = productIds.filter((id) => !model.rowOf.has(id));
+  if (added.length > 0) {
+    const grown = new Float32Array(model.vectors.matrix.length + added.length * dims);
+    grown.set(model.vectors.matrix);
+    const threshold = new Float32Array(model.threshold.length + added.length).fill(Number.NEGATIVE_INFINITY);
+    threshold.set(model.threshold);
+    for (const id of added) {
+      model.rowOf.set(id, model.vectors.ids.length);
+      model.vectors.ids.push(id);
+    }
+    model.vectors.matrix = grown;
+    model.threshold = threshold;
+  }
+  return productIds.map((id, index) => {
+    const row = model.rowOf.get(id)!;
+    model.vectors.matrix.set(vectors.subarray(index * dims, (index + 1) * dims), row * dims);
+    return row;
+  });
+}
+
+function insertByScore(list: WeightedIds, id: number, score: number): void {
+  let at = list.weights.findIndex((weight) => weight < score);
+  if (at === -1) at = list.weights.length;
+  list.ids.splice(at, 0, id);
+  list.weights.splice(at, 0, score);
+}
+
+/** Runs in a pool worker; writes its result in one transaction. */
+export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
+  const model = await liveModel(store, dataDir, merchant);
+  if (!model) return { model: null, embedded: 0, removed: 0, patched: 0, recomputed: 0 };
+  const { dims } = model.vectors;
+  const versionBefore = model.version;
+  const upserted = [...new Set(changedIds)].filter((id) => store.product(merchant, id) !== undefined);
+  const deleted = [...new Set(changedIds)].filter((id) => store.product(merchant, id) === undefined && model.rowOf.has(id));
+  const touched = new Set([...upserted, ...deleted]);
+
+  // Similarities of every product to the changed ones, before and after.
+  const before = [...touched].filter((id) => model.rowOf.has(id)).map((id) => ({ id, scores: similaritiesTo(model, model.vectors.matrix.slice(model.rowOf.get(id)! * dims, (model.rowOf.get(id)! + 1) * dims)) }));
+  const fresh = await embedProducts(store, merchant, model, upserted);
+  const upsertedRows = placeVectors(model, upserted, fresh);
+  for (const id of deleted) {
+    const row = model.rowOf.get(id)!;
+    model.vectors.matrix.fill(0, row * dims, (row + 1) * dims);
+    model.removed.add(row);
+  }
+  const after = upserted.map((id, index) => ({ id, scores: similaritiesTo(model, fresh.subarray(index * dims, (index + 1) * dims)) }));
+  const ownLists = await neighbourLists(model.search, model.vectors, upsertedRows, model.removed);
+
+  // Which other lists the change reaches: those that held a changed product, or that it now enters.
+  const patchedLists = new Map<number, WeightedIds>();
+  const needFullRecompute: number[] = [];
+  const touchedRows = new Set(upsertedRows);
+  for (let row = 0; row < model.vectors.ids.length; row++) {
+    if (touchedRows.has(row) || model.removed.has(row)) continue;
+    const floor = model.threshold[row]!;
+    const held = before.some(({ scores }) => scores[row]! >= floor - 1e-6);
+    const enters = after.filter(({ scores }) => scores[row]! > floor);
+    if (!held && enters.length === 0) continue;
+    const productId = model.vectors.ids[row]!;
+    const stored = store.similar.neighboursOf(merchant, productId) ?? { ids: [], weights: [] };
+    const list: WeightedIds = { ids: [], weights: [] };
+    stored.ids.forEach((id, index) => {
+      if (!touched.has(id)) {
+        list.ids.push(id);
+        list.weights.push(stored.weights[index]!);
+      }
+    });
+    const lostEntries = stored.ids.length - list.ids.length;
+    for (const { id, scores } of after) {
+      if (scores[row]! > floor || list.ids.length < NEIGHBOURS_PER_PRODUCT) insertByScore(list, id, scores[row]!);
+    }
+    // A product that left a full list takes a place only a full search can fill.
+    if (lostEntries > 0 && stored.ids.length >= NEIGHBOURS_PER_PRODUCT && list.ids.length < NEIGHBOURS_PER_PRODUCT) needFullRecompute.push(row);
+    else patchedLists.set(row, { ids: list.ids.slice(0, NEIGHBOURS_PER_PRODUCT), weights: list.weights.slice(0, NEIGHBOURS_PER_PRODUCT) });
+  }
+  const recomputed = await neighbourLists(model.search, model.vectors, needFullRecompute, model.removed);
+  needFullRecompute.forEach((row, index) => patchedLists.set(row, recomputed[index]!));
+  upsertedRows.forEach((row, index) => patchedLists.set(row, ownLists[index]!));
+
+  await store.atomically(() => {
+    upserted.forEach((id, index) => store.similar.putVector(merchant, id, fresh.slice(index * dims, (index + 1) * dims)));
+    for (const id of deleted) store.similar.remove(merchant, id);
+    for (const [row, list] of patchedLists) store.similar.putNeighbours(merchant, model.vectors.ids[row]!, list);
+    store.similar.bump(merchant);
+  });
+  for (const [row, list] of patchedLists) {
+    model.threshold[row] = list.ids.length < NEIGHBOURS_PER_PRODUCT ? Number.NEGATIVE_INFINITY : list.weights[list.weights.length - 1]!;
+  }
+  for (const id of deleted) model.rowOf.delete(id);
+  store.refreshSnapshot();
+  markCurrent(model, versionBefore, store.version(merchant, "similar"));
+  return {
+    model: model.manifest.version,
+    embedded: upserted.length,
+    removed: deleted.length,
+    patched: patchedLists.size - upserted.length,
+    recomputed: needFullRecompute.length,
+  };
+}

@@ -1,0 +1,124 @@
+// Keeps every merchant's similar-products model in step with its catalogue,
+// from the HTTP process: a merchant without a model gets one trained (on its
+// own thread); changed products are embedded again and the lists they reach
+// patched (a pool task). Work for one merchant runs one job at a time, in order.
+import type { MerchantId } from "../core/types.js";
+import type { WorkerPool } from "../pool/pool.js";
+import type { ModelManifest } from "../stores/similar.js";
+import type { Store } from "../stores/store.js";
+import type { BuildProgress } from "./build.js";
+import { trainInWorker } from "./trainer.js";
+
+export interface SimilarLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Changes arriving this close together are refreshed in one task (an import sends many batches). */
+const REFRESH_DELAY_MS = 50;
+/** A shop without a model is trained once its catalogue has been quiet this long. */
+const FIRST_TRAINING_DELAY_MS = 1_000;
+
+export class SimilarModels {
+  private readonly queues = new Map<MerchantId, Promise<void>>();
+  private readonly pendingChanges = new Map<MerchantId, Set<number>>();
+  private readonly timers = new Map<MerchantId, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly pool: WorkerPool,
+    private readonly dataDir: string,
+    private readonly log: SimilarLog,
+  ) {
+    store.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
+  }
+
+  /** At start: train shops that have products but no model; embed products added while the service was down. */
+  reconcile(): void {
+    for (const { id: merchant } of this.store.listMerchants()) {
+      const products = this.store.productIds(merchant);
+      if (products.length === 0) continue;
+      if (!this.store.similar.manifest(merchant)) {
+        void this.train(merchant).catch(() => {});
+        continue;
+      }
+      const embedded = this.store.similar.vectorIds(merchant);
+      const missing = products.filter((id) => !embedded.has(id));
+      const stale = [...embedded].filter((id) => this.store.product(merchant, id) === undefined);
+      if (missing.length + stale.length > 0) this.productsChanged(merchant, [...missing, ...stale]);
+    }
+  }
+
+  /** A full build (text + behaviour), queued behind the merchant's other model work. */
+  train(merchant: MerchantId, onProgress?: (progress: BuildProgress) => void): Promise<ModelManifest> {
+    return this.enqueue(merchant, async () => {
+      const started = performance.now();
+      const manifest = await trainInWorker({ dataDir: this.dataDir, merchantId: merchant, useBehaviour: true }, onProgress);
+      this.log.info("similar-products model trained", {
+        merchant,
+        version: manifest.version,
+        products: manifest.training.products,
+        seconds: Math.round((performance.now() - started) / 100) / 10,
+      });
+      return manifest;
+    });
+  }
+
+  productsChanged(merchant: MerchantId, ids: number[]): void {
+    if (this.closed) return;
+    const pending = this.pendingChanges.get(merchant) ?? new Set<number>();
+    for (const id of ids) pending.add(id);
+    this.pendingChanges.set(merchant, pending);
+    if (this.timers.has(merchant)) return;
+    const hasModel = this.store.similar.manifest(merchant) !== undefined;
+    this.timers.set(merchant, setTimeout(() => this.flush(merchant), hasModel ? REFRESH_DELAY_MS : FIRST_TRAINING_DELAY_MS));
+  }
+
+  /** Starts the work for a merchant's pending changes: a refresh, or the first training. */
+  private flush(merchant: MerchantId): void {
+    clearTimeout(this.timers.get(merchant));
+    this.timers.delete(merchant);
+    const changed = [...(this.pendingChanges.get(merchant) ?? [])];
+    this.pendingChanges.delete(merchant);
+    // Failures are logged by enqueue; nobody awaits this work.
+    if (this.store.similar.manifest(merchant)) void this.refresh(merchant, changed).catch(() => {});
+    else void this.train(merchant).catch(() => {});
+  }
+
+  private refresh(merchant: MerchantId, productIds: number[]): Promise<void> {
+    return this.enqueue(merchant, async () => {
+      const result = await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
+      if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+    });
+  }
+
+  private enqueue<T>(merchant: MerchantId, job: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(merchant) ?? Promise.resolve();
+    const run = previous.then(job);
+    const settled = run.then(
+      () => {},
+      (error: unknown) => this.log.error("similar-products model update failed", { merchant, error: String((error as Error)?.stack ?? error) }),
+    );
+    this.queues.set(merchant, settled);
+    return run;
+  }
+
+  /** Resolves when every change so far has been applied (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.timers.size > 0 || this.queues.size > 0) {
+      for (const merchant of [...this.timers.keys()]) this.flush(merchant);
+      const queues = [...this.queues];
+      await Promise.all(queues.map(([, queue]) => queue));
+      for (const [merchant, queue] of queues) if (this.queues.get(merchant) === queue) this.queues.delete(merchant);
+    }
+  }
+
+  /** Stops taking changes and waits for the work in flight. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.all(this.queues.values());
+  }
+}

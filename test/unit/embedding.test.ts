@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_HASHING, fnv1a, idBucket, productFeatures, queryFeatures, type HashingScheme } from "../../src/core/embedding/features.js";
+import { dot, embedInto } from "../../src/core/embedding/model.js";
+import { DEFAULT_TRAINING, fineTune, textOnlyModel, type BehaviourGroups } from "../../src/core/embedding/train.js";
+
+const scheme: HashingScheme = { ...DEFAULT_HASHING, buckets: 1 << 14 };
+const text = (id: number, title: string, productType: string) => ({ id, title, product_type: productType, vendor: "Acme", tags: "", body_html: "" });
+const catalogue = [
+  text(1, "Red velvet sofa", "Sofa"),
+  text(2, "Grey linen sofa", "Sofa"),
+  text(3, "Steel camp kettle", "Kettle"),
+  text(4, "Enamel camp mug", "Mug"),
+  text(5, "Ceramic coffee mug", "Mug"),
+  text(6, "Wool hiking socks", "Socks"),
+];
+const features = catalogue.map((product) => productFeatures(product, scheme));
+const ids = catalogue.map((product) => product.id);
+const options = { ...DEFAULT_TRAINING, minSamples: 3_000, batchSize: 4 };
+
+function cosine(model: ReturnType<typeof textOnlyModel>, a: number, b: number): number {
+  const va = new Float32Array(model.dims);
+  const vb = new Float32Array(model.dims);
+  embedInto(model, features[a]!, va);
+  embedInto(model, features[b]!, vb);
+  return dot(va, 0, vb, 0, model.dims);
+}
+
+describe("hashed text features", () => {
+  it("hashes with 32-bit FNV-1a (the manifest's documented function)", () => {
+    expect(fnv1a("")).toBe(0x811c9dc5);
+    expect(fnv1a("a")).toBe(0xe40c292c);
+  });
+
+  it("adds up repeated tokens, keeps ids sorted and unique, and includes the product's own id feature", () => {
+    const sofa = productFeatures(text(9, "Sofa sofa", "Sofa"), scheme);
+    expect([...sofa.ids]).toEqual([...new Set(sofa.ids)].sort((a, b) => a - b));
+    expect(sofa.ids).toContain(idBucket(9, scheme));
+    const single = productFeatures(text(9, "Sofa", "Sofa"), scheme);
+    const weightOf = (f: typeof sofa, token: string) => f.weights[f.ids.indexOf(fnv1a(token) & (scheme.buckets - 1))];
+    expect(weightOf(sofa, "w:sofa")).toBeGreaterThan(weightOf(single, "w:sofa")!);
+  });
+
+  it("embeds a query like a title, without an id feature, and drops stop words", () => {
+    const query = queryFeatures("the sofa", scheme);
+    const title = queryFeatures("sofa", scheme);
+    expect([...query.ids]).toEqual([...title.ids]);
+  });
+});
+
+describe("training", () => {
+  it("starts from text alone: products sharing words are closer than unrelated ones, and id rows are zero", () => {
+    const model = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
+    expect(cosine(model, 3, 4)).toBeGreaterThan(cosine(model, 3, 5));
+    const row = idBucket(1, scheme) * model.dims;
+    expect(model.table.subarray(row, row + model.dims).every((value) => value === 0)).toBe(true);
+    expect(model.idf[fnv1a("w:nothing-like-this") & (scheme.buckets - 1)]).toBe(0);
+  });
+
+  it("is deterministic given the seed", () => {
+    const groups: BehaviourGroups = { members: [Int32Array.from([0, 5]), Int32Array.from([2, 3])], weights: Float64Array.from([1, 1]), windows: new Uint8Array(2) };
+    const a = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
+    const b = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
+    fineTune(a, features, groups, options);
+    fineTune(b, features, groups, options);
+    expect(Buffer.from(a.table.buffer).equals(Buffer.from(b.table.buffer))).toBe(true);
+  });
+
+  it("moves products bought together closer, lowering the loss", () => {
+    // A sofa and socks have nothing in common in text; behaviour says they go together.
+    const groups: BehaviourGroups = {
+      members: [Int32Array.from([0, 5]), Int32Array.from([2, 4]), Int32Array.from([1, 3])],
+      weights: Float64Array.from([1, 1, 1]),
+      windows: new Uint8Array(3),
+    };
+    const model = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
+    const before = cosine(model, 0, 5);
+    const summary = fineTune(model, features, groups, options);
+    expect(cosine(model, 0, 5)).toBeGreaterThan(before + 0.2);
+    expect(summary.lastLoss).toBeLessThan(summary.firstLoss);
+    expect(summary.samples).toBe(options.minSamples);
+  });
+});
