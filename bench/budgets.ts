@@ -88,6 +88,30 @@ export const BUDGETS = {
     unit: "µs",
     why: "0.15 ms: the hop must stay cheap enough that moving work off the uWS thread pays",
   },
+  similarBuildDemo: {
+    bound: "max",
+    limit: 10,
+    unit: "s",
+    why: "the issue: training takes seconds for thousands of products; the demo's model is built during the first start",
+  },
+  similarBuildScale: {
+    bound: "max",
+    limit: 120,
+    unit: "s",
+    why: "a 100k-product shop retrains in the background; minutes would leave new products on the text-only path too long",
+  },
+  similarEmbedP99: {
+    bound: "max",
+    limit: 500,
+    unit: "µs",
+    why: "embedding a search query sits on the request path of the semantic fallback; PERFORMANCE-NOTES expects tens of µs for a model this small",
+  },
+  similarRefreshP99: {
+    bound: "max",
+    limit: 50,
+    unit: "ms",
+    why: "a product edit re-embeds it and patches the lists it reaches in the background; a bulk edit of hundreds must finish in seconds",
+  },
   demoSeed: {
     bound: "max",
     limit: 5,

@@ -5,6 +5,8 @@
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --scale [options of scale.ts]
 //          (only the opt-in scale suite: 100k products, ~340k orders; 10+ minutes)
+//        node dist/bench/run.js --similar-products 100000
+//          (only the similar-products suite, on a synthetic shop of that size)
 import { loadavg } from "node:os";
 import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
@@ -12,6 +14,7 @@ import type { MicroSuite } from "./micro-result.js";
 import { runMicro } from "./micro.js";
 import { formatReport } from "./report.js";
 import { runScaleAndReport } from "./scale.js";
+import { runSimilarBench } from "./similar.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");
@@ -21,6 +24,15 @@ const loadAtStart = loadavg()[0] ?? NaN;
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+// --similar-products N: only the similar-products suite, on a synthetic shop of N products.
+const similarSizeAt = process.argv.indexOf("--similar-products");
+if (similarSizeAt !== -1) {
+  const products = Number(process.argv[similarSizeAt + 1]);
+  const suite = await runSimilarBench({ quick, products });
+  console.log(formatReport({ quick, loadAtStart, micro: [suite], load: null, errors }));
+  process.exit(0);
 }
 
 if (scale) {
@@ -35,6 +47,11 @@ try {
   micro = await runMicro({ quick });
 } catch (error) {
   errors.push(`micro suites failed: ${describe(error)}`);
+}
+try {
+  (micro ??= []).push(await runSimilarBench({ quick }));
+} catch (error) {
+  errors.push(`similar-products suite failed: ${describe(error)}`);
 }
 
 process.stderr.write("aisle bench: load runs…\n");

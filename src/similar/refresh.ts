@@ -48,6 +48,24 @@ function insertByScore(list: WeightedIds, id: number, score: number): void {
   list.weights.splice(at, 0, score);
 }
 
+/**
+ * Rows whose lists the change can reach: a changed product scored at least the
+ * list's weakest entry before (it may be on the list), or beats it now.
+ * Flat passes over typed arrays: at 100k products this loop is the refresh's core.
+ */
+function reachedRows(model: LiveModel, before: { scores: Float32Array }[], after: { scores: Float32Array }[], skipRows: number[]): number[] {
+  const size = model.vectors.ids.length;
+  const reached = new Uint8Array(size);
+  const { threshold } = model;
+  for (const { scores } of before) for (let row = 0; row < size; row++) if (scores[row]! >= threshold[row]! - 1e-6) reached[row] = 1;
+  for (const { scores } of after) for (let row = 0; row < size; row++) if (scores[row]! > threshold[row]!) reached[row] = 1;
+  for (const row of skipRows) reached[row] = 0;
+  for (const row of model.removed) reached[row] = 0;
+  const rows: number[] = [];
+  for (let row = 0; row < size; row++) if (reached[row] === 1) rows.push(row);
+  return rows;
+}
+
 /** Runs in a pool worker; writes its result in one transaction. */
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
   const model = await liveModel(store, dataDir, merchant);
@@ -73,13 +91,8 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
   // Which other lists the change reaches: those that held a changed product, or that it now enters.
   const patchedLists = new Map<number, WeightedIds>();
   const needFullRecompute: number[] = [];
-  const touchedRows = new Set(upsertedRows);
-  for (let row = 0; row < model.vectors.ids.length; row++) {
-    if (touchedRows.has(row) || model.removed.has(row)) continue;
+  for (const row of reachedRows(model, before, after, upsertedRows)) {
     const floor = model.threshold[row]!;
-    const held = before.some(({ scores }) => scores[row]! >= floor - 1e-6);
-    const enters = after.filter(({ scores }) => scores[row]! > floor);
-    if (!held && enters.length === 0) continue;
     const productId = model.vectors.ids[row]!;
     const stored = store.similar.neighboursOf(merchant, productId) ?? { ids: [], weights: [] };
     const list: WeightedIds = { ids: [], weights: [] };

@@ -25,8 +25,8 @@ export interface HashingScheme {
 }
 
 export const DEFAULT_HASHING: Omit<HashingScheme, "buckets"> = {
-  weights: { titleWord: 3, titleTrigrams: 1, typeWord: 1.5, type: 2, vendor: 0.5, tag: 1, descriptionWord: 0.3, id: 3 },
-  maxDescriptionWords: 40,
+  weights: { titleWord: 3, titleTrigrams: 1, typeWord: 1.5, type: 2, vendor: 0.5, tag: 1, descriptionWord: 0.3, id: 1 },
+  maxDescriptionWords: 24,
 };
 
 /** A product's (or query's) features: parallel bucket ids and weights, no repeats. */

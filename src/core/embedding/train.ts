@@ -194,9 +194,11 @@ class ContrastiveStep {
     // logits[i][j] = scale · left_i · right_j; the right answer is j = i.
     const logits = new Float32Array(size * size);
     for (let i = 0; i < size; i++) {
+      const leftRow = i * dims;
       for (let j = 0; j < size; j++) {
+        const rightRow = j * dims;
         let sum = 0;
-        for (let dim = 0; dim < dims; dim++) sum += leftUnit[i * dims + dim]! * rightUnit[j * dims + dim]!;
+        for (let dim = 0; dim < dims; dim++) sum += leftUnit[leftRow + dim]! * rightUnit[rightRow + dim]!;
         logits[i * size + j] = scale * sum;
       }
     }
@@ -209,12 +211,13 @@ class ContrastiveStep {
     const dLeft = new Float32Array(size * dims);
     const dRight = new Float32Array(size * dims);
     for (let i = 0; i < size; i++) {
+      const leftRow = i * dims;
       for (let j = 0; j < size; j++) {
         const g = dLogits[i * size + j]! * scale * normaliser;
-        if (g === 0) continue;
+        const rightRow = j * dims;
         for (let dim = 0; dim < dims; dim++) {
-          dLeft[i * dims + dim]! += g * rightUnit[j * dims + dim]!;
-          dRight[j * dims + dim]! += g * leftUnit[i * dims + dim]!;
+          dLeft[leftRow + dim]! += g * rightUnit[rightRow + dim]!;
+          dRight[rightRow + dim]! += g * leftUnit[leftRow + dim]!;
         }
       }
     }
