@@ -51,9 +51,10 @@ async function serve(options: { port?: number; data?: string }): Promise<void> {
   printBanner(config, service, performance.now() - startedAt);
 }
 
-async function importCommand(files: string[], options: { merchant: string; type?: IngestKind; data?: string }): Promise<void> {
+async function importCommand(files: string[], options: { merchant: string; type?: IngestKind; data?: string; train: boolean }): Promise<void> {
   const config = loadConfig(process.env, { dataDir: options.data });
   const store = Store.open(config.dataDir);
+  let productsImported = false;
   try {
     if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}; create it with aisle merchants add`);
     const bar = new cliProgress.SingleBar({
@@ -71,9 +72,38 @@ async function importCommand(files: string[], options: { merchant: string; type?
     });
     const written = Object.entries(counts).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind}`).join(", ");
     console.log(`imported ${written || "nothing"} into ${options.merchant} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+    productsImported = (counts.products ?? 0) > 0;
   } finally {
     await store.close();
   }
+  // A new or changed catalogue gets its similar-products model (and every product its vector) now.
+  if (productsImported && options.train) await trainWithProgress(config.dataDir, options.merchant, true);
+}
+
+/** A full similar-model build on its own thread, with a progress bar per stage. */
+async function trainWithProgress(dataDir: string, merchantId: string, useBehaviour: boolean): Promise<void> {
+  const bar = new cliProgress.SingleBar({
+    format: "{stage} [{bar}] {percentage}% {value}/{total} {eta_formatted} left",
+    stream: process.stderr,
+    noTTYOutput: true,
+    notTTYSchedule: 2_000,
+  });
+  let stage = "";
+  const manifest = await trainInWorker({ dataDir, merchantId, useBehaviour }, (progress) => {
+    if (progress.stage !== stage) {
+      if (stage !== "") bar.stop();
+      stage = progress.stage;
+      bar.start(progress.total, 0, { stage: stage.padEnd(10) });
+    }
+    bar.update(progress.done, { stage: stage.padEnd(10) });
+  });
+  if (stage !== "") bar.stop();
+  const { training } = manifest;
+  console.log(
+    `similar-products model ${manifest.version}: ${training.products} products (${training.productsWithBehaviour} with behaviour: ${training.orders} orders, ${training.viewSessions} view sessions), ` +
+      `${manifest.hashing.buckets} buckets × ${manifest.dims} dims, ${training.samples} training pairs, ${training.seconds} s`,
+  );
+  console.log(`files: ${join(modelDirectory(dataDir, merchantId), manifest.file)} and manifest.json beside it`);
 }
 
 async function addMerchant(options: { id: string; name: string; domain: string; currency: string; data?: string }): Promise<void> {
@@ -102,6 +132,7 @@ program
   .requiredOption("--merchant <id>", "merchant to import into")
   .option("--type <kind>", `what the files hold (${INGEST_KINDS.join(", ")}); default: from the file name`, kindOption)
   .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
+  .option("--no-train", "do not retrain the similar-products model after importing products")
   .argument("<files...>")
   .action(importCommand);
 
@@ -171,27 +202,7 @@ program
     const known = store.merchant(options.merchant) !== undefined;
     await store.close();
     if (!known) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
-    const bar = new cliProgress.SingleBar({
-      format: "{stage} [{bar}] {percentage}% {value}/{total} {eta_formatted} left",
-      stream: process.stderr,
-      noTTYOutput: true,
-    });
-    let stage = "";
-    const manifest = await trainInWorker({ dataDir, merchantId: options.merchant, useBehaviour: !options.textOnly }, (progress) => {
-      if (progress.stage !== stage) {
-        if (stage !== "") bar.stop();
-        stage = progress.stage;
-        bar.start(progress.total, 0, { stage: stage.padEnd(10) });
-      }
-      bar.update(progress.done, { stage: stage.padEnd(10) });
-    });
-    if (stage !== "") bar.stop();
-    const { training } = manifest;
-    console.log(
-      `model ${manifest.version}: ${training.products} products (${training.productsWithBehaviour} with behaviour: ${training.orders} orders, ${training.viewSessions} view sessions), ` +
-        `${manifest.hashing.buckets} buckets × ${manifest.dims} dims, ${training.samples} training pairs, ${training.seconds} s`,
-    );
-    console.log(`files: ${join(modelDirectory(dataDir, options.merchant), manifest.file)} and manifest.json beside it`);
+    await trainWithProgress(dataDir, options.merchant, !options.textOnly);
   });
 
 const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");

@@ -94,6 +94,9 @@ describe("aisle merchants add and aisle import", () => {
     expect(imported.stderr + imported.stdout).toContain("imported 3 products, 1 collections into cli");
     expect(imported.stderr).toContain("importing [");
     expect(imported.status).toBe(0);
+    // Imported products get the shop's similar-products model, trained with a progress bar.
+    expect(imported.stdout).toMatch(/similar-products model [0-9a-f]{16}: 3 products/);
+    expect(imported.stderr).toContain("neighbours");
 
     writeFileSync(join(files, "more-products.json"), JSON.stringify([product(4), { id: 5, title: "No variants" }]));
     const invalid = aisle(["import", "--merchant", "cli", join(files, "more-products.json")], dataDir);
@@ -105,6 +108,8 @@ describe("aisle merchants add and aisle import", () => {
     try {
       expect(store.productIds("cli")).toEqual([1, 2, 3]);
       expect(store.collection("cli", 5)?.product_ids).toEqual([1, 2]);
+      expect([...store.similar.vectorIds("cli")].sort()).toEqual([1, 2, 3]);
+      expect(store.similar.neighboursOf("cli", 1)?.ids.sort()).toEqual([2, 3]);
     } finally {
       await store.close();
     }
