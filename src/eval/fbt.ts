@@ -5,7 +5,7 @@ import { listOptionsFrom, type RecommendedTask } from "../core/products/query.js
 import { recommended } from "../../workers/tasks/recommended.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import { RankingMetrics } from "./metrics.js";
-import { fbtCases, loadOnlineRetail, splitAt, TEST_START, VALIDATION_START } from "./online-retail.js";
+import { fbtCases, loadOnlineRetail, protocolSplit } from "./online-retail.js";
 import { loadRetailMerchant } from "./retail-merchant.js";
 
 export interface FbtOptions {
@@ -29,9 +29,7 @@ const decoder = new TextDecoder();
 export async function evalFbt(options: FbtOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
   const { invoices, descriptions } = await loadOnlineRetail(options.data);
-  const boundary = options.split === "test" ? TEST_START : VALIDATION_START;
-  const end = options.split === "test" ? Number.POSITIVE_INFINITY : TEST_START;
-  const { train, test } = splitAt(invoices.filter((invoice) => invoice.at < end), boundary);
+  const { train, test, boundary } = protocolSplit(invoices, options.split);
   const cases = fbtCases(train, test);
   options.log(`${options.split} split: ${train.length} train invoices, ${cases.length} cases`);
 

@@ -74,6 +74,18 @@ export function splitAt(invoices: Invoice[], boundary: number): { train: Invoice
   return { train: invoices.filter((i) => i.at < boundary), test: invoices.filter((i) => i.at >= boundary) };
 }
 
+export type RetailSplit = "test" | "validation";
+
+/**
+ * The protocol's time split: test = train before November 2011, evaluate on
+ * the rest; validation (for tuning) = train before October, evaluate on October.
+ */
+export function protocolSplit(invoices: Invoice[], split: RetailSplit): { train: Invoice[]; test: Invoice[]; boundary: number } {
+  const boundary = split === "test" ? TEST_START : VALIDATION_START;
+  const end = split === "test" ? Number.POSITIVE_INFINITY : TEST_START;
+  return { ...splitAt(invoices.filter((invoice) => invoice.at < end), boundary), boundary };
+}
+
 /** One case per test invoice with at least two items seen in train: the last is the target. */
 export function fbtCases(train: Invoice[], test: Invoice[]): FbtCase[] {
   const known = new Set(train.flatMap((invoice) => invoice.items));

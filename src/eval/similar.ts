@@ -7,7 +7,7 @@ import { listOptionsFrom, type RecommendationContext, type RecommendedTask } fro
 import { recommended } from "../../workers/tasks/recommended.js";
 import { buildSimilarModel, DEFAULT_BUILD } from "../similar/build.js";
 import { RankingMetrics } from "./metrics.js";
-import { fbtCases, loadOnlineRetail, splitAt, TEST_START, VALIDATION_START } from "./online-retail.js";
+import { fbtCases, loadOnlineRetail, protocolSplit } from "./online-retail.js";
 import { loadRetailMerchant, type RetailMerchant } from "./retail-merchant.js";
 
 export interface SimilarEvalOptions {
@@ -49,9 +49,7 @@ function score(retail: RetailMerchant, cases: Case[], context: RecommendationCon
 export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
   const { invoices, descriptions } = await loadOnlineRetail(options.data);
-  const boundary = options.split === "test" ? TEST_START : VALIDATION_START;
-  const end = options.split === "test" ? Number.POSITIVE_INFINITY : TEST_START;
-  const { train, test } = splitAt(invoices.filter((invoice) => invoice.at < end), boundary);
+  const { train, test, boundary } = protocolSplit(invoices, options.split);
   const retail = await loadRetailMerchant(train, descriptions);
   try {
     // The protocol: the first query item alone; every other item of the invoice (known in train) is a hit.

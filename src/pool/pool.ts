@@ -1,5 +1,5 @@
 import { Piscina } from "piscina";
-import { fileURLToPath } from "node:url";
+import { compiledWorkerFile } from "./worker-file.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "./protocol.js";
 
 export interface PoolOptions {
@@ -11,22 +11,13 @@ export interface PoolOptions {
 
 export class PoolSaturatedError extends Error {}
 
-/**
- * Compiled entry of the worker threads. Under the test runner this module runs
- * from its TypeScript source, while threads need JavaScript: use the build.
- */
-function workerEntry(): string {
-  const fromSource = import.meta.url.endsWith(".ts");
-  return fileURLToPath(new URL(fromSource ? "../../dist/workers/entry.js" : "../../workers/entry.js", import.meta.url));
-}
-
 export class WorkerPool {
   private readonly piscina: Piscina;
 
   constructor(options: PoolOptions) {
     const workerData: WorkerConfig = { dataDir: options.dataDir };
     this.piscina = new Piscina({
-      filename: workerEntry(),
+      filename: compiledWorkerFile("workers/entry.js"),
       workerData,
       minThreads: options.threads,
       maxThreads: options.threads,

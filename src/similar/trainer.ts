@@ -1,7 +1,7 @@
 // Starts a full similar-model build on its own thread and reports its progress.
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { MerchantId } from "../core/types.js";
+import { compiledWorkerFile } from "../pool/worker-file.js";
 import type { ModelManifest } from "../stores/similar.js";
 import type { BuildProgress } from "./build.js";
 
@@ -16,15 +16,9 @@ export type TrainerMessage =
   | { type: "done"; manifest: ModelManifest }
   | { type: "failed"; message: string };
 
-/** Compiled entry (tests run this module from source; threads need the build), as for the pool. */
-function trainerEntry(): string {
-  const fromSource = import.meta.url.endsWith(".ts");
-  return fileURLToPath(new URL(fromSource ? "../../dist/workers/train-entry.js" : "../../workers/train-entry.js", import.meta.url));
-}
-
 export function trainInWorker(request: TrainerRequest, onProgress: (progress: BuildProgress) => void = () => {}): Promise<ModelManifest> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(trainerEntry(), { workerData: request });
+    const worker = new Worker(compiledWorkerFile("workers/train-entry.js"), { workerData: request });
     let settled = false;
     worker.on("message", (message: TrainerMessage) => {
       if (message.type === "progress") onProgress(message.progress);
