@@ -16,6 +16,14 @@ export interface RefreshSummary {
   patched: number;
   /** Of those, lists recomputed in full (a product left a full list). */
   recomputed: number;
+  /** Changed products whose text, and so vector, did not change. */
+  unchanged: number;
+}
+
+/** Equal up to float noise: a batch of another width may sum in another order. */
+function sameVector(a: Float32Array, aOffset: number, b: Float32Array, bOffset: number, dims: number): boolean {
+  for (let dim = 0; dim < dims; dim++) if (Math.abs(a[aOffset + dim]! - b[bOffset + dim]!) > 1e-6) return false;
+  return true;
 }
 
 /** Appends rows for new products; updates rows of known ones. Returns each product's row. */
@@ -69,16 +77,25 @@ function reachedRows(model: LiveModel, before: { scores: Float32Array }[], after
 /** Runs in a pool worker; writes its result in one transaction. */
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
   const model = await liveModel(store, dataDir, merchant);
-  if (!model) return { model: null, embedded: 0, removed: 0, patched: 0, recomputed: 0 };
+  if (!model) return { model: null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
   const { dims } = model.vectors;
   const versionBefore = model.version;
-  const upserted = [...new Set(changedIds)].filter((id) => store.product(merchant, id) !== undefined);
+  const present = [...new Set(changedIds)].filter((id) => store.product(merchant, id) !== undefined);
   const deleted = [...new Set(changedIds)].filter((id) => store.product(merchant, id) === undefined && model.rowOf.has(id));
+  const embedded = await embedProducts(store, merchant, model, present);
+  // Most product edits (price, stock, images) leave its text alone: then its vector, and every list, stays.
+  const moved = present.map((_, index) => index).filter((index) => {
+    const row = model.rowOf.get(present[index]!);
+    return row === undefined || !sameVector(model.vectors.matrix, row * dims, embedded, index * dims, dims);
+  });
+  if (moved.length === 0 && deleted.length === 0) return { model: model.manifest.version, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: present.length };
+  const upserted = moved.map((index) => present[index]!);
+  const fresh = new Float32Array(moved.length * dims);
+  moved.forEach((index, slot) => fresh.set(embedded.subarray(index * dims, (index + 1) * dims), slot * dims));
   const touched = new Set([...upserted, ...deleted]);
 
   // Similarities of every product to the changed ones, before and after.
   const before = [...touched].filter((id) => model.rowOf.has(id)).map((id) => ({ id, scores: similaritiesTo(model, model.vectors.matrix.slice(model.rowOf.get(id)! * dims, (model.rowOf.get(id)! + 1) * dims)) }));
-  const fresh = await embedProducts(store, merchant, model, upserted);
   const upsertedRows = placeVectors(model, upserted, fresh);
   for (const id of deleted) {
     const row = model.rowOf.get(id)!;
@@ -132,5 +149,6 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
     removed: deleted.length,
     patched: patchedLists.size - upserted.length,
     recomputed: needFullRecompute.length,
+    unchanged: present.length - upserted.length,
   };
 }

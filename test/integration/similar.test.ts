@@ -125,6 +125,17 @@ describe("GET /api/v1/products/similar_products and recommended?context=similar"
     expect(ids(mugs.body)).not.toContain(113);
   });
 
+  it("leaves vectors and lists alone when an edit does not touch the text (a price change)", async () => {
+    const { store } = t.service.services;
+    const version = store.version("furnish", "similar");
+    const list = store.similar.neighboursOf("furnish", 131);
+    const repriced = catalogue.find((p) => p.id === 131)!;
+    expect((await postJson(t, "/admin/v1/merchants/furnish/products", { ...repriced, variants: [{ ...(repriced.variants as object[])[0]!, price: "99.00" }] })).status).toBe(200);
+    await t.service.similar.idle();
+    expect(store.version("furnish", "similar")).toBe(version);
+    expect(store.similar.neighboursOf("furnish", 131)).toEqual(list);
+  });
+
   it("drops a deleted product from every list", async () => {
     const victim = ids((await get("/api/v1/products/similar_products?platform_product_ids=120&limit=1")).body)[0]!;
     expect((await t.admin(`/admin/v1/merchants/furnish/products/${victim}`, { method: "DELETE" })).status).toBe(200);
