@@ -8,6 +8,7 @@ import { recommended } from "./tasks/recommended.js";
 import { viewedRelated } from "./tasks/viewed-related.js";
 import { salesList } from "./tasks/sales-lists.js";
 import { staticProducts } from "./tasks/static-products.js";
+import { quickViewSearch, warmSearch } from "./tasks/quick-view.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
@@ -27,6 +28,10 @@ function run(task: Task): TaskResult {
       return viewedRelated(store, task);
     case "purchased":
       return purchased(store, task);
+    case "quick_view":
+      return quickViewSearch(store, task);
+    case "search_warm":
+      return warmSearch(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:

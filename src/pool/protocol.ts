@@ -2,8 +2,23 @@
 // bytes or an error code out. Errors travel as data because a thrown error loses
 // its class and fields crossing threads.
 import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask, ViewedTask } from "../core/products/query.js";
+import type { QuickViewTask } from "../core/search/request.js";
 
-export type Task = StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | { kind: "ping" };
+/** Builds a merchant's search index in the worker that runs it, so the first shopper does not wait. */
+export interface SearchWarmTask {
+  kind: "search_warm";
+  merchantId: string;
+}
+
+export type Task =
+  | StaticProductsTask
+  | SalesListTask
+  | RecommendedTask
+  | ViewedTask
+  | PurchasedTask
+  | QuickViewTask
+  | SearchWarmTask
+  | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 

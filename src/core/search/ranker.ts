@@ -1,0 +1,204 @@
+// Scores a planned query over the lexical index: BM25 per query word (its best
+// alternative), blended with how many words matched, whether they stand next to
+// each other as typed, how generic the product is and how well it sells.
+import { FIELD_BREAK, type LexicalIndex } from "./lexical-index.js";
+import { DEFAULT_RANKING, type QueryPlan, type RankingConfig } from "./query-plan.js";
+
+export interface RankOptions {
+  /** How many product ids to return at most. */
+  k: number;
+  /** Products the request may show (market, collection filter, exclusions); absent: all. */
+  eligible?: (productId: number) => boolean;
+  /** "last": out-of-stock products rank after every available one; "hide": never shown. */
+  outOfStock: "last" | "hide";
+}
+
+/** Out-of-stock products sink below every available one, keeping their order among themselves. */
+const OUT_OF_STOCK_PENALTY = 1e6;
+
+/** Scratch space reused across queries: one query allocates nothing per matched product. */
+class Scratch {
+  capacity = 0;
+  total = new Float32Array(0);
+  matched = new Uint8Array(0);
+  slotBest = new Float32Array(0);
+  seenStamp = new Int32Array(0);
+  slotStamp = new Int32Array(0);
+  stamp = 0;
+  touched = new Int32Array(0);
+
+  fit(capacity: number): void {
+    if (capacity <= this.capacity) return;
+    const size = Math.max(1024, capacity * 2);
+    this.total = new Float32Array(size);
+    this.matched = new Uint8Array(size);
+    this.slotBest = new Float32Array(size);
+    this.seenStamp = new Int32Array(size);
+    this.slotStamp = new Int32Array(size);
+    this.touched = new Int32Array(size);
+    this.capacity = size;
+  }
+}
+
+const scratch = new Scratch();
+
+/** Product ids, best first. */
+export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: RankOptions, config: RankingConfig = DEFAULT_RANKING): number[] {
+  const ranked: number[] = [];
+  const byCode = plan.code === "" ? undefined : index.productByCode(plan.code);
+  if (byCode !== undefined && (options.eligible?.(byCode) ?? true)) ranked.push(byCode);
+
+  const r = plan.slots.length;
+  if (r === 0) return ranked;
+  scratch.fit(index.docCapacity);
+  const { total, matched, slotBest, seenStamp, slotStamp, touched } = scratch;
+  const queryStamp = ++scratch.stamp;
+  let touchedCount = 0;
+  const avgdl = index.averageLength;
+  const { k1, b } = config;
+
+  for (const slot of plan.slots) {
+    const slotStampValue = ++scratch.stamp;
+    const slotDocs: number[] = [];
+    for (const { term, weight } of slot.alternatives) {
+      const postings = index.postingsOf(term);
+      if (!postings) continue;
+      const { docs, tfs, length } = postings;
+      const scale = weight * slot.idf * (k1 + 1);
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        const tf = tfs[i]!;
+        const score = (scale * tf) / (tf + k1 * (1 - b + (b * index.docLength(doc)) / avgdl));
+        if (slotStamp[doc] !== slotStampValue) {
+          slotStamp[doc] = slotStampValue;
+          slotBest[doc] = score;
+          slotDocs.push(doc);
+        } else if (score > slotBest[doc]!) {
+          slotBest[doc] = score;
+        }
+      }
+    }
+    for (const doc of slotDocs) {
+      if (seenStamp[doc] !== queryStamp) {
+        seenStamp[doc] = queryStamp;
+        total[doc] = 0;
+        matched[doc] = 0;
+        touched[touchedCount++] = doc;
+      }
+      total[doc] = total[doc]! + slotBest[doc]!;
+      matched[doc] = matched[doc]! + 1;
+    }
+  }
+
+  // First pass: everything but adjacency, which needs each doc's term order.
+  // Adjacency adds at most adjacencyWeight, so only docs within that of the
+  // k-th best can still reach the top k: only those pay for the second pass.
+  const k = options.k + ranked.length;
+  const base = new Float64Array(touchedCount);
+  const heap = new MinHeap(k);
+  for (let i = 0; i < touchedCount; i++) {
+    const doc = touched[i]!;
+    const product = index.productOf(doc);
+    if (options.eligible && !options.eligible(product)) {
+      base[i] = -Infinity;
+      continue;
+    }
+    const available = index.isAvailable(doc);
+    if (!available && options.outOfStock === "hide") {
+      base[i] = -Infinity;
+      continue;
+    }
+    const coverage = matched[doc]! / r;
+    const score =
+      total[doc]! * coverage +
+      config.coverageWeight * coverage * coverage +
+      config.priorWeight * index.prior(doc) +
+      config.popularityWeight * index.popularity(doc) -
+      (available ? 0 : OUT_OF_STOCK_PENALTY);
+    base[i] = score;
+    heap.offer(score);
+  }
+  const reach = r > 1 ? config.adjacencyWeight : 0;
+  const threshold = heap.full ? heap.min - reach : -Infinity;
+
+  const finalists: { doc: number; score: number }[] = [];
+  const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
+  for (let i = 0; i < touchedCount; i++) {
+    const score = base[i]!;
+    if (score === -Infinity || score < threshold) continue;
+    const doc = touched[i]!;
+    const adjacency = r > 1 ? (config.adjacencyWeight * adjacentPairs(index.termsOf(doc)!, slotTerms)) / (r - 1) : 0;
+    finalists.push({ doc, score: score + adjacency });
+  }
+  finalists.sort((x, y) => y.score - x.score || index.productOf(x.doc) - index.productOf(y.doc));
+  for (const { doc } of finalists) {
+    if (ranked.length >= k) break;
+    const product = index.productOf(doc);
+    if (product !== byCode) ranked.push(product);
+  }
+  return ranked;
+}
+
+/** How many neighbouring query words appear side by side, in order, in the title. */
+function adjacentPairs(ids: Int32Array, slotTerms: Set<number>[]): number {
+  let pairs = 0;
+  for (let s = 0; s + 1 < slotTerms.length; s++) {
+    const left = slotTerms[s]!;
+    const right = slotTerms[s + 1]!;
+    for (let p = 0; p + 1 < ids.length; p++) {
+      const here = ids[p]!;
+      if (here === FIELD_BREAK) break;
+      if (left.has(here) && right.has(ids[p + 1]!)) {
+        pairs++;
+        break;
+      }
+    }
+  }
+  return pairs;
+}
+
+/** The k largest scores seen so far; min is the smallest of them. */
+class MinHeap {
+  private readonly values: Float64Array;
+  private size = 0;
+
+  constructor(private readonly capacity: number) {
+    this.values = new Float64Array(Math.max(1, capacity));
+  }
+
+  get full(): boolean {
+    return this.size >= this.capacity;
+  }
+
+  get min(): number {
+    return this.values[0]!;
+  }
+
+  offer(value: number): void {
+    const v = this.values;
+    if (this.size < this.capacity) {
+      let i = this.size++;
+      v[i] = value;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (v[parent]! <= v[i]!) break;
+        [v[parent], v[i]] = [v[i]!, v[parent]!];
+        i = parent;
+      }
+      return;
+    }
+    if (value <= v[0]!) return;
+    v[0] = value;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < this.size && v[left]! < v[smallest]!) smallest = left;
+      if (right < this.size && v[right]! < v[smallest]!) smallest = right;
+      if (smallest === i) break;
+      [v[smallest], v[i]] = [v[i]!, v[smallest]!];
+      i = smallest;
+    }
+  }
+}
