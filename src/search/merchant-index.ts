@@ -40,6 +40,8 @@ export class MerchantSearchIndex {
   catchUp(store: Store): boolean {
     const latest = store.catalogueSequence(this.merchant);
     if (latest === this.sequence) return true;
+    // A log behind the index is another log (a restored data dir): trust nothing.
+    if (latest < this.sequence) return false;
     if (latest - this.sequence > Math.max(1_000, this.products.size * REBUILD_SHARE)) return false;
     const changes = store.catalogueChangesSince(this.merchant, this.sequence);
     if (changes === null) return false;
@@ -96,10 +98,16 @@ export class MerchantSearchIndex {
 
 const MAX_CACHED_RANKINGS = 5_000;
 
-const perMerchant = new Map<MerchantId, MerchantSearchIndex>();
+/** Per store (a thread opens one; tests and evaluations open several), per merchant. */
+const indexes = new WeakMap<Store, Map<MerchantId, MerchantSearchIndex>>();
 
 /** This thread's search index of a merchant, up to date with the catalogue of the current snapshot. */
 export function searchIndexOf(store: Store, merchant: MerchantId): MerchantSearchIndex {
+  let perMerchant = indexes.get(store);
+  if (!perMerchant) {
+    perMerchant = new Map();
+    indexes.set(store, perMerchant);
+  }
   let index = perMerchant.get(merchant);
   if (!index || !index.catchUp(store)) {
     index = MerchantSearchIndex.build(store, merchant);

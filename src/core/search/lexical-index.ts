@@ -129,9 +129,12 @@ export class LexicalIndex {
     this.version++;
   }
 
-  /** Recomputes every doc's prior once the catalogue has changed enough for them to drift. */
-  refreshPriorsIfDrifted(): void {
-    if (Math.abs(this.liveDocs - this.priorsAt) <= Math.max(10, this.priorsAt * 0.01)) return;
+  /**
+   * Recomputes every doc's prior once the catalogue has changed enough for them
+   * to drift (a few changes move document frequencies, and so priors, by little).
+   */
+  refreshPriorsIfDrifted(force = false): void {
+    if (!force && Math.abs(this.liveDocs - this.priorsAt) <= Math.max(10, this.priorsAt * 0.01)) return;
     for (let doc = 0; doc < this.capacity; doc++) {
       const ids = this.docTerms[doc];
       if (ids) this.docPriors[doc] = this.priorOf(ids);
