@@ -73,34 +73,36 @@ export class SearchJudgments {
 
   /**
    * Every metric, overall and per group (e.g. halves of the queries).
-   * `rankFull` ranks a full query deeply; `rankPrefix` the top 5 of a typed prefix.
+   * `rankServed` is what a search box shows for a text (the top 10); `rankDeep`
+   * the same ranking far deeper, for condensed NDCG.
    */
   evaluate(
-    rankFull: (query: string) => readonly number[],
-    rankPrefix: (prefix: string) => readonly number[],
+    rankServed: (text: string) => readonly number[],
+    rankDeep: (query: string) => readonly number[],
     groupOf: (query: string) => string,
   ): { all: SearchMetrics; groups: Record<string, SearchMetrics> } {
     const sums = new Map<string, { queries: number; exact: number; ndcg10: number; condensed: number; s5: number[] }>();
     const prefixCache = new Map<string, readonly number[]>();
     for (const query of this.queries) {
-      const ranked = rankFull(query);
+      const ranked = rankServed(query);
       const exact = this.exactMatches(query);
       const success = (list: readonly number[]) => (list.slice(0, 5).some((id) => exact.has(id)) ? 1 : 0);
       const s5 = TYPEAHEAD_LENGTHS.map((length) => {
         const prefix = query.slice(0, length);
         let list = prefixCache.get(prefix);
         if (!list) {
-          list = rankPrefix(prefix);
+          list = rankServed(prefix);
           prefixCache.set(prefix, list);
         }
         return success(list);
       });
       s5.push(success(ranked));
+      const deep = rankDeep(query);
       for (const group of ["all", groupOf(query)]) {
         const sum = sums.get(group) ?? { queries: 0, exact: 0, ndcg10: 0, condensed: 0, s5: [0, 0, 0, 0] };
         sum.queries++;
         sum.ndcg10 += this.ndcg(query, ranked, false);
-        sum.condensed += this.ndcg(query, ranked, true);
+        sum.condensed += this.ndcg(query, deep, true);
         if (exact.size > 0) {
           sum.exact++;
           s5.forEach((hit, i) => (sum.s5[i]! += hit));

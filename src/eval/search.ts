@@ -3,17 +3,16 @@
 // admin API uses; the index is the one workers build (searchIndexOf) and every
 // ranking comes from the endpoint's own searchProductIds.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { QuickViewRequest } from "../core/search/request.js";
-import { ingest, MAX_BATCH_ITEMS } from "../ingest/ingest.js";
-import { createMerchant } from "../ingest/merchants.js";
 import { searchIndexOf } from "../search/merchant-index.js";
 import { quickView, searchProductIds } from "../search/quick-view.js";
 import { Store } from "../stores/store.js";
 import { flexsearchOnlyRanking } from "../search/flexsearch-baseline.js";
+import { loadTitledMerchant, readTitledProducts } from "./search-catalogue.js";
 import { SearchJudgments, type SearchMetrics } from "./search-metrics.js";
 
 export interface SearchEvalOptions {
@@ -37,22 +36,10 @@ const REFERENCE: { system: string; metrics: Omit<SearchMetrics, "queries"> }[] =
  * the whole ranked list, so it needs the list far beyond the 10 shown.
  */
 const DEPTH = 5000;
-const TYPEAHEAD_DEPTH = 5;
+/** What the endpoint shows by default: NDCG@10 and Success@5 are measured on it. */
+const SHOWN = 10;
 /** Queries also run through the worker task itself, to show it returns the same top 10. */
 const TASK_CHECKS = 300;
-
-function readProducts(path: string): { id: number; title: string }[] {
-  const rows = readFileSync(path, "utf8").split("\n").slice(1);
-  const products: { id: number; title: string }[] = [];
-  for (const row of rows) {
-    if (row.trim() === "") continue;
-    const tab = row.indexOf("\t");
-    const id = Number(row.slice(0, tab));
-    const title = row.slice(tab + 1).trim();
-    if (Number.isSafeInteger(id) && id > 0 && title !== "") products.push({ id, title });
-  }
-  return products;
-}
 
 function request(query: string, limit: number): QuickViewRequest {
   return { query, limit, collectionIds: null, excludeProductIds: [], excludeCollections: [], hideOutOfStock: false, countryCode: null, pretty: false };
@@ -65,25 +52,16 @@ export function halfOf(query: string): "A" | "B" {
 
 export async function evalSearch(options: SearchEvalOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
-  const products = readProducts(options.products);
+  const products = readTitledProducts(options.products);
   const judgments = SearchJudgments.read(options.judgments);
   options.log(`${products.length} products, ${judgments.queries.length} queries (${judgments.withExactMatch} with a product of relevance ≥ 2.67)`);
 
   const dir = mkdtempSync(join(tmpdir(), "aisle-eval-search-"));
   const store = Store.open(dir);
   try {
-    const merchant = await createMerchant(store, { id: "homedepot", name: "Home Depot titles", domain: "homedepot.example.com" });
     const ingestStarted = performance.now();
-    for (let start = 0; start < products.length; start += MAX_BATCH_ITEMS) {
-      const batch = products.slice(start, start + MAX_BATCH_ITEMS).map(({ id, title }) => ({
-        id,
-        title,
-        handle: `p-${id}`,
-        // Untracked inventory: every product can be bought, so availability does not reorder anything.
-        variants: [{ id, price: "1.00", inventory_management: null }],
-      }));
-      await ingest(store, merchant.id, "products", batch);
-    }
+    // Untracked inventory: every product can be bought, so availability reorders nothing.
+    const merchant = await loadTitledMerchant(store, "homedepot", products);
     const ingestMs = performance.now() - ingestStarted;
 
     global.gc?.();
@@ -97,20 +75,21 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
 
     const rankStarted = performance.now();
     const aisle = judgments.evaluate(
+      (text) => searchProductIds(store, index, request(text, SHOWN), SHOWN),
       (query) => searchProductIds(store, index, request(query, DEPTH), DEPTH),
-      (prefix) => searchProductIds(store, index, request(prefix, TYPEAHEAD_DEPTH), TYPEAHEAD_DEPTH),
       halfOf,
     );
     const rankMs = performance.now() - rankStarted;
 
     // The worker task renders what searchProductIds ranks: check it on a sample.
+    // (The ranking there is cached per query, so the task reuses it: clear nothing, compare bytes' ids.)
     let identical = 0;
     const sample = judgments.queries.slice(0, TASK_CHECKS);
     for (const query of sample) {
       const result = quickView(store, { kind: "quick_view", merchantId: merchant.id, request: request(query, 10), now: Date.now() });
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
       const shown = (JSON.parse(new TextDecoder().decode(result.body)) as { data: { productSuggestions: { id: string }[] } }).data.productSuggestions.map((s) => Number(s.id));
-      const ranked = searchProductIds(store, index, request(query, DEPTH), DEPTH).slice(0, 10);
+      const ranked = searchProductIds(store, index, request(query, SHOWN), SHOWN);
       if (shown.join(",") === ranked.join(",")) identical++;
     }
 
@@ -121,7 +100,7 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
     let flexsearch: SearchMetrics | null = null;
     if (options.flexsearchBaseline) {
       const baseline = flexsearchOnlyRanking(products);
-      flexsearch = judgments.evaluate((query) => baseline.search(query, DEPTH), (prefix) => baseline.search(prefix, TYPEAHEAD_DEPTH), halfOf).all;
+      flexsearch = judgments.evaluate((text) => baseline.search(text, SHOWN), (query) => baseline.search(query, DEPTH), halfOf).all;
       rows.push({ system: `FlexSearch 0.8 alone (built in ${(baseline.buildMs / 1000).toFixed(1)} s)`, metrics: flexsearch });
     }
     rows.push(...REFERENCE.map((row) => ({ system: `reference: ${row.system}`, metrics: row.metrics })));

@@ -34,8 +34,12 @@ export class LexicalIndex {
   private readonly termIds = new Map<string, number>();
   private readonly termText: string[] = [];
   private readonly postings: Postings[] = [];
-  /** Every term ever seen, sorted, for prefix ranges and typo scans. */
+  /** Every term ever seen, sorted, for prefix ranges and typo scans; sortedIds holds their ids. */
   private readonly sorted: string[] = [];
+  private readonly sortedIds: number[] = [];
+  /** Typo candidates by word, valid while the vocabulary and its frequencies stay the same. */
+  private readonly nearCache = new Map<string, { term: number; edits: number }[]>();
+  private nearCacheVersion = -1;
 
   // ── documents (slots are reused after a delete) ──
   private capacity = 0;
@@ -176,6 +180,15 @@ export class LexicalIndex {
     return this.postings[termId];
   }
 
+  /**
+   * The per-doc columns as they are now, for the ranker's hot loops (typed
+   * array reads instead of a method call per posting). Replaced when the index
+   * grows: read them again for every query.
+   */
+  columns(): { products: Float64Array; lengths: Float32Array; available: Uint8Array; priors: Float32Array; popularity: Float32Array } {
+    return { products: this.docProduct, lengths: this.docLengths, available: this.docAvailable, priors: this.docPriors, popularity: this.docPopularity };
+  }
+
   productOf(doc: number): number {
     return this.docProduct[doc]!;
   }
@@ -211,16 +224,23 @@ export class LexicalIndex {
 
   /** Terms in use that start with `prefix` (other than `prefix` itself), most frequent first. */
   completions(prefix: string, max: number): number[] {
-    const found: number[] = [];
-    for (let i = lowerBound(this.sorted, prefix); i < this.sorted.length; i++) {
-      const term = this.sorted[i]!;
-      if (!term.startsWith(prefix)) break;
-      if (term === prefix) continue;
-      const id = this.termIds.get(term)!;
-      if (this.df(id) > 0) found.push(id);
+    // A short prefix spans thousands of terms: keep the best `max` while scanning
+    // (terms come in alphabetical order, so ties keep the alphabetically first).
+    const best: number[] = [];
+    const end = lowerBound(this.sorted, `${prefix}\uffff`);
+    for (let i = lowerBound(this.sorted, prefix); i < end; i++) {
+      const id = this.sortedIds[i]!;
+      const df = this.df(id);
+      if (df === 0 || this.sorted[i] === prefix) continue;
+      if (best.length === max && df <= this.df(best[max - 1]!)) continue;
+      let at = best.length === max ? max - 1 : best.length;
+      while (at > 0 && this.df(best[at - 1]!) < df) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = id;
     }
-    found.sort((a, b) => this.df(b) - this.df(a) || (this.termText[a]! < this.termText[b]! ? -1 : 1));
-    return found.slice(0, max);
+    return best;
   }
 
   /**
@@ -229,6 +249,22 @@ export class LexicalIndex {
    * scan to a few thousand terms.
    */
   nearTerms(word: string, maxEdits: number): { term: number; edits: number }[] {
+    if (this.nearCacheVersion !== this.version) {
+      this.nearCache.clear();
+      this.nearCacheVersion = this.version;
+    }
+    const key = `${maxEdits}:${word}`;
+    let found = this.nearCache.get(key);
+    if (!found) {
+      found = this.scanNearTerms(word, maxEdits);
+      // Typing repeats a rare word at every later keystroke of the query.
+      if (this.nearCache.size >= 10_000) this.nearCache.clear();
+      this.nearCache.set(key, found);
+    }
+    return found;
+  }
+
+  private scanNearTerms(word: string, maxEdits: number): { term: number; edits: number }[] {
     const found: { term: number; edits: number }[] = [];
     const first = word[0] ?? "";
     for (let i = lowerBound(this.sorted, first); i < this.sorted.length; i++) {
@@ -237,7 +273,7 @@ export class LexicalIndex {
       if (Math.abs(term.length - word.length) > maxEdits || term === word) continue;
       const edits = boundedEditDistance(word, term, maxEdits);
       if (edits > maxEdits) continue;
-      const id = this.termIds.get(term)!;
+      const id = this.sortedIds[i]!;
       if (this.df(id) > 0) found.push({ term: id, edits });
     }
     return found;
@@ -250,7 +286,9 @@ export class LexicalIndex {
       this.termIds.set(term, id);
       this.termText.push(term);
       this.postings.push({ docs: new Int32Array(2), tfs: new Float32Array(2), length: 0 });
-      this.sorted.splice(lowerBound(this.sorted, term), 0, term);
+      const at = lowerBound(this.sorted, term);
+      this.sorted.splice(at, 0, term);
+      this.sortedIds.splice(at, 0, id);
     }
     return id;
   }

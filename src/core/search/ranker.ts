@@ -16,6 +16,9 @@ export interface RankOptions {
 /** Out-of-stock products sink below every available one, keeping their order among themselves. */
 const OUT_OF_STOCK_PENALTY = 1e6;
 
+/** A query word in more than this share of products is too common to bring in candidates of its own. */
+const COMMON_SHARE = 0.25;
+
 /** Scratch space reused across queries: one query allocates nothing per matched product. */
 class Scratch {
   capacity = 0;
@@ -26,6 +29,14 @@ class Scratch {
   slotStamp = new Int32Array(0);
   stamp = 0;
   touched = new Int32Array(0);
+  slotDocs = new Int32Array(0);
+  private baseScores = new Float64Array(0);
+
+  /** Base scores of the touched docs, by position in `touched`. */
+  base(count: number): Float64Array {
+    if (this.baseScores.length < count) this.baseScores = new Float64Array(Math.max(1024, count * 2));
+    return this.baseScores;
+  }
 
   fit(capacity: number): void {
     if (capacity <= this.capacity) return;
@@ -36,6 +47,7 @@ class Scratch {
     this.seenStamp = new Int32Array(size);
     this.slotStamp = new Int32Array(size);
     this.touched = new Int32Array(size);
+    this.slotDocs = new Int32Array(size);
     this.capacity = size;
   }
 }
@@ -51,15 +63,25 @@ export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: Rank
   const r = plan.slots.length;
   if (r === 0) return ranked;
   scratch.fit(index.docCapacity);
-  const { total, matched, slotBest, seenStamp, slotStamp, touched } = scratch;
+  const { total, matched, slotBest, seenStamp, slotStamp, touched, slotDocs } = scratch;
+  const { products, lengths, available, priors, popularity } = index.columns();
   const queryStamp = ++scratch.stamp;
   let touchedCount = 0;
-  const avgdl = index.averageLength;
   const { k1, b } = config;
+  // BM25's length normalisation, folded into two constants per query.
+  const lengthScale = (k1 * b) / index.averageLength;
+  const lengthBase = k1 * (1 - b);
 
-  for (const slot of plan.slots) {
+  // Rarest words first: once they have found enough products, a word nearly
+  // every product has ("in", "x") only adds to those, instead of touching most
+  // of the catalogue for products that could only match it.
+  const k = options.k + ranked.length;
+  const commonMass = index.size * COMMON_SHARE;
+  const order = plan.slots.map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) })).sort((x, y) => x.mass - y.mass);
+  for (const { slot, mass } of order) {
+    const addOnly = mass > commonMass && touchedCount >= k;
     const slotStampValue = ++scratch.stamp;
-    const slotDocs: number[] = [];
+    let slotCount = 0;
     for (const { term, weight } of slot.alternatives) {
       const postings = index.postingsOf(term);
       if (!postings) continue;
@@ -67,18 +89,20 @@ export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: Rank
       const scale = weight * slot.idf * (k1 + 1);
       for (let i = 0; i < length; i++) {
         const doc = docs[i]!;
+        if (addOnly && seenStamp[doc] !== queryStamp) continue;
         const tf = tfs[i]!;
-        const score = (scale * tf) / (tf + k1 * (1 - b + (b * index.docLength(doc)) / avgdl));
+        const score = (scale * tf) / (tf + lengthBase + lengthScale * lengths[doc]!);
         if (slotStamp[doc] !== slotStampValue) {
           slotStamp[doc] = slotStampValue;
           slotBest[doc] = score;
-          slotDocs.push(doc);
+          slotDocs[slotCount++] = doc;
         } else if (score > slotBest[doc]!) {
           slotBest[doc] = score;
         }
       }
     }
-    for (const doc of slotDocs) {
+    for (let i = 0; i < slotCount; i++) {
+      const doc = slotDocs[i]!;
       if (seenStamp[doc] !== queryStamp) {
         seenStamp[doc] = queryStamp;
         total[doc] = 0;
@@ -91,20 +115,17 @@ export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: Rank
   }
 
   // First pass: everything but adjacency, which needs each doc's term order.
-  // Adjacency adds at most adjacencyWeight, so only docs within that of the
-  // k-th best can still reach the top k: only those pay for the second pass.
-  const k = options.k + ranked.length;
-  const base = new Float64Array(touchedCount);
+  // A doc's final score is at most its base plus its adjacency reach, and the
+  // k-th best final score is at least the k-th best base: only docs whose base
+  // plus reach gets there can make the top k, and only those pay for adjacency.
+  const base = scratch.base(touchedCount);
   const heap = new MinHeap(k);
+  const { eligible } = options;
+  const hideUnavailable = options.outOfStock === "hide";
   for (let i = 0; i < touchedCount; i++) {
     const doc = touched[i]!;
-    const product = index.productOf(doc);
-    if (options.eligible && !options.eligible(product)) {
-      base[i] = -Infinity;
-      continue;
-    }
-    const available = index.isAvailable(doc);
-    if (!available && options.outOfStock === "hide") {
+    const inStock = available[doc] === 1;
+    if ((!inStock && hideUnavailable) || (eligible && !eligible(products[doc]!))) {
       base[i] = -Infinity;
       continue;
     }
@@ -112,28 +133,30 @@ export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: Rank
     const score =
       total[doc]! * coverage +
       config.coverageWeight * coverage * coverage +
-      config.priorWeight * index.prior(doc) +
-      config.popularityWeight * index.popularity(doc) -
-      (available ? 0 : OUT_OF_STOCK_PENALTY);
+      config.priorWeight * priors[doc]! +
+      config.popularityWeight * popularity[doc]! -
+      (inStock ? 0 : OUT_OF_STOCK_PENALTY);
     base[i] = score;
     heap.offer(score);
   }
-  const reach = r > 1 ? config.adjacencyWeight : 0;
-  const threshold = heap.full ? heap.min - reach : -Infinity;
+  const threshold = heap.full ? heap.min : -Infinity;
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
 
   const finalists: { doc: number; score: number }[] = [];
   const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
   for (let i = 0; i < touchedCount; i++) {
     const score = base[i]!;
-    if (score === -Infinity || score < threshold) continue;
+    if (score === -Infinity) continue;
     const doc = touched[i]!;
-    const adjacency = r > 1 ? (config.adjacencyWeight * adjacentPairs(index.termsOf(doc)!, slotTerms)) / (r - 1) : 0;
+    const reach = reachPerPair * (matched[doc]! - 1);
+    if (score + reach < threshold) continue;
+    const adjacency = reach > 0 ? reachPerPair * adjacentPairs(index.termsOf(doc)!, slotTerms) : 0;
     finalists.push({ doc, score: score + adjacency });
   }
-  finalists.sort((x, y) => y.score - x.score || index.productOf(x.doc) - index.productOf(y.doc));
+  finalists.sort((x, y) => y.score - x.score || products[x.doc]! - products[y.doc]!);
   for (const { doc } of finalists) {
     if (ranked.length >= k) break;
-    const product = index.productOf(doc);
+    const product = products[doc]!;
     if (product !== byCode) ranked.push(product);
   }
   return ranked;
