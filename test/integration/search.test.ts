@@ -129,6 +129,10 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
     for (const query of ["  Ember  LANT", "ember lant ", "émber"]) {
       expect((await search({ query })).body.data.query).toBe(query);
     }
+    // A cleared search box: no suggestions, not an error.
+    const empty = await search({ query: "" });
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual({ productSuggestions: [], collections: [], query: "" });
   });
 
   it("matches the last word as a prefix while the shopper types", async () => {
