@@ -82,7 +82,6 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
     const rankMs = performance.now() - rankStarted;
 
     // The worker task renders what searchProductIds ranks: check it on a sample.
-    // (The ranking there is cached per query, so the task reuses it: clear nothing, compare bytes' ids.)
     let identical = 0;
     const sample = judgments.queries.slice(0, TASK_CHECKS);
     for (const query of sample) {
