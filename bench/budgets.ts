@@ -82,6 +82,12 @@ export const BUDGETS = {
     unit: "ms",
     why: "one order written with its sales and bought-together update, committed: webhooks arrive one order at a time and are acked after the commit",
   },
+  searchKeystrokeP99: {
+    bound: "max",
+    limit: 2,
+    unit: "ms",
+    why: "quick-view search answers every keystroke; the worker's share (index catch-up, ranking over 54k products, render) must leave the keystroke room for the hop and HTTP",
+  },
   poolRoundTripP50: {
     bound: "max",
     limit: 150,

@@ -3,6 +3,7 @@
 // code is 0 (130 only on an interrupt); every child and temp dir is cleaned up.
 //
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
+//        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
 //        node dist/bench/run.js --scale [options of scale.ts]
 //          (only the opt-in scale suite: 100k products, ~340k orders; 10+ minutes)
 //        node dist/bench/run.js --similar-products 100000
@@ -15,6 +16,7 @@ import { runMicro } from "./micro.js";
 import { formatReport } from "./report.js";
 import { runScaleAndReport } from "./scale.js";
 import { runSimilarBench } from "./similar.js";
+import { runSearchBench } from "./search.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");
@@ -35,6 +37,18 @@ if (similarSizeAt !== -1) {
   process.exit(0);
 }
 
+if (process.argv.includes("--search")) {
+  process.stderr.write("aisle bench --search: quick-view search on the Home Depot titles…\n");
+  let search: MicroSuite | null = null;
+  try {
+    search = await runSearchBench({ quick });
+  } catch (error) {
+    errors.push(`search bench failed: ${describe(error)}`);
+  }
+  console.log(formatReport({ quick, loadAtStart, micro: search ? [search] : [], load: null, errors }));
+  process.exit(0);
+}
+
 if (scale) {
   process.stderr.write("aisle bench --scale: generate, import, then ranking and update suites…\n");
   await runScaleAndReport(loadAtStart);
@@ -52,6 +66,14 @@ try {
   (micro ??= []).push(await runSimilarBench({ quick }));
 } catch (error) {
   errors.push(`similar-products suite failed: ${describe(error)}`);
+}
+
+process.stderr.write("aisle bench: quick-view search on the Home Depot titles…\n");
+try {
+  const search = await runSearchBench({ quick });
+  if (search) micro = [...(micro ?? []), search];
+} catch (error) {
+  errors.push(`search bench failed: ${describe(error)}`);
 }
 
 process.stderr.write("aisle bench: load runs…\n");

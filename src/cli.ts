@@ -13,6 +13,7 @@ import { consoleLogger, printBanner } from "./banner.js";
 import { evalSimilar } from "./eval/similar.js";
 import { evalFbt } from "./eval/fbt.js";
 import { evalSessions } from "./eval/sessions.js";
+import { evalSearch } from "./eval/search.js";
 import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
@@ -238,6 +239,23 @@ evaluations
   .option("--json", "print the metrics as one JSON object on the last line")
   .action(async (options: { train: string; test: string; json?: boolean }) => {
     const metrics = await evalSessions({ train: options.train, test: options.test, log: (line) => console.log(line) });
+    if (options.json) console.log(JSON.stringify(metrics));
+  });
+
+evaluations
+  .command("search")
+  .description("quick-view search: the Home Depot protocol (NDCG@10, condensed, typeahead Success@5 at 3/5/8 characters)")
+  .option("--products <file>", "products: product_uid TAB product_title", "../shared/data/homedepot_products.tsv")
+  .option("--judgments <file>", "judgments: search_term TAB product_uid TAB relevance", "../shared/data/homedepot_dev_judgments.tsv")
+  .option("--flexsearch-baseline", "also rank with FlexSearch alone, for comparison")
+  .option("--json", "print the metrics as one JSON object on the last line")
+  .action(async (options: { products: string; judgments: string; flexsearchBaseline?: boolean; json?: boolean }) => {
+    const metrics = await evalSearch({
+      products: options.products,
+      judgments: options.judgments,
+      flexsearchBaseline: options.flexsearchBaseline === true,
+      log: (line) => console.log(line),
+    });
     if (options.json) console.log(JSON.stringify(metrics));
   });
 

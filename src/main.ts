@@ -11,6 +11,7 @@ import { Router } from "./http/router.js";
 import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
 import { eventRoutes } from "./http/routes/events.js";
 import { metaRoutes } from "./http/routes/meta.js";
+import { searchRoutes } from "./http/routes/search.js";
 import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
@@ -46,6 +47,20 @@ function adminTokenFor(config: Config): string {
   return token;
 }
 
+/**
+ * Each worker builds its own search index of each merchant; starting that now
+ * (one task per thread, run side by side) spares the first shoppers the build.
+ */
+function warmSearchIndexes(store: Store, pool: WorkerPool, threads: number, log: Logger): void {
+  for (const merchant of store.listMerchants()) {
+    for (let thread = 0; thread < threads; thread++) {
+      pool.run({ kind: "search_warm", merchantId: merchant.id }).catch((error: unknown) =>
+        log.error("search index warm-up failed", { merchant: merchant.id, error: String(error) }),
+      );
+    }
+  }
+}
+
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const adminToken = adminTokenFor(config);
@@ -70,6 +85,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   };
   const router = new Router([
     ...storefrontRoutes(services),
+    ...searchRoutes(services),
     ...eventRoutes(services),
     ...adminRoutes(services),
     ...webhookRoutes(services),
@@ -84,6 +100,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log.error("request failed", { method: request.method, path: request.path, error: String((error as Error)?.stack ?? error) }),
   });
   const port = await server.listen();
+  warmSearchIndexes(store, pool, config.workers, log);
 
   let closing: Promise<void> | null = null;
   const close = () => {

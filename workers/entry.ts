@@ -9,6 +9,7 @@ import { recommended } from "./tasks/recommended.js";
 import { viewedRelated } from "./tasks/viewed-related.js";
 import { salesList } from "./tasks/sales-lists.js";
 import { staticProducts } from "./tasks/static-products.js";
+import { quickViewSearch, warmSearch } from "./tasks/quick-view.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
@@ -34,6 +35,10 @@ async function run(task: Task): Promise<TaskResult> {
       const summary = await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds);
       return { ok: true, body: encoder.encode(JSON.stringify(summary)) };
     }
+    case "quick_view":
+      return quickViewSearch(store, config.dataDir, task);
+    case "search_warm":
+      return warmSearch(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:

@@ -2,6 +2,7 @@
 // bytes or an error code out. Errors travel as data because a thrown error loses
 // its class and fields crossing threads.
 import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask, ViewedTask } from "../core/products/query.js";
+import type { QuickViewTask } from "../core/search/request.js";
 
 /** Products changed or deleted: embed them again and patch the similar-products lists they reach. */
 export interface RefreshSimilarTask {
@@ -10,7 +11,22 @@ export interface RefreshSimilarTask {
   productIds: number[];
 }
 
-export type Task = StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | RefreshSimilarTask | { kind: "ping" };
+/** Builds a merchant's search index in the worker that runs it, so the first shopper does not wait. */
+export interface SearchWarmTask {
+  kind: "search_warm";
+  merchantId: string;
+}
+
+export type Task =
+  | StaticProductsTask
+  | SalesListTask
+  | RecommendedTask
+  | ViewedTask
+  | PurchasedTask
+  | QuickViewTask
+  | SearchWarmTask
+  | RefreshSimilarTask
+  | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 

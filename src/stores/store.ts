@@ -44,6 +44,18 @@ export class StoreFormatError extends Error {}
 
 export type ProductsChanged = (merchant: MerchantId, productIds: number[]) => void;
 
+/** One entry of a merchant's catalogue change log: which product or collection changed. */
+export interface CatalogueChange {
+  kind: "product" | "collection";
+  id: number;
+}
+
+/**
+ * Entries kept in a merchant's catalogue change log. A reader that fell further
+ * behind than this (or finds more changes than it cares to patch) rebuilds.
+ */
+export const CATALOGUE_LOG_KEEP = 100_000;
+
 /** A create of something that exists already (merchants are created once, never upserted). */
 export class AlreadyExistsError extends Error {}
 
@@ -91,6 +103,8 @@ export class Store {
   /** The similar-products model's vectors and lists. */
   readonly similar: SimilarStore;
   private readonly productListeners: ProductsChanged[] = [];
+  /** [merchant, sequence] → the product or collection that changed: lets search indexes patch themselves. */
+  private readonly catalogueChanges: Database<CatalogueChange, Key>;
 
   private constructor(
     private readonly root: RootDatabase,
@@ -125,6 +139,7 @@ export class Store {
     this.coNeighbours = db("copurchase_neighbours");
     this.coListVersions = db("copurchase_list_versions");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
+    this.catalogueChanges = db("catalogue_changes");
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -268,6 +283,7 @@ export class Store {
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
+      this.logCatalogueChanges(merchant, "product", items.map(({ value }) => value.product.id));
       this.bump(merchant, "catalogue");
     });
     this.productsChanged(merchant, items.map(({ value }) => value.product.id));
@@ -280,6 +296,7 @@ export class Store {
       if (!old) return false;
       this.unindexProduct(merchant, old);
       this.products.remove([merchant, id]);
+      this.logCatalogueChanges(merchant, "product", [id]);
       this.bump(merchant, "catalogue");
       return true;
     });
@@ -288,13 +305,18 @@ export class Store {
   }
 
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
-    await this.upsertAll(merchant, this.collections, items, "catalogue");
+    await this.root.childTransaction(() => {
+      for (const { value } of items) this.collections.put([merchant, value.id], value);
+      this.logCatalogueChanges(merchant, "collection", items.map(({ value }) => value.id));
+      this.bump(merchant, "catalogue");
+    });
   }
 
   async deleteCollection(merchant: MerchantId, id: number): Promise<boolean> {
     return this.root.childTransaction(() => {
       if (!this.collections.get([merchant, id])) return false;
       this.collections.remove([merchant, id]);
+      this.logCatalogueChanges(merchant, "collection", [id]);
       this.bump(merchant, "catalogue");
       return true;
     });
@@ -551,18 +573,6 @@ export class Store {
     return this.customerEmails.get([merchant, email.toLowerCase()]);
   }
 
-  private async upsertAll<T extends { id: number }>(
-    merchant: MerchantId,
-    db: Database<T, Key>,
-    items: Located<T>[],
-    domain: DataDomain,
-  ): Promise<void> {
-    await this.root.childTransaction(() => {
-      for (const { value } of items) db.put([merchant, value.id], value);
-      this.bump(merchant, domain);
-    });
-  }
-
   private writeProduct(merchant: MerchantId, path: string, { product, metafields }: NormalisedProduct): void {
     const old = this.products.get([merchant, product.id]);
     if (old) this.unindexProduct(merchant, old);
@@ -598,6 +608,37 @@ export class Store {
       if (variant.sku !== "" && this.skus.get([merchant, variant.sku]) === variant.id) {
         this.skus.remove([merchant, variant.sku]);
       }
+    }
+  }
+
+  /** The latest catalogue change log sequence number of a merchant (0: none yet). */
+  catalogueSequence(merchant: MerchantId): number {
+    return (this.meta.get(`catalogue_sequence:${merchant}`) as number | undefined) ?? 0;
+  }
+
+  /**
+   * Catalogue changes after sequence `after`, oldest first, or null when some
+   * of them were already dropped from the log (the reader must rebuild).
+   */
+  catalogueChangesSince(merchant: MerchantId, after: number): { sequence: number; change: CatalogueChange }[] | null {
+    const latest = this.catalogueSequence(merchant);
+    if (after < latest - CATALOGUE_LOG_KEEP) return null;
+    const found: { sequence: number; change: CatalogueChange }[] = [];
+    for (const { key, value } of this.catalogueChanges.getRange({ start: [merchant, after + 1], end: [merchant, latest + 1] })) {
+      found.push({ sequence: key[1] as number, change: value });
+    }
+    return found;
+  }
+
+  /** Appends to the change log in the caller's transaction and drops what is older than the log keeps. */
+  private logCatalogueChanges(merchant: MerchantId, kind: CatalogueChange["kind"], ids: number[]): void {
+    const counterKey = `catalogue_sequence:${merchant}`;
+    let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
+    for (const id of ids) this.catalogueChanges.put([merchant, ++sequence], { kind, id });
+    this.meta.put(counterKey, sequence);
+    const keepFrom = sequence - CATALOGUE_LOG_KEEP + 1;
+    if (keepFrom > 1) {
+      for (const key of this.catalogueChanges.getKeys({ start: [merchant, 0], end: [merchant, keepFrom] })) this.catalogueChanges.remove(key);
     }
   }
 

@@ -5,6 +5,7 @@ export interface VariantSpec {
   price?: string;
   compare_at_price?: string | null;
   sku?: string;
+  barcode?: string;
   inventory_quantity?: number;
   inventory_policy?: "deny" | "continue";
   inventory_management?: string | null;

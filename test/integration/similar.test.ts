@@ -23,7 +23,11 @@ const KINDS = [
 const catalogue = KINDS.flatMap((kind, k) =>
   kind.words.map((words, i) => product(100 + k * 10 + i, { title: `Harbor ${words}`, product_type: kind.type, tags: kind.type.toLowerCase(), body_html: `<p>A ${words}.</p>` })),
 );
-const kindOf = (id: number) => KINDS[Math.floor((id - 100) / 10)]!.type;
+// A sofa whose title, type and tags never say "sofa": only its description and
+// shoppers who view it beside sofas do.
+const chesterfield = product(140, { title: "Harbor Chesterfield", product_type: "Seating", tags: "living room", body_html: "<p>Deep buttoned, for the living room.</p>" });
+catalogue.push(chesterfield);
+const kindOf = (id: number) => (id === 140 ? "Sofa" : KINDS[Math.floor((id - 100) / 10)]!.type);
 
 let t: TestService;
 let shop: { api_key: string };
@@ -50,6 +54,14 @@ beforeAll(async () => {
     cancelled_at: null,
   }));
   expect((await postJson(t, "/admin/v1/merchants/furnish/orders", orders)).status).toBe(200);
+  // Shoppers browse the chesterfield between sofas.
+  for (let session = 0; session < 8; session++) {
+    const uuid = `00000000-0000-4000-8000-${String(session).padStart(12, "0")}`;
+    for (const id of [100 + (session % 6), 140, 100 + ((session + 1) % 6), 140]) {
+      const res = await fetch(`${t.base}/api/v1/analytics/event?key=${shop.api_key}&subject=user&verb=viewed&noun=product&platform_product_handle=product-${id}&uuid=${uuid}`, { method: "POST" });
+      expect(res.status).toBe(200);
+    }
+  }
   // A shop with products and no model gets one trained once its catalogue is quiet.
   await t.service.similar.idle();
 }, 60_000);
@@ -61,7 +73,7 @@ describe("the similar-products model", () => {
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
     const onnx = readFileSync(join(modelDirectory(t.dataDir, "furnish"), manifest.file));
     expect(createHash("sha256").update(onnx).digest("hex")).toBe(manifest.sha256);
-    expect(manifest.training.products).toBe(24);
+    expect(manifest.training.products).toBe(25);
     expect(manifest.training.orders).toBe(12);
     const model = onnxProto.onnx.ModelProto.decode(onnx);
     const standard = new Set(["Gather", "Mul", "Unsqueeze", "ReduceSum", "Max", "Sqrt", "Div"]);
@@ -84,6 +96,17 @@ describe("the similar-products model", () => {
       for (let dim = 0; dim < model.dims; dim++) worst = Math.max(worst, Math.abs(reference[dim]! - served[row * model.dims + dim]!));
     });
     expect(worst).toBeLessThan(1e-5);
+  });
+});
+
+describe("quick-view search's semantic fallback", () => {
+  it("tops up a short lexical result with products the model places near the query", async () => {
+    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${shop.api_key}`, { method: "POST", body: JSON.stringify({ query: "sofa", limit: 10 }) });
+    const found = ((await res.json()) as { data: { productSuggestions: { id: string }[] } }).data.productSuggestions.map((s) => Number(s.id));
+    // Words find the six sofas first; meaning adds the chesterfield, and nothing unrelated.
+    expect(found.slice(0, 6).every((id) => kindOf(id) === "Sofa" && id !== 140)).toBe(true);
+    expect(found).toContain(140);
+    expect(found.every((id) => kindOf(id) === "Sofa")).toBe(true);
   });
 });
 

@@ -239,6 +239,29 @@ export const QUICK_VIEW_SETTINGS: EndpointDef = {
   deprecated: true,
 };
 
+export const QUICK_VIEW_SEARCH: EndpointDef = {
+  method: "POST",
+  path: "/api/v1/smart-search/search/quick-view",
+  name: "Quick-view search",
+  description:
+    "Search as you type: product suggestions and matching collections for a search box. JSON body {query, limit?, country_code?, " +
+    "filters?: {collections?: [id], hideOutOfStock?: boolean}, exclude?: {productIds?: [id], collections?: [{collectionId, hideProducts?}]}}; " +
+    "query, limit and country_code may also be sent in the query string. The last word matches as a prefix, typos are forgiven " +
+    "(one edit from 4 characters, two from 8; never in numbers), SKUs and barcodes match exactly; out-of-stock products come after " +
+    "every available one, or never with filters.hideOutOfStock. data.query echoes the query exactly, so a client can drop answers " +
+    "to older keystrokes.",
+  params: [
+    { ...P.key, name: "Service-Api-Key", description: "Public API key of the merchant, as a query parameter or a Service-Api-Key header." },
+    { name: "query", kind: "text", required: false, default: null, description: "The search text (the body's query wins when both are sent).", example: "cordless dri" },
+    { ...P.limit, default: "10", description: "Maximum number of product suggestions (1 to 50)." },
+    P.country_code,
+    P.format,
+  ],
+  // The spec shows an empty object as the 400 body of quick-view search.
+  errorStyle: "empty",
+  isSource: false,
+};
+
 /** Every storefront-facing endpoint, in the order /api/v1/sources lists them. */
 export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
   RECOMMENDED,
@@ -252,4 +275,5 @@ export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
   ANALYTICS_EVENT,
   SOURCES,
   QUICK_VIEW_SETTINGS,
+  QUICK_VIEW_SEARCH,
 ];

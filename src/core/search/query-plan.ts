@@ -1,0 +1,144 @@
+// What each word of a query may match: the word itself, near spellings when it
+// is rare or unknown, compounds with its neighbour, and, for the word being
+// typed, its likeliest completions. One "slot" per query word; a product earns
+// a slot's score through the best of its alternatives.
+import { editBudget } from "./edits.js";
+import type { LexicalIndex } from "./lexical-index.js";
+import { family, hasDigit, stem, words } from "./text.js";
+
+export interface RankingConfig {
+  /** BM25 saturation and length normalisation. */
+  k1: number;
+  b: number;
+  /** Typo alternatives only for words at most this frequent: common words are spelled right. */
+  rareDf: number;
+  /** Weight of an alternative d edits away: typoWeight^d. */
+  typoWeight: number;
+  /** Weight of "dishwasher" for "dish washer" and back. */
+  compoundWeight: number;
+  /** Completions considered for the word being typed. */
+  completions: number;
+  /** A completion weighs (mass of its family / mass of the top family)^completionExponent. */
+  completionExponent: number;
+  /** Score = B·(m/R) + coverageWeight·(m/R)² + adjacencyWeight·adj/(R−1) + priorWeight·prior + popularityWeight·popularity. */
+  coverageWeight: number;
+  adjacencyWeight: number;
+  priorWeight: number;
+  popularityWeight: number;
+  /** Longer queries are cut: nobody types more into a search box, and cost grows per word. */
+  maxWords: number;
+}
+
+export const DEFAULT_RANKING: RankingConfig = {
+  k1: 1.2,
+  b: 0.75,
+  rareDf: 3,
+  typoWeight: 0.8,
+  compoundWeight: 0.9,
+  completions: 12,
+  completionExponent: 0.7,
+  coverageWeight: 2,
+  adjacencyWeight: 2,
+  priorWeight: 3,
+  popularityWeight: 1,
+  maxWords: 10,
+};
+
+export interface Alternative {
+  term: number;
+  weight: number;
+}
+
+export interface Slot {
+  alternatives: Alternative[];
+  /** Shared by the alternatives: a slot is one query word, however many terms may stand for it. */
+  idf: number;
+}
+
+export interface QueryPlan {
+  /** One per query word, in order; a slot with no alternatives matches nothing. */
+  slots: Slot[];
+  /** The whole query as a SKU or barcode candidate. */
+  code: string;
+  /** Identifies the plan for caching: the same key ranks the same way on the same index. */
+  key: string;
+}
+
+/**
+ * Plans a query. `typing`: the last word may be unfinished (no trailing
+ * space), so it also matches as a prefix.
+ */
+export function planQuery(index: LexicalIndex, query: string, config: RankingConfig = DEFAULT_RANKING): QueryPlan {
+  const raw = words(query).slice(0, config.maxWords);
+  const typing = raw.length > 0 && !/\s$/.test(query);
+  const stems = raw.map(stem);
+  const n = Math.max(1, index.size);
+  const alternatives: Map<number, number>[] = raw.map(() => new Map());
+  const offer = (slot: number, term: number | undefined, weight: number) => {
+    if (term === undefined || index.df(term) === 0) return;
+    const map = alternatives[slot]!;
+    if ((map.get(term) ?? 0) < weight) map.set(term, weight);
+  };
+
+  raw.forEach((word, i) => {
+    const exact = index.termId(stems[i]!);
+    offer(i, exact, 1);
+    const df = exact === undefined ? 0 : index.df(exact);
+    // Numbers, sizes and codes are typed exactly: "18" must not become "16".
+    if (df <= config.rareDf && !hasDigit(word)) {
+      const budget = editBudget(word.length);
+      if (budget > 0) {
+        for (const { term, edits } of index.nearTerms(stems[i]!, budget)) offer(i, term, config.typoWeight ** edits);
+      }
+      offerSplits(index, word, (term) => offer(i, term, config.compoundWeight));
+    }
+    const next = raw[i + 1];
+    if (next !== undefined) {
+      const joined = index.termId(stem(word + next));
+      offer(i, joined, config.compoundWeight);
+      offer(i + 1, joined, config.compoundWeight);
+    }
+  });
+
+  if (typing) {
+    const last = raw.length - 1;
+    const word = raw[last]!;
+    const found = index.completions(word, config.completions);
+    const massOf = new Map<string, number>();
+    for (const term of found) {
+      const root = family(index.term(term));
+      massOf.set(root, (massOf.get(root) ?? 0) + index.df(term));
+    }
+    const top = Math.max(1, ...massOf.values());
+    for (const term of found) {
+      offer(last, term, (massOf.get(family(index.term(term)))! / top) ** config.completionExponent);
+    }
+  }
+
+  const slots = alternatives.map((map): Slot => {
+    let mass = 0;
+    for (const term of map.keys()) mass += index.df(term);
+    return {
+      alternatives: [...map].map(([term, weight]) => ({ term, weight })),
+      idf: bm25Idf(n, Math.min(n, mass)),
+    };
+  });
+  const key = `${typing ? "~" : "="}${stems.join(" ")}`;
+  return { slots, code: query.trim(), key };
+}
+
+/** "dishwasher" → "dish" + "washer" when both halves are words of the catalogue. */
+function offerSplits(index: LexicalIndex, word: string, offer: (term: number) => void): void {
+  for (let cut = 3; cut <= word.length - 3; cut++) {
+    const left = index.termId(word.slice(0, cut));
+    const right = index.termId(stem(word.slice(cut)));
+    if (left !== undefined && right !== undefined && index.df(left) > 0 && index.df(right) > 0) {
+      offer(left);
+      offer(right);
+    }
+  }
+}
+
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}

@@ -1,0 +1,157 @@
+// Quick-view search as a worker runs it: bring the merchant's index up to date,
+// rank (or reuse a ranking of the same query), then build the spec's result
+// for the few products shown.
+import { jsonBytes } from "../core/json.js";
+import { MAX_LIMIT } from "../core/params/parse.js";
+import { marketForCountry, withMarketPrices } from "../core/products/market.js";
+import { planQuery } from "../core/search/query-plan.js";
+import { rankProducts } from "../core/search/ranker.js";
+import type { QuickViewRequest, QuickViewTask } from "../core/search/request.js";
+import { toCollectionSuggestion, toSuggestion, type Suggestion } from "../core/search/suggestion.js";
+import type { MarketSettings, MerchantId } from "../core/types.js";
+import type { TaskResult } from "../pool/protocol.js";
+import { merchantCatalog } from "../stores/catalog.js";
+import type { Store } from "../stores/store.js";
+import { searchIndexOf, type MerchantSearchIndex } from "./merchant-index.js";
+
+/**
+ * Where meaning-based candidates come from when words alone find fewer
+ * products than asked for ("couch" → sofas): product ids, best first. The
+ * embedding model provides one; without it, search is lexical only.
+ */
+export type SemanticCandidates = (merchantId: MerchantId, query: string, k: number) => Promise<number[]>;
+
+export interface QuickViewDependencies {
+  semantic: SemanticCandidates | null;
+}
+
+export const NO_SEMANTIC_FALLBACK: QuickViewDependencies = { semantic: null };
+
+/** Collections shown beside the products. */
+const COLLECTION_SUGGESTIONS = 5;
+
+const marketCatalogues = new WeakMap<MarketSettings, Set<number>>();
+
+/** Whether a product may appear in this request: market catalogue, collection filter, exclusions. */
+function eligibility(store: Store, merchant: MerchantId, request: QuickViewRequest, market: MarketSettings | null): ((id: number) => boolean) | undefined {
+  const checks: ((id: number) => boolean)[] = [];
+  if (market !== null && market.product_ids !== null) {
+    let catalogue = marketCatalogues.get(market);
+    if (!catalogue) {
+      catalogue = new Set(market.product_ids);
+      marketCatalogues.set(market, catalogue);
+    }
+    const inMarket = catalogue;
+    checks.push((id) => inMarket.has(id));
+  }
+  if (request.collectionIds !== null) {
+    const allowed = new Set(request.collectionIds.flatMap((id) => store.collection(merchant, id)?.product_ids ?? []));
+    checks.push((id) => allowed.has(id));
+  }
+  const hidden = new Set(request.excludeProductIds);
+  for (const { collectionId, hideProducts } of request.excludeCollections) {
+    if (hideProducts) for (const id of store.collection(merchant, collectionId)?.product_ids ?? []) hidden.add(id);
+  }
+  if (hidden.size > 0) checks.push((id) => !hidden.has(id));
+  if (checks.length === 0) return undefined;
+  return (id) => checks.every((check) => check(id));
+}
+
+/**
+ * Product ids for a request, best first, at most k: the ranking the endpoint
+ * shows and `aisle eval search` measures. Rankings are reused per query,
+ * eligibility and index version, so repeated keystroke prefixes cost a lookup.
+ */
+export function searchProductIds(store: Store, index: MerchantSearchIndex, request: QuickViewRequest, k: number): number[] {
+  const { plan, cacheKey, cacheable, eligible } = rankingContext(store, index, request, k);
+  const cached = cacheable ? index.cachedRanking(cacheKey) : undefined;
+  if (cached) return cached;
+  const ranked = rankProducts(index.products, plan, { k, eligible: eligible(), outOfStock: request.hideOutOfStock ? "hide" : "last" });
+  if (cacheable) index.rememberRanking(cacheKey, ranked);
+  return ranked;
+}
+
+/** What a ranking depends on (its cache key) and, lazily, who may appear in it. */
+function rankingContext(store: Store, index: MerchantSearchIndex, request: QuickViewRequest, k: number) {
+  const catalog = merchantCatalog(store, index.merchant);
+  const market = marketForCountry(catalog.markets(), request.countryCode);
+  const plan = planQuery(index.products, request.query);
+  const cacheKey = JSON.stringify([
+    plan.key,
+    plan.code,
+    k,
+    market?.id ?? null,
+    request.collectionIds,
+    request.excludeProductIds,
+    request.excludeCollections,
+    request.hideOutOfStock,
+  ]);
+  return {
+    plan,
+    cacheKey,
+    // Only page-sized rankings are kept: deep ones (evaluations) would crowd out keystrokes.
+    cacheable: k <= MAX_LIMIT,
+    eligible: () => eligibility(store, index.merchant, request, market),
+  };
+}
+
+/**
+ * The lexical ranking, topped up by meaning when words find fewer than k
+ * products ("couch" → sofas). The topped-up list is cached beside the lexical
+ * one, so a repeated keystroke does not embed the query again.
+ */
+export async function searchWithFallback(store: Store, index: MerchantSearchIndex, request: QuickViewRequest, k: number, deps: QuickViewDependencies): Promise<number[]> {
+  const ranked = searchProductIds(store, index, request, k);
+  if (ranked.length >= k || deps.semantic === null || request.query.trim() === "") return ranked;
+  const { cacheKey, cacheable, eligible: eligibleFor } = rankingContext(store, index, request, k);
+  const key = `meaning|${cacheKey}`;
+  const cached = cacheable ? index.cachedRanking(key) : undefined;
+  if (cached) return cached;
+  const eligible = eligibleFor();
+  const topped = [...ranked];
+  const seen = new Set(ranked);
+  for (const id of await deps.semantic(index.merchant, request.query, k + ranked.length)) {
+    if (topped.length >= k) break;
+    // Held to the ranker's rules: searchable, eligible, and in stock when asked.
+    if (seen.has(id) || !index.products.has(id) || (eligible && !eligible(id))) continue;
+    if (request.hideOutOfStock && !index.products.isProductAvailable(id)) continue;
+    seen.add(id);
+    topped.push(id);
+  }
+  if (cacheable) index.rememberRanking(key, topped);
+  return topped;
+}
+
+export async function quickView(store: Store, task: QuickViewTask, deps: QuickViewDependencies = NO_SEMANTIC_FALLBACK): Promise<TaskResult> {
+  const merchant = store.merchant(task.merchantId);
+  if (!merchant) return { ok: false, code: "merchant_not_found", message: `no merchant ${task.merchantId}` };
+  const { request } = task;
+  const index = searchIndexOf(store, merchant.id);
+  index.refreshPopularity(store, task.now);
+  const catalog = merchantCatalog(store, merchant.id);
+  const market = marketForCountry(catalog.markets(), request.countryCode);
+
+  const productSuggestions: Suggestion[] = [];
+  for (const id of await searchWithFallback(store, index, request, request.limit, deps)) {
+    const stored = catalog.product(id);
+    if (!stored) continue;
+    const product = withMarketPrices(stored, market, catalog.marketPrice.bind(catalog));
+    productSuggestions.push(toSuggestion(product, merchant.domain, catalog.metafields("product", id)));
+  }
+
+  const excludedCollections = new Set(request.excludeCollections.map((entry) => entry.collectionId));
+  const collections = [];
+  for (const id of index.collections.search(request.query, COLLECTION_SUGGESTIONS + excludedCollections.size)) {
+    if (collections.length >= COLLECTION_SUGGESTIONS || excludedCollections.has(id)) continue;
+    const collection = catalog.collection(id);
+    if (collection) collections.push(toCollectionSuggestion(collection, merchant.domain));
+  }
+
+  const body = {
+    successful: true,
+    data: { productSuggestions, collections, query: request.query },
+    status: 200,
+    errorMessage: null,
+  };
+  return { ok: true, body: jsonBytes(body, request.pretty) };
+}
