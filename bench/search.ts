@@ -10,7 +10,7 @@ import { rankProducts } from "../src/core/search/ranker.js";
 import type { QuickViewRequest } from "../src/core/search/request.js";
 import { loadTitledMerchant, readTitledProducts, titledProductBatches } from "../src/eval/search-catalogue.js";
 import { SearchJudgments } from "../src/eval/search-metrics.js";
-import { searchIndexOf } from "../src/search/merchant-index.js";
+import { measuredIndexBuild } from "../src/search/merchant-index.js";
 import { quickView } from "../src/search/quick-view.js";
 import { Store } from "../src/stores/store.js";
 import { rssMB, startAisle } from "./aisle-process.js";
@@ -61,15 +61,9 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
   const store = Store.open(dir);
   try {
     const merchant = await loadTitledMerchant(store, "homedepot", products);
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const buildStarted = performance.now();
-    const index = searchIndexOf(store, merchant.id);
-    const buildMs = performance.now() - buildStarted;
-    global.gc?.();
-    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+    const { index, buildMs, heapMb, exactHeap } = measuredIndexBuild(store, merchant.id);
     results.push({ name: `index build, ${index.products.size} products (one worker's)`, p50Us: buildMs * 1000, p99Us: buildMs * 1000, opsPerSec: 1000 / buildMs, samples: 1 });
-    notes.push(`index build ${(buildMs / 1000).toFixed(2)} s, JS heap +${heapMb.toFixed(0)} MB${global.gc ? "" : " (no --expose-gc: approximate)"} per worker`);
+    notes.push(`index build ${(buildMs / 1000).toFixed(2)} s, JS heap +${heapMb.toFixed(0)} MB${exactHeap ? "" : " (no --expose-gc: approximate)"} per worker`);
 
     // Ranking alone with nothing cached: the work a keystroke nobody typed before costs.
     const rankTimes: number[] = [];

@@ -10,6 +10,7 @@ import { importFiles } from "./ingest/import-files.js";
 import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js";
 import { createMerchant } from "./ingest/merchants.js";
 import { consoleLogger, printBanner } from "./banner.js";
+import type { RetailSplit } from "./eval/online-retail.js";
 import { evalSimilar } from "./eval/similar.js";
 import { evalFbt } from "./eval/fbt.js";
 import { evalSessions } from "./eval/sessions.js";
@@ -207,29 +208,23 @@ program
   });
 
 const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
-evaluations
-  .command("fbt")
-  .description("bought together: the Online Retail protocol (HR@10, NDCG@10, coverage@10)")
-  .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
-  .option("--split <split>", "test (reported) or validation (for tuning)", "test")
-  .option("--json", "print the metrics as one JSON object on the last line")
-  .action(async (options: { data: string; split: string; json?: boolean }) => {
-    if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
-    const metrics = await evalFbt({ data: options.data, split: options.split, log: (line) => console.log(line) });
-    if (options.json) console.log(JSON.stringify(metrics));
-  });
+/** The Online Retail evaluations share their data file, split and output options. */
+function onlineRetailEval(name: string, description: string, run: (options: { data: string; split: RetailSplit; log: (line: string) => void }) => Promise<Record<string, unknown>>): void {
+  evaluations
+    .command(name)
+    .description(description)
+    .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
+    .option("--split <split>", "test (reported) or validation (for tuning)", "test")
+    .option("--json", "print the metrics as one JSON object on the last line")
+    .action(async (options: { data: string; split: string; json?: boolean }) => {
+      if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
+      const metrics = await run({ data: options.data, split: options.split, log: (line) => console.log(line) });
+      if (options.json) console.log(JSON.stringify(metrics));
+    });
+}
 
-evaluations
-  .command("similar")
-  .description("similar products: the Online Retail protocol, behaviour-tuned model against its text-only start (HR@10, NDCG@10)")
-  .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
-  .option("--split <split>", "test (reported) or validation (for tuning)", "test")
-  .option("--json", "print the metrics as one JSON object on the last line")
-  .action(async (options: { data: string; split: string; json?: boolean }) => {
-    if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
-    const metrics = await evalSimilar({ data: options.data, split: options.split, log: (line) => console.log(line) });
-    if (options.json) console.log(JSON.stringify(metrics));
-  });
+onlineRetailEval("fbt", "bought together: the Online Retail protocol (HR@10, NDCG@10, coverage@10)", evalFbt);
+onlineRetailEval("similar", "similar products: the Online Retail protocol, behaviour-tuned model against its text-only start (HR@10, NDCG@10)", evalSimilar);
 
 evaluations
   .command("sessions")

@@ -5,13 +5,13 @@ import { listOptionsFrom, type RecommendedTask } from "../core/products/query.js
 import { recommended } from "../../workers/tasks/recommended.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import { RankingMetrics } from "./metrics.js";
-import { fbtCases, loadOnlineRetail, protocolSplit } from "./online-retail.js";
+import { fbtCases, loadOnlineRetail, protocolSplit, type RetailSplit } from "./online-retail.js";
 import { loadRetailMerchant } from "./retail-merchant.js";
 
 export interface FbtOptions {
   data: string;
   /** validation: train before October 2011, evaluate on October (for tuning); test: the reported split. */
-  split: "test" | "validation";
+  split: RetailSplit;
   log: (line: string) => void;
 }
 

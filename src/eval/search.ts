@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { QuickViewRequest } from "../core/search/request.js";
-import { searchIndexOf } from "../search/merchant-index.js";
+import { measuredIndexBuild } from "../search/merchant-index.js";
 import { quickView, searchProductIds } from "../search/quick-view.js";
 import { Store } from "../stores/store.js";
 import { flexsearchOnlyRanking } from "../search/flexsearch-baseline.js";
@@ -64,14 +64,8 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
     const merchant = await loadTitledMerchant(store, "homedepot", products);
     const ingestMs = performance.now() - ingestStarted;
 
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const buildStarted = performance.now();
-    const index = searchIndexOf(store, merchant.id);
-    const buildMs = performance.now() - buildStarted;
-    global.gc?.();
-    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
-    options.log(`ingested through the store in ${(ingestMs / 1000).toFixed(1)} s; search index built in ${(buildMs / 1000).toFixed(2)} s (${index.products.size} products, heap +${heapMb.toFixed(0)} MB${global.gc ? "" : ", without --expose-gc: approximate"})`);
+    const { index, buildMs, heapMb, exactHeap } = measuredIndexBuild(store, merchant.id);
+    options.log(`ingested through the store in ${(ingestMs / 1000).toFixed(1)} s; search index built in ${(buildMs / 1000).toFixed(2)} s (${index.products.size} products, heap +${heapMb.toFixed(0)} MB${exactHeap ? "" : ", without --expose-gc: approximate"})`);
 
     const rankStarted = performance.now();
     const aisle = judgments.evaluate(

@@ -7,12 +7,12 @@ import { listOptionsFrom, type RecommendationContext, type RecommendedTask } fro
 import { recommended } from "../../workers/tasks/recommended.js";
 import { buildSimilarModel, DEFAULT_BUILD } from "../similar/build.js";
 import { RankingMetrics } from "./metrics.js";
-import { fbtCases, loadOnlineRetail, protocolSplit } from "./online-retail.js";
+import { fbtCases, loadOnlineRetail, protocolSplit, type RetailSplit } from "./online-retail.js";
 import { loadRetailMerchant, type RetailMerchant } from "./retail-merchant.js";
 
 export interface SimilarEvalOptions {
   data: string;
-  split: "test" | "validation";
+  split: RetailSplit;
   log: (line: string) => void;
 }
 

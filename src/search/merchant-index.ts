@@ -115,3 +115,18 @@ export function searchIndexOf(store: Store, merchant: MerchantId): MerchantSearc
   }
   return index;
 }
+
+/**
+ * Builds a merchant's index as a worker would, timing it and measuring the JS
+ * heap it adds (exact when Node runs with --expose-gc, approximate otherwise).
+ */
+export function measuredIndexBuild(store: Store, merchant: MerchantId): { index: MerchantSearchIndex; buildMs: number; heapMb: number; exactHeap: boolean } {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const index = searchIndexOf(store, merchant);
+  const buildMs = performance.now() - started;
+  collect?.();
+  return { index, buildMs, heapMb: (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024, exactHeap: collect !== undefined };
+}
