@@ -13,6 +13,7 @@ import type { BudgetName } from "./budgets.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
 import { inputSets, prng, recommendationInputs } from "./inputs.js";
 import type { LatencySummaryMs, LoadClientOutput, LoadSpec } from "./load-client.js";
+import { findWrk, runWrk } from "./wrk-client.js";
 
 export interface LoadSettings {
   connections: number;
@@ -39,6 +40,14 @@ export interface ScenarioResult {
   budgets: ScenarioBudgets;
   /** Event ingest only: the store's event count around the run, against the 2xx answers. */
   events?: EventCheck;
+  /** The load generator, when not the autocannon client (event ingest uses wrk when installed). */
+  generator?: string;
+  /**
+   * Event ingest: 2xx/s of a raw uWS server answering the same POSTs with the same
+   * receipt bytes, same generator and connections, measured just before; the
+   * "vs ceiling" ratio uses it instead of the GET ceiling.
+   */
+  sameRequestCeiling?: number;
 }
 
 export interface ScenarioBudgets {
@@ -85,6 +94,8 @@ export interface LoadReport {
   scenarios: ScenarioResult[];
   /** Mean req/s of the ceiling runs before and after the aisle scenarios. */
   ceilingReqPerSec: number;
+  /** What posted the events: "wrk …, 1 thread", or the autocannon client when wrk is missing. */
+  eventGenerator: string;
 }
 
 const LOAD_CLIENT = fileURLToPath(new URL("./load-client.js", import.meta.url));
@@ -252,21 +263,71 @@ async function scenario(...args: Parameters<typeof runScenario>): Promise<Scenar
   return (await runScenario(...args)).result;
 }
 
+/** How event POSTs are sent: wrk when installed (the autocannon client tops out below the target). */
+interface EventGenerator {
+  /** Shown in scenario names and the notes. */
+  label: string;
+  wrk: boolean;
+  scratch: string;
+}
+
 /**
- * Event ingest at one concurrency: POSTs rotating over the event paths (one
- * shared rotation, so concurrent requests are different sessions), with the
- * store's event count read before and after: every 2xx must be a stored event.
+ * One run of the event POSTs (one shared rotation over the paths file, so
+ * concurrent requests are different sessions) against `origin`; `acknowledged`
+ * counts the whole run's 2xx, warm-up included.
  */
-async function eventScenario(origin: string, dataDir: string, pathsFile: string, rotation: EventRotation, settings: LoadSettings): Promise<ScenarioResult> {
+async function eventRun(
+  name: string,
+  target: ScenarioResult["target"],
+  origin: string,
+  pathsFile: string,
+  settings: LoadSettings,
+  budgets: ScenarioBudgets,
+  generator: EventGenerator,
+): Promise<{ result: ScenarioResult; acknowledged: number }> {
+  if (!generator.wrk) {
+    const run = await runScenario(name, target, origin, [], settings, budgets, { method: "POST", pathsFile, rotation: "shared" });
+    return { result: { ...run.result, generator: generator.label }, acknowledged: run.acknowledged };
+  }
+  process.stderr.write(`  load: ${name} (${generator.label}, ${settings.warmupS} s warm-up + ${settings.durationS} s)…\n`);
+  const out = await runWrk({ origin, pathsFile, ...settings, scratch: generator.scratch });
+  const result: ScenarioResult = {
+    name,
+    target,
+    connections: settings.connections,
+    reqPerSec: out.reqPerSec,
+    okPerSec: out.okPerSec,
+    latencyMs: out.latencyMs,
+    errors: out.socketErrors,
+    timeouts: out.timeouts,
+    non2xx: out.non2xx,
+    budgets,
+    generator: generator.label,
+  };
+  return { result, acknowledged: out.acknowledged };
+}
+
+/**
+ * Event ingest at one concurrency, with the store's event count read before
+ * and after: every 2xx must be a stored event.
+ */
+async function eventScenario(
+  origin: string,
+  dataDir: string,
+  pathsFile: string,
+  rotation: EventRotation,
+  settings: LoadSettings,
+  generator: EventGenerator,
+): Promise<ScenarioResult> {
   const sequenceBefore = await demoEventSequence(dataDir);
-  const { result, acknowledged } = await runScenario(
+  const { result, acknowledged } = await eventRun(
     `event ingest (POST analytics/event, ${rotation.sessions.toLocaleString("en-US")} sessions), ${settings.connections} connections`,
     "aisle",
     origin,
-    [],
+    pathsFile,
     settings,
     { okRate: "eventIngestThroughput" },
-    { method: "POST", pathsFile, rotation: "shared" },
+    generator,
   );
   // The client has exited: every event it saw acknowledged was committed before its answer.
   const sequenceAfter = await demoEventSequence(dataDir);
@@ -283,6 +344,10 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
   const scratch = makeTempDir("aisle-bench-scratch-");
   let aisle: AisleProcess | null = null;
   let ceiling: Awaited<ReturnType<typeof startCeiling>> | null = null;
+  let eventCeiling: Awaited<ReturnType<typeof startCeiling>> | null = null;
+  const wrk = findWrk();
+  const eventGenerator: EventGenerator = { label: wrk ? `${wrk}, 1 thread` : "autocannon client", wrk: wrk !== null, scratch };
+  if (!wrk) process.stderr.write("  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target\n");
   try {
     process.stderr.write("  load: starting aisle serve on an empty data dir (seeds the demo)…\n");
     aisle = await startAisle(dataDir, "adm_bench");
@@ -335,11 +400,13 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     writeFileSync(eventsFile, `${events.join("\n")}\n`);
     const eventRotation: EventRotation = { sessions: EVENT_SESSIONS, handles: handles.length, paths: events.length, addedShare: 1 / ADDED_EVERY };
     // One event of each verb, each acknowledged and then found in the store.
+    let receipt = "";
     for (const path of [events[0]!, events[ADDED_EVERY - 1]!]) {
       const before = await demoEventSequence(dataDir);
       const response = await fetch(`${origin}${path}`, { method: "POST" });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      receipt = text;
       const after = await demoEventSequence(dataDir);
       if (after !== before + 1) throw new Error(`POST ${path} was acknowledged but the event sequence went ${before} → ${after}`);
     }
@@ -379,21 +446,25 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       scenarios.push(await scenario("top_sellers cache miss, 1 connection", "aisle", origin, topSellersMissPaths, single));
     }
     // Event ingest last among aisle's runs: its add-to-cart events feed trending, and the store grows.
+    // Each concurrency first measures a raw uWS server answering the same POSTs with the same
+    // receipt, with the same generator: the ceiling for exactly these requests, in this run.
+    const receiptFile = join(scratch, "event-receipt.json");
+    writeFileSync(receiptFile, receipt);
+    eventCeiling = await startCeiling(receiptFile);
     for (const connections of EVENT_CONNECTIONS) {
-      scenarios.push(await eventScenario(origin, dataDir, eventsFile, eventRotation, { ...settings, connections }));
-    }
-    if (!options.quick) {
-      // What the same client reaches with the same POSTs at the same concurrency
-      // against a server that answers at once: where the generator itself tops out.
-      for (const connections of EVENT_CONNECTIONS) {
-        scenarios.push(
-          await scenario(`raw uWS, the same event POSTs, ${connections} connections`, "reference", ceiling.origin, [], { ...settings, connections }, {}, {
-            method: "POST",
-            pathsFile: eventsFile,
-            rotation: "shared",
-          }),
-        );
-      }
+      const eventSettings = { ...settings, connections };
+      const reference = await eventRun(
+        `raw uWS, the same event POSTs, ${connections} connections`,
+        "reference",
+        eventCeiling.origin,
+        eventsFile,
+        eventSettings,
+        {},
+        eventGenerator,
+      );
+      scenarios.push(reference.result);
+      const ingest = await eventScenario(origin, dataDir, eventsFile, eventRotation, eventSettings, eventGenerator);
+      scenarios.push({ ...ingest, sameRequestCeiling: reference.result.okPerSec });
     }
     scenarios.push(await scenario("raw uWS ceiling (after)", "ceiling", ceiling.origin, [hitPath], settings));
 
@@ -407,12 +478,14 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       rotations: { staticMiss: missPaths.length, recommendedMiss: recommendedMissPaths.length, topSellersMiss: topSellersMissPaths.length, events: eventRotation },
       scenarios,
       ceilingReqPerSec: ceilings.reduce((a, b) => a + b, 0) / ceilings.length,
+      eventGenerator: eventGenerator.label,
     };
   } catch (error) {
     if (aisle) process.stderr.write(`  aisle output (last lines):\n${aisle.tail.map((l) => `    ${l}`).join("\n")}\n`);
     throw error;
   } finally {
     await ceiling?.stop();
+    await eventCeiling?.stop();
     if (aisle) await stopChild(aisle.child, 10_000);
     removeTempDir(scratch);
     removeTempDir(dataDir);
