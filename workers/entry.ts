@@ -13,6 +13,13 @@ import { quickViewSearch, warmSearch } from "./tasks/quick-view.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
+// Opening read the store: let go of that snapshot now. A worker blocks between
+// tasks, so lmdb-js's timer never renews it; held, it pins every page freed
+// after it, and under event ingest (which gives workers no task) the data file
+// grew to 2.2 GB after 600k events (69 MB released). The price, measured under
+// event load: reusing freed pages, LMDB writes several times more bytes to disk
+// per event, without a measurable change in acknowledged events/s.
+store.refreshSnapshot();
 
 const encoder = new TextEncoder();
 
