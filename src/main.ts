@@ -70,6 +70,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const similar = new SimilarModels(store, pool, config.dataDir, log);
   if (seeding && demo) {
     // Part of seeding: the demo's similar-products answers come from its own trained model from the first request.
+    log.info("training the demo's similar-products model (seconds; once per data dir)");
     const manifest = await similar.train(demo.merchantId);
     log.info("demo similar-products model trained", { seconds: manifest.training.seconds, products: manifest.training.products });
   }
