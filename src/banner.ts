@@ -1,14 +1,5 @@
 import type { Config } from "./config.js";
-import type { Logger, RunningService } from "./main.js";
-
-export function consoleLogger(): Logger {
-  const line = (level: string, message: string, fields?: Record<string, unknown>) =>
-    JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
-  return {
-    info: (message, fields) => console.log(line("info", message, fields)),
-    error: (message, fields) => console.error(line("error", message, fields)),
-  };
-}
+import type { RunningService } from "./main.js";
 
 /** What a newcomer needs after `npm start`: where it listens, the keys, and curl lines to paste. */
 export function printBanner(config: Config, service: RunningService, startMs: number): void {

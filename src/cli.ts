@@ -9,7 +9,8 @@ import { InvalidInput } from "./core/ingest/fields.js";
 import { importFiles } from "./ingest/import-files.js";
 import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js";
 import { createMerchant } from "./ingest/merchants.js";
-import { consoleLogger, printBanner } from "./banner.js";
+import { printBanner } from "./banner.js";
+import { jsonLogger } from "./observability/logger.js";
 import type { RetailSplit } from "./eval/online-retail.js";
 import { evalSimilar } from "./eval/similar.js";
 import { evalFbt } from "./eval/fbt.js";
@@ -35,7 +36,7 @@ function kindOption(value: string): IngestKind {
 async function serve(options: { port?: number; data?: string }): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig(process.env, { port: options.port, dataDir: options.data });
-  const log = consoleLogger();
+  const log = jsonLogger(config.logLevel);
   const service = await startService(config, log);
   const shutdown = (signal: string) => {
     log.info(`${signal}: draining requests and shutting down`);

@@ -2,6 +2,7 @@
 // on a fresh machine needs no configuration at all.
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 
 export interface Config {
   host: string;
@@ -18,6 +19,7 @@ export interface Config {
   maxBodyBytes: number;
   maxUrlBytes: number;
   shutdownGraceMs: number;
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
@@ -33,6 +35,8 @@ function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const demo = env.AISLE_DEMO ?? "auto";
   if (demo !== "auto" && demo !== "off") throw new ConfigError(`AISLE_DEMO must be auto or off, got "${demo}"`);
+  const logLevel = env.AISLE_LOG_LEVEL ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`AISLE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const config: Config = {
     host: env.HOST ?? "0.0.0.0",
     port: integerSetting(env, "PORT", 8080, 0),
@@ -47,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxBodyBytes: integerSetting(env, "AISLE_MAX_BODY_MB", 32, 1) * 1024 * 1024,
     maxUrlBytes: 8 * 1024,
     shutdownGraceMs: 10_000,
+    logLevel: logLevel as LogLevel,
   };
   return { ...config, ...stripUndefined(overrides) };
 }

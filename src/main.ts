@@ -31,10 +31,9 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+import type { Logger } from "./observability/logger.js";
+import { ServiceMetrics } from "./observability/metrics.js";
+export type { Logger } from "./observability/logger.js";
 
 /** The admin token from the environment, or one generated on first start and kept in the data dir. */
 function adminTokenFor(config: Config): string {
@@ -51,11 +50,15 @@ function adminTokenFor(config: Config): string {
  * Each worker builds its own search index of each merchant; starting that now
  * (one task per thread, run side by side) spares the first shoppers the build.
  */
-function warmSearchIndexes(store: Store, pool: WorkerPool, threads: number, log: Logger): void {
+function warmSearchIndexes(store: Store, pool: WorkerPool, threads: number, log: Logger, metrics: ServiceMetrics): void {
+  const decoder = new TextDecoder();
   for (const merchant of store.listMerchants()) {
     for (let thread = 0; thread < threads; thread++) {
-      pool.run({ kind: "search_warm", merchantId: merchant.id }).catch((error: unknown) =>
-        log.error("search index warm-up failed", { merchant: merchant.id, error: String(error) }),
+      pool.run({ kind: "search_warm", merchantId: merchant.id }).then(
+        (result) => {
+          if (result.ok && result.body.byteLength > 0) metrics.build("search_index", (JSON.parse(decoder.decode(result.body)) as { seconds: number }).seconds);
+        },
+        (error: unknown) => log.error("search index warm-up failed", { merchant: merchant.id, error: String(error) }),
       );
     }
   }
@@ -66,8 +69,17 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const adminToken = adminTokenFor(config);
   const seeding = config.demo === "auto" && store.isEmpty();
   const demo = seeding ? await seedDemo(store) : describeDemo(store);
-  const pool = new WorkerPool({ dataDir: config.dataDir, threads: config.workers, maxQueue: config.poolMaxQueue });
-  const similar = new SimilarModels(store, pool, config.dataDir, log);
+  const cache = new ResponseCache(config.cacheMaxBytes);
+  let queueDepth = () => 0;
+  const metrics = new ServiceMetrics({ poolQueueDepth: () => queueDepth(), cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }) });
+  const pool = new WorkerPool({
+    dataDir: config.dataDir,
+    threads: config.workers,
+    maxQueue: config.poolMaxQueue,
+    onTask: (kind, ok, seconds) => metrics.task(kind, ok, seconds),
+  });
+  queueDepth = () => pool.queueSize;
+  const similar = new SimilarModels(store, pool, config.dataDir, log, (seconds) => metrics.build("similar_model", seconds));
   if (seeding && demo) {
     // Part of seeding: the demo's similar-products answers come from its own trained model from the first request.
     log.info("training the demo's similar-products model (seconds; once per data dir)");
@@ -78,7 +90,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const services: Services = {
     store,
     pool,
-    cache: new ResponseCache(config.cacheMaxBytes),
+    cache,
+    metrics,
     config,
     adminToken,
     version: VERSION,
@@ -92,16 +105,22 @@ export async function startService(config: Config, log: Logger): Promise<Running
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),
   ]);
+  const accessLog = config.logLevel === "debug";
   const server = new HttpServer(router, {
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
     maxUrlBytes: config.maxUrlBytes,
-    onInternalError: (error, request) =>
-      log.error("request failed", { method: request.method, path: request.path, error: String((error as Error)?.stack ?? error) }),
+    onInternalError: (error, request, requestId) =>
+      log.error("request failed", { requestId, method: request.method, path: request.path, error: String((error as Error)?.stack ?? error) }),
+    onResponse: ({ route, method, path, status, seconds, requestId }) => {
+      metrics.request(route, method, status, seconds);
+      // Checked here so the default level builds no access-log object per request.
+      if (accessLog) log.debug("request", { requestId, method, path, status, ms: Math.round(seconds * 1e5) / 100 });
+    },
   });
   const port = await server.listen();
-  warmSearchIndexes(store, pool, config.workers, log);
+  warmSearchIndexes(store, pool, config.workers, log, metrics);
 
   let closing: Promise<void> | null = null;
   const close = () => {

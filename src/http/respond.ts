@@ -9,6 +9,8 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   body: Uint8Array | string;
+  /** Default: JSON. */
+  contentType?: string;
 }
 
 /** Set by the onAborted handler registered before any asynchronous work. */
@@ -37,11 +39,12 @@ export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Expose-Headers": "Age, X-Aisle-Error",
 };
 
-export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean): void {
+export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean, requestId: string): void {
   if (state.aborted) return;
   res.cork(() => {
     res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ""}`);
-    if (reply.body !== "" || reply.status !== 204) res.writeHeader("Content-Type", "application/json; charset=utf-8");
+    if (reply.body !== "" || reply.status !== 204) res.writeHeader("Content-Type", reply.contentType ?? "application/json; charset=utf-8");
+    res.writeHeader("X-Request-Id", requestId);
     if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.writeHeader(name, value);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
     res.end(reply.body);

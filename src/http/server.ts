@@ -12,7 +12,29 @@ export interface HttpServerOptions {
   maxBodyBytes: number;
   maxUrlBytes: number;
   /** Reports a handler's unexpected failure (a bug, never a client mistake). */
-  onInternalError: (error: unknown, request: RequestInfo) => void;
+  onInternalError: (error: unknown, request: RequestInfo, requestId: string) => void;
+  /** Every answer written: for metrics and the access log. `route` is the route's pattern (or "unmatched"). */
+  onResponse?: (answer: AnswerInfo) => void;
+}
+
+export interface AnswerInfo {
+  route: string;
+  method: string;
+  path: string;
+  status: number;
+  seconds: number;
+  requestId: string;
+}
+
+/** A request id unique within this process and across restarts: a random prefix and a counter. */
+const REQUEST_ID_PREFIX = Math.random().toString(36).slice(2, 8);
+let requestCounter = 0;
+
+/** The caller's own id (a proxy's X-Request-Id) when it is sane, else a fresh one. */
+function requestIdOf(headers: Record<string, string>): string {
+  const given = headers["x-request-id"];
+  if (given !== undefined && /^[\w.:-]{1,128}$/.test(given)) return given;
+  return `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 }
 
 const PREFLIGHT_HEADERS: Record<string, string> = {
@@ -58,6 +80,7 @@ export class HttpServer {
   }
 
   private dispatch(res: HttpResponse, req: HttpRequest): void {
+    const started = performance.now();
     const state: ConnectionState = { aborted: false };
     res.onAborted(() => {
       state.aborted = true;
@@ -69,25 +92,31 @@ export class HttpServer {
     req.forEach((name, value) => {
       headers[name] = value;
     });
+    const requestId = requestIdOf(headers);
+    const answer = (routeLabel: string, reply: Reply, cors: boolean) => {
+      writeReply(res, state, reply, cors, requestId);
+      this.options.onResponse?.({ route: routeLabel, method, path, status: reply.status, seconds: (performance.now() - started) / 1000, requestId });
+    };
+    const fail = (error: ApiError, headers?: Record<string, string>) => answer("unmatched", errorReply(error, "message", false, headers), true);
 
-    if (method === "OPTIONS") return writeReply(res, state, { status: 204, headers: PREFLIGHT_HEADERS, body: "" }, false);
-    if (this.draining) return this.fail(res, state, new ApiError("shutting_down"), true);
+    if (method === "OPTIONS") return answer("preflight", { status: 204, headers: PREFLIGHT_HEADERS, body: "" }, false);
+    if (this.draining) return fail(new ApiError("shutting_down"));
     if (path.length + rawQuery.length > this.options.maxUrlBytes) {
-      return this.fail(res, state, new ApiError("uri_too_long", `Request URL longer than ${this.options.maxUrlBytes} bytes`), true);
+      return fail(new ApiError("uri_too_long", `Request URL longer than ${this.options.maxUrlBytes} bytes`));
     }
 
     const match = this.router.match(method, path);
-    if (match === null) return this.fail(res, state, new ApiError("not_found", `No endpoint at ${path}`), true);
+    if (match === null) return fail(new ApiError("not_found", `No endpoint at ${path}`));
     if ("allowed" in match) {
       const detail = `Method ${method} is not allowed on ${path}; use ${match.allowed.join(" or ")}`;
-      return this.fail(res, state, new ApiError("method_not_allowed", detail), true, { Allow: match.allowed.join(", ") });
+      return fail(new ApiError("method_not_allowed", detail), { Allow: match.allowed.join(", ") });
     }
 
     const { route, params } = match;
     const request: RequestInfo = { method, path, query: new URLSearchParams(rawQuery), headers, body: null, params };
-    const finish = (reply: Reply) => writeReply(res, state, reply, route.cors);
+    const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
     const failure = (error: unknown) => {
-      if (!(error instanceof ApiError)) this.options.onInternalError(error, request);
+      if (!(error instanceof ApiError)) this.options.onInternalError(error, request, requestId);
       const apiError = error instanceof ApiError ? error : new ApiError("internal");
       finish(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty"));
     };
@@ -105,7 +134,7 @@ export class HttpServer {
 
     const declared = Number(headers["content-length"] ?? 0);
     if (declared > this.options.maxBodyBytes) {
-      return this.fail(res, state, new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), route.cors);
+      return answer(route.pattern, errorReply(new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), "message"), route.cors);
     }
     this.track(
       readBody(res, this.options.maxBodyBytes)
@@ -115,10 +144,6 @@ export class HttpServer {
         })
         .then(finish, failure),
     );
-  }
-
-  private fail(res: HttpResponse, state: ConnectionState, error: ApiError, cors: boolean, headers?: Record<string, string>): void {
-    writeReply(res, state, errorReply(error, "message", false, headers), cors);
   }
 
   private track(work: Promise<void>): void {

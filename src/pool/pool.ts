@@ -7,14 +7,18 @@ export interface PoolOptions {
   threads: number;
   /** Tasks waiting beyond this are refused at once rather than queued for seconds. */
   maxQueue: number;
+  /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
+  onTask?: (kind: string, ok: boolean, seconds: number) => void;
 }
 
 export class PoolSaturatedError extends Error {}
 
 export class WorkerPool {
   private readonly piscina: Piscina;
+  private readonly onTask: PoolOptions["onTask"];
 
   constructor(options: PoolOptions) {
+    this.onTask = options.onTask;
     const workerData: WorkerConfig = { dataDir: options.dataDir };
     this.piscina = new Piscina({
       filename: compiledWorkerFile("workers/entry.js"),
@@ -35,8 +39,16 @@ export class WorkerPool {
     if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
       throw new PoolSaturatedError("worker pool queue is full");
     }
-    const wire = (await this.piscina.run(task)) as WireResult;
-    return wire instanceof Uint8Array ? { ok: true, body: wire } : wire;
+    const started = performance.now();
+    let ok = false;
+    try {
+      const wire = (await this.piscina.run(task)) as WireResult;
+      const result: TaskResult = wire instanceof Uint8Array ? { ok: true, body: wire } : wire;
+      ok = result.ok;
+      return result;
+    } finally {
+      this.onTask?.(task.kind, ok, (performance.now() - started) / 1000);
+    }
   }
 
   get queueSize(): number {

@@ -30,6 +30,7 @@ export class SimilarModels {
     private readonly pool: WorkerPool,
     private readonly dataDir: string,
     private readonly log: SimilarLog,
+    private readonly onTrained: (seconds: number) => void = () => {},
   ) {
     store.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
   }
@@ -55,6 +56,7 @@ export class SimilarModels {
     return this.enqueue(merchant, async () => {
       const started = performance.now();
       const manifest = await trainInWorker({ dataDir: this.dataDir, merchantId: merchant, useBehaviour: true }, onProgress);
+      this.onTrained((performance.now() - started) / 1000);
       this.log.info("similar-products model trained", {
         merchant,
         version: manifest.version,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
 import { startService, type Logger, type RunningService } from "../../src/main.js";
+import type { LogLevel } from "../../src/observability/logger.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 
@@ -15,18 +16,20 @@ export interface TestService {
 }
 
 const quietLogger: Logger = {
+  debug: () => {},
   info: () => {},
+  warn: () => {},
   error: (message, fields) => console.error(message, fields),
 };
 
 /** A real service — LMDB in a temp dir, a Piscina pool, uWS on an ephemeral port. */
-export async function startTestService(options: { demo?: boolean; dataDir?: string } = {}): Promise<TestService> {
+export async function startTestService(options: { demo?: boolean; dataDir?: string; logger?: Logger; logLevel?: LogLevel } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aisle-test-"));
   const config = loadConfig(
     {},
-    { host: "127.0.0.1", port: 0, dataDir, adminToken: ADMIN_TOKEN, demo: options.demo ? "auto" : "off", workers: 1 },
+    { host: "127.0.0.1", port: 0, dataDir, adminToken: ADMIN_TOKEN, demo: options.demo ? "auto" : "off", workers: 1, logLevel: options.logLevel },
   );
-  const service = await startService(config, quietLogger);
+  const service = await startService(config, options.logger ?? quietLogger);
   const base = `http://127.0.0.1:${service.port}`;
   return {
     base,

@@ -46,7 +46,9 @@ export function eventRoutes(services: Services): Route[] {
           product_id: productId,
           theme_id: (params.theme_id as string | undefined) ?? null,
         };
+        const validated = performance.now();
         await batcher.append(merchant.id, event);
+        services.metrics?.eventAcknowledged((performance.now() - validated) / 1000);
         return jsonReply(200, { data: "Event recorded" });
       },
     },

@@ -15,5 +15,11 @@ export function metaRoutes(services: Services, operations: readonly OperationDoc
   return [
     getRoute("/healthz", () => jsonReply(200, { status: "ok", version: services.version })),
     getRoute("/openapi.json", () => ({ status: 200, body: openApi })),
+    // Prometheus scrapes this; labels carry routes and task kinds, never a tenant's data.
+    getRoute("/metrics", async () => {
+      const { metrics } = services;
+      if (!metrics) return jsonReply(404, { error: "No metrics in this process" });
+      return { status: 200, body: await metrics.text(), contentType: metrics.contentType };
+    }),
   ];
 }
