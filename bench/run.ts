@@ -4,8 +4,9 @@
 //
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
-//        node dist/bench/run.js --scale [options of scale.ts]
-//          (only the opt-in scale suite: 100k products, ~340k orders; 10+ minutes)
+//        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N]
+//          (only the opt-in scale curve, scale-curve.ts: a shop per size, imported and served; 30+ minutes)
+//          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
 //          (only the similar-products suite, on a synthetic shop of that size)
 import { loadavg } from "node:os";
@@ -13,8 +14,10 @@ import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
 import type { MicroSuite } from "./micro-result.js";
 import { runMicro } from "./micro.js";
-import { formatReport } from "./report.js";
-import { runScaleAndReport } from "./scale.js";
+import { budgetsMarkdown, formatReport } from "./report.js";
+import { writeResultsSection } from "./results-file.js";
+import { curveOptionsFrom, runScaleCurve } from "./scale-curve.js";
+import { formatCurveReport } from "./curve-report.js";
 import { runSimilarBench } from "./similar.js";
 import { runSearchBench } from "./search.js";
 
@@ -23,6 +26,9 @@ const quick = process.argv.includes("--quick");
 const scale = process.argv.includes("--scale");
 const errors: string[] = [];
 const loadAtStart = loadavg()[0] ?? NaN;
+
+const HOME_DEPOT_MISSING =
+  "quick-view search on the 54k Home Depot titles (issue 7's keystroke replay): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -45,13 +51,17 @@ if (process.argv.includes("--search")) {
   } catch (error) {
     errors.push(`search bench failed: ${describe(error)}`);
   }
+  if (search === null) errors.push(HOME_DEPOT_MISSING);
   console.log(formatReport({ quick, loadAtStart, micro: search ? [search] : [], load: null, errors }));
   process.exit(0);
 }
 
 if (scale) {
-  process.stderr.write("aisle bench --scale: generate, import, then ranking and update suites…\n");
-  await runScaleAndReport(loadAtStart);
+  const options = curveOptionsFrom(process.argv);
+  process.stderr.write(`aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`);
+  const report = formatCurveReport(await runScaleCurve(options), loadAtStart);
+  console.log(report);
+  process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection("scale", report)}\n`);
   process.exit(0);
 }
 
@@ -70,8 +80,9 @@ try {
 
 process.stderr.write("aisle bench: quick-view search on the Home Depot titles…\n");
 try {
-  const search = await runSearchBench({ quick });
+  const search = await runSearchBench({ quick, sample: true });
   if (search) micro = [...(micro ?? []), search];
+  else errors.push(HOME_DEPOT_MISSING);
 } catch (error) {
   errors.push(`search bench failed: ${describe(error)}`);
 }
@@ -84,5 +95,8 @@ try {
   errors.push(`load runs failed: ${describe(error)}`);
 }
 
-console.log(formatReport({ quick, loadAtStart, micro, load, errors }));
+const report = formatReport({ quick, loadAtStart, micro, load, errors });
+console.log(report);
+if (quick) process.stderr.write("aisle bench --quick: bench/RESULTS.md left as it was (only a full run writes it)\n");
+else process.stderr.write(`aisle bench: wrote ${writeResultsSection("default", report, budgetsMarkdown())}\n`);
 process.exit(0);
