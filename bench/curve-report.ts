@@ -82,8 +82,11 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
 
 function curveRows(points: CurvePoint[]): CurveRow[] {
   const first = points.find((p) => Number.isFinite(p.rssAfterLoadMB));
+  // A slope over a few thousand products is mostly the workers' heaps warming up: judged from 10× the first shop.
   const growth = (p: CurvePoint) =>
-    first && p !== first && Number.isFinite(p.rssAfterLoadMB) ? ((p.rssAfterLoadMB - first.rssAfterLoadMB) / (p.products - first.products)) * 100_000 : NaN;
+    first && p.products >= first.products * 10 && Number.isFinite(p.rssAfterLoadMB)
+      ? ((p.rssAfterLoadMB - first.rssAfterLoadMB) / (p.products - first.products)) * 100_000
+      : NaN;
   return [
     { figure: "shop", cells: [] },
     { figure: "  customers / orders / order lines", cells: points.map((p) => (p.volumes ? `${count(p.volumes.customers)} / ${count(p.volumes.orders)} / ${count(p.volumes.orderLines)}` : "n/a")) },
@@ -94,7 +97,7 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     { figure: "  LMDB file after import and model build", cells: points.map((p) => mb(p.dataFileMB)) },
     {
       figure: "  similar-products model build (train + ONNX + embed + lists)",
-      cells: points.map((p) => (p.similarBuildMs === null ? "not built" : seconds(p.similarBuildMs))),
+      cells: points.map((p) => (p.similarBuildMs === null ? "not built (server trains it)" : seconds(p.similarBuildMs))),
       budget: "similarBuildScale",
       judged: points.map((p) => (p.similarBuildMs === null ? NaN : p.similarBuildMs / 1000)),
     },
@@ -128,7 +131,7 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number): st
     "",
     table,
     "",
-    "Shops: the demo generator at each size with its own proportions (2 customers per 3 products; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir in the bench process through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built in the bench process, so `aisle serve` starts on a complete shop and trains nothing in the background.",
+    "Shops: the demo generator at each size with its own proportions (2 customers per 3 products; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir in the bench process through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built in the bench process (up to --similar-up-to products), so `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
     "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one autocannon process per endpoint, 10 connections, on the same cores as the server. Results read \"pass / over\" per size, left to right.",
     "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included).",
   ];

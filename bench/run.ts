@@ -9,7 +9,9 @@
 //          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
 //          (only the similar-products suite, on a synthetic shop of that size)
+import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
+import { getHeapStatistics } from "node:v8";
 import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
 import type { MicroSuite } from "./micro-result.js";
@@ -26,6 +28,9 @@ const quick = process.argv.includes("--quick");
 const scale = process.argv.includes("--scale");
 const errors: string[] = [];
 const loadAtStart = loadavg()[0] ?? NaN;
+
+/** V8 heap for the scale curve's generator: the 1M-product shop needs well over the default. */
+const SCALE_HEAP_MB = 16_384;
 
 const HOME_DEPOT_MISSING =
   "quick-view search on the 54k Home Depot titles (issue 7's keystroke replay): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
@@ -54,6 +59,13 @@ if (process.argv.includes("--search")) {
   if (search === null) errors.push(HOME_DEPOT_MISSING);
   console.log(formatReport({ quick, loadAtStart, micro: search ? [search] : [], load: null, errors }));
   process.exit(0);
+}
+
+if (scale && getHeapStatistics().heap_size_limit < SCALE_HEAP_MB * 1024 * 1024) {
+  // The 1M-product shop is generated in this process: tens of millions of objects
+  // need a bigger V8 heap than the default. Run again with one, same arguments.
+  const rerun = spawnSync(process.execPath, [`--max-old-space-size=${SCALE_HEAP_MB}`, ...process.argv.slice(1)], { stdio: "inherit" });
+  process.exit(rerun.status ?? 0);
 }
 
 if (scale) {
