@@ -71,9 +71,11 @@ if (scale && getHeapStatistics().heap_size_limit < SCALE_HEAP_MB * 1024 * 1024) 
 if (scale) {
   const options = curveOptionsFrom(process.argv);
   process.stderr.write(`aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`);
-  const report = formatCurveReport(await runScaleCurve(options), loadAtStart);
-  console.log(report);
-  process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection("scale", report)}\n`);
+  // RESULTS.md gets the curve after every size, so a run stopped during the 1M shop keeps the others.
+  const points = await runScaleCurve(options, (sofar) => {
+    process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection("scale", formatCurveReport(sofar, loadAtStart))}\n`);
+  });
+  console.log(formatCurveReport(points, loadAtStart));
   process.exit(0);
 }
 

@@ -181,7 +181,8 @@ async function serveAndLoad(point: CurvePoint, dataDir: string, log: (line: stri
   }
 }
 
-export async function runScaleCurve(options: CurveOptions): Promise<CurvePoint[]> {
+/** `onPoint` is called after each size with every point so far: a long curve is reported as it goes. */
+export async function runScaleCurve(options: CurveOptions, onPoint: (points: CurvePoint[]) => void = () => {}): Promise<CurvePoint[]> {
   const points: CurvePoint[] = [];
   for (const products of options.sizes) {
     const log = (line: string) => process.stderr.write(`  scale ${count(products)}: ${line}\n`);
@@ -197,6 +198,7 @@ export async function runScaleCurve(options: CurveOptions): Promise<CurvePoint[]
     } finally {
       removeTempDir(dataDir);
     }
+    onPoint(points);
   }
   return points;
 }
