@@ -65,8 +65,10 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
   // Names carry rotation sizes that differ by shop; rows are matched by the endpoint's leading words.
   const keyOf = (name: string) => name.replace(/\s*\(.*$/, "");
   const keys = [...new Set(points.flatMap((p) => p.endpoints.map((e) => keyOf(e.name))))];
+  const first = (p: CurvePoint, key: string) => [...p.firstRequestMs].find(([name]) => keyOf(name) === key)?.[1];
   return keys.flatMap((key) => {
     const runs = points.map((p) => p.endpoints.find((e) => keyOf(e.name) === key));
+    const firsts = points.map((p) => first(p, key));
     const budget = runs.find((r) => r?.budgets.p99)?.budgets.p99;
     const faults = (r: (typeof runs)[number]) => (r && r.errors + r.timeouts + r.non2xx > 0 ? " (faults)" : "");
     return [
@@ -76,6 +78,7 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
         ...(budget ? { budget, judged: runs.map((r) => r?.latencyMs.p99 ?? NaN) } : {}),
       },
       { figure: `  ${key}: req/s`, cells: runs.map((r) => (r ? count(r.reqPerSec) : "n/a")) },
+      { figure: `  ${key}: first request after start`, cells: firsts.map((t) => (t === undefined ? "n/a" : ms(t))) },
     ];
   });
 }
@@ -133,6 +136,7 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number): st
     "",
     "Shops: the demo generator at each size with its own proportions (2 customers per 3 products; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir in the bench process through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built in the bench process (up to --similar-up-to products), so `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
     "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one autocannon process per endpoint, 10 connections, on the same cores as the server. Results read \"pass / over\" per size, left to right.",
+    "First request after start: each endpoint's first URL sent alone (no timeout up to 10 min) just before its load run, so state a worker builds on first use (the quick-view index, the session index read from the whole event log, shop-wide rankings) is timed there rather than turning the load run into timeouts; the endpoints run in the table's order on one server, so a later endpoint's first request may find work already done by an earlier one.",
     "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included).",
   ];
   for (const p of points) for (const error of p.errors) out.push(`NOT MEASURED at ${count(p.products)} products: ${error.split("\n")[0]}`);
