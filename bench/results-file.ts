@@ -8,11 +8,12 @@ import { fileURLToPath } from "node:url";
 /** The source tree's bench/RESULTS.md (this module runs from dist/bench/). */
 const RESULTS = fileURLToPath(new URL("../../bench/RESULTS.md", import.meta.url));
 
-export type ResultsSection = "default" | "scale";
+export type ResultsSection = "default" | "scale" | "scale-capped";
 
 const TITLES: Record<ResultsSection, string> = {
   default: "## `npm run bench`",
   scale: "## Scale curve (`npm run bench -- --scale`)",
+  "scale-capped": "## Scale curve with behaviour capped (`npm run bench -- --scale --max-customers N`)",
 };
 
 const HEADER = `# Benchmark results
@@ -38,7 +39,7 @@ export function writeResultsSection(section: ResultsSection, body: string, appen
   const lines = [begin(section), TITLES[section], "", "```text", body.trim(), "```"];
   if (appendix.trim() !== "") lines.push("", appendix.trim());
   const fresh = [...lines, end(section)].join("\n");
-  const sections = (["default", "scale"] as const).map((name) => (name === section ? fresh : (sectionOf(old, name) ?? "")));
+  const sections = (["default", "scale", "scale-capped"] as const).map((name) => (name === section ? fresh : (sectionOf(old, name) ?? "")));
   writeFileSync(RESULTS, `${HEADER}\n${sections.filter((s) => s !== "").join("\n\n")}\n`);
   return RESULTS;
 }

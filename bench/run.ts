@@ -4,7 +4,7 @@
 //
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
-//        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N]
+//        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N] [--max-customers N]
 //          (only the opt-in scale curve, scale-curve.ts: a shop per size, imported and served; 30+ minutes)
 //          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
@@ -73,7 +73,8 @@ if (scale) {
   process.stderr.write(`aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`);
   // RESULTS.md gets the curve after every size, so a run stopped during the 1M shop keeps the others.
   const points = await runScaleCurve(options, (sofar) => {
-    process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection("scale", formatCurveReport(sofar, loadAtStart))}\n`);
+    const section = options.maxCustomers === null ? "scale" : "scale-capped";
+    process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection(section, formatCurveReport(sofar, loadAtStart))}\n`);
   });
   console.log(formatCurveReport(points, loadAtStart));
   process.exit(0);

@@ -29,6 +29,12 @@ export interface CurveOptions {
   maxImportMinutes: number;
   /** Sizes above this skip the similar-products build (the server then trains in the background). */
   similarUpTo: number;
+  /**
+   * Caps the customers (and with them orders and sessions) of every shop: the 1M shop
+   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) runs the
+   * generator out of a 16 GB heap, so a capped run grows the catalogue alone past that.
+   */
+  maxCustomers: number | null;
 }
 
 /**
@@ -36,7 +42,7 @@ export interface CurveOptions {
  * 2 cores): minutes at 100k, about an hour at 1M, so by default the 1M shop has none and
  * its server trains one in the background while the endpoints run (the report says so).
  */
-export const DEFAULT_CURVE: CurveOptions = { sizes: [10_000, 100_000, 1_000_000], maxImportMinutes: 12, similarUpTo: 100_000 };
+export const DEFAULT_CURVE: CurveOptions = { sizes: [10_000, 100_000, 1_000_000], maxImportMinutes: 12, similarUpTo: 100_000, maxCustomers: null };
 
 export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
   const at = argv.indexOf("--sizes");
@@ -46,7 +52,13 @@ export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
     const i = argv.indexOf(flag);
     return i === -1 ? fallback : Number(argv[i + 1]);
   };
-  return { sizes, maxImportMinutes: number("--max-import-min", DEFAULT_CURVE.maxImportMinutes), similarUpTo: number("--similar-up-to", DEFAULT_CURVE.similarUpTo) };
+  const cap = argv.indexOf("--max-customers");
+  return {
+    sizes,
+    maxImportMinutes: number("--max-import-min", DEFAULT_CURVE.maxImportMinutes),
+    similarUpTo: number("--similar-up-to", DEFAULT_CURVE.similarUpTo),
+    maxCustomers: cap === -1 ? null : Number(argv[cap + 1]),
+  };
 }
 
 /** Load of each endpoint at each size: shorter than the default bench's, the same connections. */
@@ -108,7 +120,7 @@ function emptyPoint(products: number): CurvePoint {
 /** Generates and imports one shop into `dataDir` as merchant "demo" (so `aisle serve` prints its key). */
 async function buildShop(point: CurvePoint, dataDir: string, options: CurveOptions, log: (line: string) => void): Promise<void> {
   const products = point.products;
-  const customers = Math.round((products * 2) / 3);
+  const customers = Math.min(Math.round((products * 2) / 3), options.maxCustomers ?? Infinity);
   log(`generating ${count(products)} products, ${count(customers)} customers, ${count(customers * 10)} sessions…`);
   const started = performance.now();
   let demo: DemoData | null = generateDemo({ products, customers });
