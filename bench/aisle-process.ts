@@ -14,7 +14,7 @@ export interface AisleProcess {
   origin: string;
   apiKey: string;
   adminToken: string;
-  /** Demo generation + import, as the banner reports it. */
+  /** Demo generation + import, as the banner reports it (NaN when the data dir already held the demo). */
   seedMs: number;
   /** startMs of the "listening" log line: process start work up to listen, seen from inside. */
   startMs: number;
@@ -35,7 +35,12 @@ export function rssMB(pid: number): number {
   return Number(kb) / 1024;
 }
 
-export async function startAisle(dataDir: string, adminToken: string): Promise<AisleProcess> {
+/**
+ * `expectSeed`: the data dir is empty and the start seeds the demo (the default);
+ * false: the data dir already holds a merchant with the id "demo" (the scale curve's
+ * imported shops), whose key the banner prints all the same.
+ */
+export async function startAisle(dataDir: string, adminToken: string, expectSeed = true): Promise<AisleProcess> {
   const spawnedAt = performance.now();
   const child = spawnTracked(process.execPath, [CLI, "serve"], {
     env: {
@@ -84,10 +89,10 @@ export async function startAisle(dataDir: string, adminToken: string): Promise<A
       if (!log.message?.startsWith("aisle listening on") || log.port === undefined) return;
       clearTimeout(timer);
       child.off("exit", onExit);
-      if (apiKey === null || seedMs === null) {
+      if (apiKey === null || (expectSeed && seedMs === null)) {
         reject(new Error(`aisle serve did not seed the demo (is the data dir empty?):\n${tail.join("\n")}`));
       } else {
-        resolve({ apiKey, seedMs, port: log.port, startMs: log.startMs ?? NaN });
+        resolve({ apiKey, seedMs: seedMs ?? NaN, port: log.port, startMs: log.startMs ?? NaN });
       }
     });
   });

@@ -1,6 +1,8 @@
 // Real inputs for the ranking benches, read from a seeded store: which products
 // a recommendation is asked for, and order lines to write as new orders. Picks
 // are deterministic (seeded), so two runs measure the same requests.
+import { isProductAvailable } from "../src/core/availability.js";
+import type { QuickViewRequest } from "../src/core/search/request.js";
 import type { Store } from "../src/stores/store.js";
 
 /** mulberry32: tiny, seeded, good enough to spread picks. */
@@ -80,4 +82,72 @@ export function sampleOrderLines(store: Store, merchantId: string, count: number
     }
   }
   return { lines, customerIds: [...customers], maxOrderId };
+}
+
+/**
+ * The merchant's own view sessions: uuid → product ids viewed, oldest first,
+ * cut to at most `maxViews`; only sessions with at least two views.
+ */
+export function viewSessions(store: Store, merchantId: string, maxViews: number): Map<string, number[]> {
+  const sessions = new Map<string, number[]>();
+  for (const { event } of store.eventsSince(merchantId, 0)) {
+    if (event.verb !== "viewed" || event.uuid === null) continue;
+    const views = sessions.get(event.uuid) ?? [];
+    if (views.length < maxViews) views.push(event.product_id);
+    sessions.set(event.uuid, views);
+  }
+  for (const [uuid, views] of sessions) if (views.length < 2) sessions.delete(uuid);
+  return sessions;
+}
+
+/** View sequences of the first `count` sessions: what viewed-related is asked for. */
+export function sessionPrefixes(store: Store, merchantId: string, count: number, maxViews: number): number[][] {
+  return [...viewSessions(store, merchantId, maxViews).values()].slice(0, count);
+}
+
+/** Up to `count` customers who have placed an order, in order of their first one. */
+export function customersWithOrders(store: Store, merchantId: string, count: number): number[] {
+  const customers = new Set<number>();
+  for (const order of store.allOrders(merchantId)) {
+    if (order.customer_id !== null) customers.add(order.customer_id);
+    if (customers.size >= count) break;
+  }
+  return [...customers];
+}
+
+/** Every prefix of every query, in typing order: one request per keystroke. */
+export function keystrokes(queries: readonly string[]): string[] {
+  return queries.flatMap((query) => Array.from({ length: query.length }, (_, i) => query.slice(0, i + 1)));
+}
+
+/**
+ * Search queries for a catalogue without real search logs: the first two words
+ * of `count` product titles picked by a seeded draw (what a shopper types
+ * before finding a product they know by name).
+ */
+export function titleQueries(store: Store, merchantId: string, count: number): string[] {
+  const ids = store.productIds(merchantId);
+  const random = prng(53);
+  return Array.from({ length: count }, () => {
+    const title = store.product(merchantId, ids[Math.floor(random() * ids.length)]!)?.title ?? "";
+    return title.toLowerCase().split(/\s+/).slice(0, 2).join(" ");
+  }).filter((query) => query.length > 0);
+}
+
+/** A synthetic keystroke replay: titleQueries typed character by character. */
+export function titleKeystrokes(store: Store, merchantId: string, count: number): string[] {
+  return keystrokes(titleQueries(store, merchantId, count));
+}
+
+/** A quick-view request as a search box sends it while typing: the query and defaults. */
+export function quickViewRequest(query: string): QuickViewRequest {
+  return { query, limit: 10, collectionIds: null, excludeProductIds: [], excludeCollections: [], hideOutOfStock: false, countryCode: null, pretty: false };
+}
+
+/** Ids the static endpoint will actually return (active, in stock), so every id set renders whole lists. */
+export function listedIds(store: Store, merchantId: string): number[] {
+  return store.productIds(merchantId).filter((id) => {
+    const product = store.product(merchantId, id);
+    return product !== undefined && product.status === "active" && isProductAvailable(product);
+  });
 }

@@ -9,11 +9,12 @@
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { methodAndPath } from "./request-line.js";
 
 export interface LoadSpec {
   /** Origin, e.g. http://127.0.0.1:8080. */
   origin: string;
-  /** Paths with query; several are cycled through by every connection. */
+  /** Paths with query, each optionally prefixed by its method ("POST /…"); several are cycled through by every connection. */
   paths: string[];
   /**
    * A file of paths, one per line, used instead of `paths`: the spec travels as one
@@ -102,17 +103,16 @@ function pathsOf(spec: LoadSpec): string[] {
 
 function options(spec: LoadSpec, durationS: number): autocannon.Options {
   const base = { connections: spec.connections, duration: durationS, timeout: spec.timeoutS };
-  const method = spec.method ?? "GET";
-  const paths = pathsOf(spec);
+  const requests = pathsOf(spec).map((line) => methodAndPath(line, spec.method ?? "GET"));
   if (spec.rotation === "shared") {
     // One request whose path is set each time it is built (autocannon rebuilds a
     // request with setupRequest before every send); the counter is this process's.
     let next = 0;
-    const setupRequest = (request: autocannon.Request): autocannon.Request => ({ ...request, path: paths[next++ % paths.length]! });
-    return { ...base, url: spec.origin, requests: [{ method, setupRequest }] };
+    const setupRequest = (request: autocannon.Request): autocannon.Request => ({ ...request, ...requests[next++ % requests.length]! });
+    return { ...base, url: spec.origin, requests: [{ method: requests[0]!.method, setupRequest }] };
   }
-  if (paths.length === 1) return { ...base, url: `${spec.origin}${paths[0]}`, method };
-  return { ...base, url: spec.origin, requests: paths.map((path) => ({ method, path })) };
+  if (requests.length === 1) return { ...base, url: `${spec.origin}${requests[0]!.path}`, method: requests[0]!.method };
+  return { ...base, url: spec.origin, requests };
 }
 
 interface Measured {

@@ -3,16 +3,16 @@
 // server, the ceiling and the client are separate processes sharing the cores.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
-import { ANALYTICS_EVENT, RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
+import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
 import { isProductAvailable } from "../src/core/availability.js";
 import { Store } from "../src/stores/store.js";
 import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
 import type { BudgetName } from "./budgets.js";
-import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
-import { inputSets, prng, recommendationInputs } from "./inputs.js";
-import type { LatencySummaryMs, LoadClientOutput, LoadSpec } from "./load-client.js";
+import { makeTempDir, removeTempDir, stopChild } from "./children.js";
+import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, type EndpointRotations } from "./endpoint-paths.js";
+import { prng, recommendationInputs } from "./inputs.js";
+import type { LatencySummaryMs } from "./load-client.js";
+import { fetchList, fetchOk, pairedScenario, runScenario, scenario, startCeiling, type Ceiling } from "./scenario.js";
 import { findWrk, runWrk } from "./wrk-client.js";
 
 export interface LoadSettings {
@@ -38,6 +38,8 @@ export interface ScenarioResult {
   non2xx: number;
   /** Budgets this scenario is judged against: latency p99 and/or req/s as a share of the ceiling. */
   budgets: ScenarioBudgets;
+  /** Page mix: requests per page view, so the report can show page views/s. */
+  pageRequests?: number;
   /** Event ingest only: the store's event count around the run, against the 2xx answers. */
   events?: EventCheck;
   /** The load generator, when not the autocannon client (event ingest uses wrk when installed). */
@@ -90,7 +92,7 @@ export interface LoadReport {
   /** Size of the recommended cache-hit body (5 products, reduced projection, cache_info). */
   recommendedHitBodyBytes: number;
   /** How many different URLs each rotating scenario cycles through. */
-  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number; events: EventRotation };
+  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number; events: EventRotation; pageMixPages: number };
   scenarios: ScenarioResult[];
   /** Mean req/s of the ceiling runs before and after the aisle scenarios. */
   ceilingReqPerSec: number;
@@ -98,12 +100,8 @@ export interface LoadReport {
   eventGenerator: string;
 }
 
-const LOAD_CLIENT = fileURLToPath(new URL("./load-client.js", import.meta.url));
-const RAW_UWS = fileURLToPath(new URL("./raw-uws.js", import.meta.url));
-const STATIC = "/api/v1/products/static";
-const MISS_ID_SETS = 64;
-const RECOMMENDED_MISS_SETS = 128;
-const TOP_SELLER_COLLECTIONS = 10;
+/** Page views in the page-mix rotation, each PAGE_VIEW_REQUESTS requests. */
+const PAGE_MIX_PAGES = 500;
 /** Event ingest: distinct session uuids, and events per session in one pass of the rotation. */
 const EVENT_SESSIONS = 10_000;
 const EVENTS_PER_SESSION = 4;
@@ -119,9 +117,9 @@ export const EVENT_CONNECTIONS = [64, 512] as const;
  */
 export function loadSettings(quick: boolean): LoadSettings {
   const timeoutS = 2;
-  // --quick: eleven short scenarios, ~1 min for the whole bench; a full run adds three
-  // single-connection runs and two raw-uWS event references, about 5 min.
-  return quick ? { connections: 10, durationS: 2, warmupS: 0.5, timeoutS } : { connections: 10, durationS: 10, warmupS: 2, timeoutS };
+  // Every scenario runs twice (raw uWS with its bytes, then aisle): --quick is ~2 min
+  // of load; a full run adds three single-connection runs, about 4 min.
+  return quick ? { connections: 10, durationS: 2, warmupS: 0.5, timeoutS } : { connections: 10, durationS: 5, warmupS: 1, timeoutS };
 }
 
 interface DemoInputs {
@@ -131,11 +129,13 @@ interface DemoInputs {
   handles: string[];
   /** Ids the bought-together model has a neighbour list for. */
   withNeighbours: number[];
-  collectionIds: number[];
+  /** Every product endpoint's request rotation, and the page mix. */
+  rotations: EndpointRotations;
+  pageMix: string[];
 }
 
 /** Real ids of the demo, read from the server's own LMDB env. */
-async function demoInputs(dataDir: string): Promise<DemoInputs> {
+async function demoInputs(dataDir: string, apiKey: string): Promise<DemoInputs> {
   // LMDB allows readers in other processes; this one only reads and closes at once.
   const store = Store.open(dataDir);
   try {
@@ -148,25 +148,10 @@ async function demoInputs(dataDir: string): Promise<DemoInputs> {
       if (isProductAvailable(product)) listed.push(id);
     }
     const { withNeighbours } = recommendationInputs(store, "demo");
-    return { listed, handles, withNeighbours, collectionIds: store.collectionsOf("demo").map((c) => c.id) };
+    return { listed, handles, withNeighbours, rotations: endpointRotations(store, "demo", apiKey), pageMix: pageMixPaths(store, "demo", apiKey, PAGE_MIX_PAGES) };
   } finally {
     await store.close();
   }
-}
-
-/** GETs a product list and checks it is a 200 with at least one product. */
-async function fetchList(url: string): Promise<{ body: Uint8Array; data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } }> {
-  const body = await fetchOk(url);
-  const parsed = JSON.parse(Buffer.from(body).toString("utf8")) as { data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } };
-  if (!Array.isArray(parsed.data) || parsed.data.length === 0) throw new Error(`GET ${url} answered no products`);
-  return { body, ...parsed };
-}
-
-async function fetchOk(url: string, headers: Record<string, string> = {}): Promise<Uint8Array> {
-  const response = await fetch(url, { headers });
-  const body = new Uint8Array(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${Buffer.from(body).toString("utf8").slice(0, 300)}`);
-  return body;
 }
 
 /** The demo's latest event sequence number, read from the server's LMDB env by a fresh reader (read-only). */
@@ -201,66 +186,6 @@ function eventPaths(apiKey: string, handles: readonly string[]): string[] {
     const handle = handles[Math.floor(random() * handles.length)]!;
     return `${ANALYTICS_EVENT.path}?key=${apiKey}&verb=${verb}&uuid=${uuids[k % EVENT_SESSIONS]}&platform_product_handle=${encodeURIComponent(handle)}`;
   });
-}
-
-async function startCeiling(bodyFile: string): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const child = spawnTracked(process.execPath, [RAW_UWS, bodyFile, "0"], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let stderr = "";
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`raw-uws exited (${code}): ${stderr}`)));
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const port = /^raw-uws ready on (\d+)/.exec(line)?.[1];
-      if (port !== undefined) resolve(Number(port));
-    });
-  });
-  return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
-}
-
-async function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
-  const child = spawnTracked(process.execPath, [LOAD_CLIENT, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const last = stdout.trim().split("\n").at(-1) ?? "";
-  if (code !== 0 || !last.startsWith("{")) throw new Error(`load client failed (${code}): ${stderr.slice(-1000)}`);
-  return JSON.parse(last) as LoadClientOutput;
-}
-
-/** How a scenario's requests are sent, when not the default (GET, `paths` cycled per connection). */
-type RequestShape = Pick<LoadSpec, "method" | "pathsFile" | "rotation">;
-
-/** One load-client run; `acknowledged` is the whole run's 2xx count (warm-up included). */
-async function runScenario(
-  name: string,
-  target: ScenarioResult["target"],
-  origin: string,
-  paths: string[],
-  settings: LoadSettings,
-  budgets: ScenarioBudgets = {},
-  shape: RequestShape = {},
-): Promise<{ result: ScenarioResult; acknowledged: number }> {
-  process.stderr.write(`  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} connection${settings.connections === 1 ? "" : "s"})…\n`);
-  const out = await runClient({ origin, paths, ...settings, ...shape });
-  const result: ScenarioResult = {
-    name,
-    target,
-    connections: settings.connections,
-    reqPerSec: out.reqPerSec,
-    okPerSec: out.okPerSec,
-    latencyMs: out.latencyMs,
-    errors: out.autocannon.errors,
-    timeouts: out.autocannon.timeouts,
-    non2xx: out.autocannon.non2xx,
-    budgets,
-  };
-  return { result, acknowledged: out.autocannon["2xx"] };
-}
-
-async function scenario(...args: Parameters<typeof runScenario>): Promise<ScenarioResult> {
-  return (await runScenario(...args)).result;
 }
 
 /** How event POSTs are sent: wrk when installed (the autocannon client tops out below the target). */
@@ -343,8 +268,8 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
   const dataDir = makeTempDir("aisle-bench-data-");
   const scratch = makeTempDir("aisle-bench-scratch-");
   let aisle: AisleProcess | null = null;
-  let ceiling: Awaited<ReturnType<typeof startCeiling>> | null = null;
-  let eventCeiling: Awaited<ReturnType<typeof startCeiling>> | null = null;
+  let ceiling: Ceiling | null = null;
+  let eventCeiling: Ceiling | null = null;
   const wrk = findWrk();
   const eventGenerator: EventGenerator = { label: wrk ? `${wrk}, 1 thread` : "autocannon client", wrk: wrk !== null, scratch };
   if (!wrk) process.stderr.write("  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target\n");
@@ -357,34 +282,27 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // Sanity checks before measuring: the key, the admin token and the ids all work.
     const merchants = Buffer.from(await fetchOk(`${origin}/admin/v1/merchants`, { Authorization: `Bearer ${aisle.adminToken}` })).toString("utf8");
     if (!merchants.includes('"demo"')) throw new Error(`admin merchant list lacks the demo: ${merchants.slice(0, 200)}`);
-    const { listed, handles, withNeighbours, collectionIds } = await demoInputs(dataDir);
+    const { listed, handles, withNeighbours, rotations, pageMix } = await demoInputs(dataDir, apiKey);
     if (listed.length < 5) throw new Error(`the demo has only ${listed.length} listed products`);
     if (withNeighbours.length < 3) throw new Error(`only ${withNeighbours.length} demo products have a bought-together list`);
     if (handles.length < 100) throw new Error(`the demo has only ${handles.length} active products with handles`);
     const idsAt = (set: number) => Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
 
-    const hitPath = `${STATIC}?key=${apiKey}&ids=${idsAt(0)}`;
-    const missPaths = Array.from({ length: MISS_ID_SETS }, (_, set) => `${STATIC}?key=${apiKey}&ids=${idsAt(set + 1)}&bust_cache=yes`);
-    const sourcesPath = `/api/v1/sources?key=${apiKey}`;
+    const hitPath = `${STATIC_PRODUCTS.path}?key=${apiKey}&ids=${idsAt(0)}`;
+    const missPaths = rotations.staticMiss.paths;
 
     // Recommendations for real products the model knows: one URL for the hit, and
     // rotating sets of 1–3 ids (product pages and carts) recomputed on every request.
     const recommendedHitPath = `${RECOMMENDED.path}?key=${apiKey}&platform_product_ids=${withNeighbours[0]}`;
-    const recommendedMissPaths = inputSets(withNeighbours, RECOMMENDED_MISS_SETS, (k) => 1 + (k % 3), 21).map(
-      (ids) => `${RECOMMENDED.path}?key=${apiKey}&platform_product_ids=${ids.join(",")}&bust_cache=yes`,
-    );
-    const trendingMissPath = `${TRENDING_PRODUCTS.path}?key=${apiKey}&bust_cache=yes`;
-    // Top sellers as widgets ask for them: the whole shop and single collections, default and 30-day windows.
-    const topSellersMissPaths = [null, ...collectionIds.slice(0, TOP_SELLER_COLLECTIONS)].flatMap((collection) =>
-      ["", "&window_days=30"].map((window) => `${TOP_SELLERS.path}?key=${apiKey}${collection === null ? "" : `&platform_collection_id=${collection}`}${window}&bust_cache=yes`),
-    );
+    const recommendedMissPaths = rotations.recommendedMiss.paths;
+    const trendingMissPath = rotations.trendingMiss.paths[0]!;
+    const topSellersMissPaths = rotations.topSellersMiss.paths;
 
     await fetchOk(`${origin}${hitPath}`); // the miss that fills the cache
     const hitBody = await fetchOk(`${origin}${hitPath}`);
     const shown = (JSON.parse(Buffer.from(hitBody).toString("utf8")) as { data: unknown[] }).data.length;
     if (shown !== 5) throw new Error(`the cache-hit URL returns ${shown} products, not 5`);
     await fetchOk(`${origin}${missPaths[0]}`);
-    await fetchOk(`${origin}${sourcesPath}`);
     await fetchList(`${origin}${recommendedHitPath}`); // fills the cache
     const recommendedHit = await fetchList(`${origin}${recommendedHitPath}`);
     if ((recommendedHit.metadata?.cache_info?.cached_at_time ?? "never") === "never") throw new Error("the recommended cache-hit URL was not answered from the cache");
@@ -422,20 +340,40 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     const scenarios: ScenarioResult[] = [];
     scenarios.push(await scenario("raw uWS ceiling (before)", "ceiling", ceiling.origin, [hitPath], settings));
     scenarios.push(await scenario("static cache hit", "aisle", origin, [hitPath], settings, { p99: "staticHitP99", throughput: "staticHitThroughput" }));
-    scenarios.push(await scenario(`static cache miss (bust_cache, ${MISS_ID_SETS} id sets)`, "aisle", origin, missPaths, settings, { p99: "staticMissP99" }));
-    scenarios.push(await scenario("recommended cache hit", "aisle", origin, [recommendedHitPath], settings, { p99: "recommendedHitP99" }));
-    scenarios.push(
-      await scenario(`recommended cache miss (bust_cache, ${recommendedMissPaths.length} id sets)`, "aisle", origin, recommendedMissPaths, settings, {
-        p99: "recommendedMissP99",
-      }),
+    // Every other scenario is paired with raw uWS answering the same requests with aisle's own bytes.
+    const paired = async (name: string, paths: string[], budgets: ScenarioBudgets, shape?: Parameters<typeof pairedScenario>[6]) => {
+      const run = await pairedScenario(name, origin, paths, settings, budgets, scratch, shape);
+      scenarios.push(run.aisle, run.reference);
+      return run.aisle;
+    };
+    await paired("recommended cache hit", [recommendedHitPath], { p99: "recommendedHitP99", throughput: "recommendedHitThroughput" });
+    for (const rotation of [
+      rotations.staticMiss,
+      rotations.recommendedMiss,
+      rotations.similarContextMiss,
+      rotations.similarProductsMiss,
+      rotations.trendingMiss,
+      rotations.topSellersMiss,
+      rotations.viewed,
+      rotations.viewedRelated,
+      rotations.purchased,
+    ]) {
+      await paired(rotation.name, rotation.paths, { p99: rotation.budget });
+    }
+    // Keystrokes and the page mix by file (thousands of lines), one rotation shared by all connections.
+    const byFile = (name: string, lines: string[]) => {
+      const pathsFile = join(scratch, `${name}.txt`);
+      writeFileSync(pathsFile, `${lines.join("\n")}\n`);
+      return { pathsFile, rotation: "shared" as const };
+    };
+    await paired(rotations.quickView.name, rotations.quickView.paths, { p99: rotations.quickView.budget }, byFile("keystrokes", rotations.quickView.paths));
+    const mix = await paired(
+      `page mix (${PAGE_MIX_PAGES} page views × 7 requests)`,
+      pageMix,
+      { p99: "pageMixP99" },
+      byFile("page-mix", pageMix),
     );
-    scenarios.push(await scenario("trending_products cache miss (bust_cache)", "aisle", origin, [trendingMissPath], settings, { p99: "trendingMissP99" }));
-    scenarios.push(
-      await scenario(`top_sellers cache miss (bust_cache, ${topSellersMissPaths.length} URLs)`, "aisle", origin, topSellersMissPaths, settings, {
-        p99: "topSellersMissP99",
-      }),
-    );
-    scenarios.push(await scenario("sources", "aisle", origin, [sourcesPath], settings));
+    mix.pageRequests = PAGE_VIEW_REQUESTS;
     if (!options.quick) {
       // One connection: a recompute as a single shopper sees it, without the queue that
       // ten closed-loop connections build in front of the worker. Not judged: the
@@ -475,7 +413,13 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       service: { seedMs: aisle.seedMs, startMs: aisle.startMs, coldStartMs: aisle.coldStartMs, rssAfterStartMB, rssAfterLoadMB },
       hitBodyBytes: hitBody.byteLength,
       recommendedHitBodyBytes: recommendedHit.body.byteLength,
-      rotations: { staticMiss: missPaths.length, recommendedMiss: recommendedMissPaths.length, topSellersMiss: topSellersMissPaths.length, events: eventRotation },
+      rotations: {
+        staticMiss: missPaths.length,
+        recommendedMiss: recommendedMissPaths.length,
+        topSellersMiss: topSellersMissPaths.length,
+        events: eventRotation,
+        pageMixPages: PAGE_MIX_PAGES,
+      },
       scenarios,
       ceilingReqPerSec: ceilings.reduce((a, b) => a + b, 0) / ceilings.length,
       eventGenerator: eventGenerator.label,

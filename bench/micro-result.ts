@@ -3,6 +3,11 @@
 import type { Task } from "tinybench";
 import type { BudgetName } from "./budgets.js";
 
+export interface BudgetRef {
+  name: BudgetName;
+  stat: "p50" | "p99";
+}
+
 export interface MicroResult {
   name: string;
   p50Us: number;
@@ -10,8 +15,8 @@ export interface MicroResult {
   opsPerSec: number;
   samples: number;
   error?: string;
-  /** The budget this figure is judged against, if any, and on which percentile. */
-  budget?: { name: BudgetName; stat: "p50" | "p99" };
+  /** The budget(s) this figure is judged against, if any, and on which percentile. */
+  budget?: BudgetRef | readonly BudgetRef[];
 }
 
 /** A titled group of results: one section of the report table. */
@@ -38,4 +43,12 @@ export function summarise(task: Task, budget?: MicroResult["budget"]): MicroResu
     samples: result.latency.samplesCount,
     ...judged,
   };
+}
+
+/** A result from samples timed by hand (one pass over a replay, or a few long runs), in µs. */
+export function fromSamples(name: string, samplesUs: readonly number[], budget?: MicroResult["budget"]): MicroResult {
+  const sorted = Float64Array.from(samplesUs).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
+  return { name, p50Us: at(0.5), p99Us: at(0.99), opsPerSec: 1e6 / mean, samples: sorted.length, ...(budget ? { budget } : {}) };
 }

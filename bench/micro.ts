@@ -6,7 +6,6 @@ import { Bench } from "tinybench";
 import { ResponseCache } from "../src/cache/response-cache.js";
 import { loadConfig } from "../src/config.js";
 import { STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
-import { isProductAvailable } from "../src/core/availability.js";
 import { jsonBytes } from "../src/core/json.js";
 import { canonicalParams, parseParams, type ParsedParams } from "../src/core/params/parse.js";
 import { listOptionsFrom, staticSelectionFrom } from "../src/core/products/query.js";
@@ -21,6 +20,8 @@ import { Store } from "../src/stores/store.js";
 import { VERSION } from "../src/version.js";
 import { makeTempDir, removeTempDir } from "./children.js";
 import { summarise, type MicroResult, type MicroSuite } from "./micro-result.js";
+import { runHotOps } from "./hot-ops.js";
+import { listedIds } from "./inputs.js";
 import { runRankingSuites, runUpdateSuites, suiteTiming } from "./ranking.js";
 
 export interface MicroOptions {
@@ -28,14 +29,6 @@ export interface MicroOptions {
 }
 
 const ID_SETS = 64;
-
-/** Ids the static endpoint will actually return (in stock, active), so every set renders 5 products. */
-function listedIds(store: Store, merchantId: string): number[] {
-  return store.productIds(merchantId).filter((id) => {
-    const product = store.product(merchantId, id);
-    return product !== undefined && product.status === "active" && isProductAvailable(product);
-  });
-}
 
 function mustParse(query: URLSearchParams): ParsedParams {
   const parsed = parseParams(STATIC_PRODUCTS.params, query);
@@ -124,17 +117,26 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     await bench.run();
     if (sink === -1) console.log(sink);
     const core: MicroResult[] = bench.tasks.map((task) =>
-      summarise(task, task.name.startsWith("pool round trip") ? { name: "poolRoundTripP50", stat: "p50" } : undefined),
+      summarise(
+        task,
+        task.name.startsWith("pool round trip")
+          ? { name: "poolRoundTripP50", stat: "p50" }
+          : task.name.startsWith("LMDB product read")
+            ? { name: "storeReadP50", stat: "p50" }
+            : undefined,
+      ),
     );
     await pool.close();
     pool = null;
 
+    const hotOps = await runHotOps(store, merchantId, demo.apiKey, timing);
     const ranking = await runRankingSuites(store, merchantId, demo.apiKey, { timing, budget: "rankingDemoP99" });
     const { productsWithNeighbours: sold, productsWithoutNeighbours: unsold, shortOneInputSets, oneInputSets } = ranking.facts;
     // Last: it writes orders into the store.
     const updates = await runUpdateSuites(store, merchantId, { timing });
     return [
       { title: "micro (tinybench, in the bench process)", results: core },
+      hotOps,
       {
         title: "ranking on the demo store (worker task functions, in-process)",
         results: ranking.results,

@@ -4,20 +4,32 @@
 // share of what uWS itself reaches on this machine at this moment.
 //
 // usage: node dist/bench/raw-uws.js <body-file> [port]   (port 0 or absent: any free port; env PORT also works)
+//        node dist/bench/raw-uws.js --replay <replay.json> [port]   (a body per URL)
 // prints: "raw-uws ready on <port>" once listening.
 import { readFileSync } from "node:fs";
 import uWS from "uWebSockets.js";
 
-const [bodyFile, portArg] = process.argv.slice(2);
+const replay = process.argv.includes("--replay");
+const [bodyFile, portArg] = process.argv.slice(2).filter((arg) => arg !== "--replay");
 if (!bodyFile) {
-  console.error("usage: raw-uws <body-file> [port]");
+  console.error("usage: raw-uws <body-file> [port]  |  raw-uws --replay <replay.json> [port]");
   process.exit(2);
 }
-const body = readFileSync(bodyFile);
 const port = Number(portArg ?? process.env.PORT ?? 0);
+// --replay: a JSON object of "path?query" → the exact body aisle answered for that
+// request, so a scenario rotating over many URLs meets a ceiling writing the same bytes.
+const bodies = new Map<string, Buffer>(
+  replay ? Object.entries(JSON.parse(readFileSync(bodyFile, "utf8")) as Record<string, string>).map(([url, text]) => [url, Buffer.from(text)]) : [],
+);
+const single = replay ? (bodies.values().next().value ?? Buffer.alloc(0)) : readFileSync(bodyFile);
 
 const app = uWS.App();
-app.any("/*", (res) => {
+app.any("/*", (res, req) => {
+  let body = single;
+  if (replay) {
+    const query = req.getQuery();
+    body = bodies.get(query ? `${req.getUrl()}?${query}` : req.getUrl()) ?? single;
+  }
   // Same status line and headers as aisle's writeReply for a cache hit, so both
   // servers put the same bytes on the wire and the comparison is fair.
   res.cork(() => {

@@ -92,7 +92,7 @@ const MB = 1024 * 1024;
 const rss = () => process.memoryUsage().rss / MB;
 
 /** A full GC before reading RSS, so the generator's garbage is not counted (no --expose-gc flag needed). */
-function collectGarbage(): void {
+export function collectGarbage(): void {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
 }
@@ -108,13 +108,14 @@ const count = (n: number) => Math.round(n).toLocaleString("en-US");
  * orders) and batch size, through what ingest() does: validateBatch then
  * writeBatch, timed apart. Stops between batches once past the time cap.
  */
-async function importDemo(
+export async function importDemo(
   store: Store,
   demo: DemoData,
-  options: ScaleOptions,
+  options: Pick<ScaleOptions, "chunk" | "maxImportMinutes">,
   log: (line: string) => void,
+  merchantId = "scale",
 ): Promise<{ merchant: Merchant; imports: KindImport[]; importComplete: boolean }> {
-  const merchant = await createMerchant(store, { ...demo.merchant, id: "scale" });
+  const merchant = await createMerchant(store, { ...demo.merchant, id: merchantId });
   const batches = demoBatches(demo);
   const imports: KindImport[] = [];
   const deadline = performance.now() + options.maxImportMinutes * 60_000;

@@ -7,7 +7,6 @@ import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { planQuery } from "../src/core/search/query-plan.js";
 import { rankProducts } from "../src/core/search/ranker.js";
-import type { QuickViewRequest } from "../src/core/search/request.js";
 import { loadTitledMerchant, readTitledProducts, titledProductBatches } from "../src/eval/search-catalogue.js";
 import { SearchJudgments } from "../src/eval/search-metrics.js";
 import { measuredIndexBuild } from "../src/search/merchant-index.js";
@@ -15,10 +14,13 @@ import { quickView } from "../src/search/quick-view.js";
 import { Store } from "../src/stores/store.js";
 import { rssMB, startAisle } from "./aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "./children.js";
-import type { MicroResult, MicroSuite } from "./micro-result.js";
+import { keystrokes, quickViewRequest } from "./inputs.js";
+import { fromSamples, type MicroResult, type MicroSuite } from "./micro-result.js";
 
 export interface SearchBenchOptions {
   quick: boolean;
+  /** A sample of the queries (every tenth), as part of the whole bench. */
+  sample?: boolean;
   products?: string;
   judgments?: string;
 }
@@ -26,20 +28,9 @@ export interface SearchBenchOptions {
 const DEFAULT_PRODUCTS = "../shared/data/homedepot_products.tsv";
 const DEFAULT_JUDGMENTS = "../shared/data/homedepot_dev_judgments.tsv";
 
-function request(query: string): QuickViewRequest {
-  return { query, limit: 10, collectionIds: null, excludeProductIds: [], excludeCollections: [], hideOutOfStock: false, countryCode: null, pretty: false };
-}
-
-/** Every prefix of every query, in typing order. */
-function keystrokes(queries: string[]): string[] {
-  return queries.flatMap((query) => Array.from({ length: query.length }, (_, i) => query.slice(0, i + 1)));
-}
-
+/** Samples taken in ms with performance.now(). */
 function percentiles(name: string, samplesMs: number[], budget?: MicroResult["budget"]): MicroResult {
-  const sorted = Float64Array.from(samplesMs).sort();
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 1000;
-  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
-  return { name, p50Us: at(0.5), p99Us: at(0.99), opsPerSec: 1000 / mean, samples: sorted.length, ...(budget ? { budget } : {}) };
+  return fromSamples(name, samplesMs.map((ms) => ms * 1000), budget);
 }
 
 export async function runSearchBench(options: SearchBenchOptions): Promise<MicroSuite | null> {
@@ -52,7 +43,10 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
   const products = readTitledProducts(productsFile);
   const allQueries = SearchJudgments.read(judgmentsFile).queries;
   // Quick runs type every tenth query.
-  const queries = options.quick ? allQueries.filter((_, i) => i % 10 === 0) : allQueries;
+  // Inside `npm run bench` (sample) every tenth query is typed, keeping the whole bench
+  // under 10 minutes; --quick every fiftieth. `--search` alone types them all.
+  const every = options.sample ? (options.quick ? 50 : 10) : options.quick ? 10 : 1;
+  const queries = allQueries.filter((_, i) => i % every === 0);
   const typed = keystrokes(queries);
   const results: MicroResult[] = [];
   const notes: string[] = [];
@@ -78,7 +72,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
     const taskTimes: number[] = [];
     for (const prefix of typed) {
       const started = performance.now();
-      const result = await quickView(store, { kind: "quick_view", merchantId: merchant.id, request: request(prefix), now: Date.now() });
+      const result = await quickView(store, { kind: "quick_view", merchantId: merchant.id, request: quickViewRequest(prefix), now: Date.now() });
       taskTimes.push(performance.now() - started);
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
     }
@@ -133,7 +127,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
   }
 
   return {
-    title: `quick-view search, 54k Home Depot titles, ${typed.length} keystrokes of ${queries.length} real queries`,
+    title: `quick-view search, 54k Home Depot titles, ${typed.length} keystrokes of ${queries.length} real queries${every > 1 ? ` (every ${every}th of ${allQueries.length})` : ""}`,
     results,
     note: notes.join("\n"),
   };

@@ -1,0 +1,145 @@
+// The scale curve as one matrix: a row per figure, a column per catalogue
+// size, then the budget and the verdict at each size — so how a cost grows
+// with the catalogue reads along a row.
+import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
+import type { CurvePoint } from "./scale-curve.js";
+import { count, machineLine, ms, renderTable, us } from "./report.js";
+
+const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : "n/a");
+const mb = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} MB` : "n/a");
+
+interface CurveRow {
+  figure: string;
+  cells: string[];
+  budget?: BudgetName;
+  /** The figure judged at each size, in the budget's unit (NaN: not judged there). */
+  judged?: number[];
+}
+
+function verdicts(row: CurveRow): string {
+  if (!row.budget || !row.judged) return "";
+  const budget = BUDGETS[row.budget];
+  return row.judged.map((value) => (Number.isFinite(value) ? verdict(budget, value) : "n/a")).join(" / ");
+}
+
+function importRows(points: CurvePoint[]): CurveRow[] {
+  const kinds = [...new Set(points.flatMap((p) => p.imports.map((i) => i.kind)))];
+  const rows: CurveRow[] = kinds.map((kind) => ({
+    figure: `  import ${kind}/s (validate + write, batches of 50k)`,
+    cells: points.map((p) => {
+      const record = p.imports.find((i) => i.kind === kind);
+      if (!record || record.chunks.length === 0) return "n/a";
+      const items = record.chunks.reduce((sum, c) => sum + c.items, 0);
+      const msTotal = record.chunks.reduce((sum, c) => sum + c.validateMs + c.writeMs, 0);
+      return `${count(items / (msTotal / 1000))}/s${items < record.total ? ` (${count(items)} of ${count(record.total)})` : ""}`;
+    }),
+  }));
+  rows.push({
+    figure: "  events appended/s (batches of 100k)",
+    cells: points.map((p) => (p.eventImport ? `${count(p.eventImport.events / (p.eventImport.ms / 1000))}/s` : "n/a")),
+  });
+  rows.push({
+    figure: "  import total (catalogue, customers, orders, events)",
+    cells: points.map((p) => {
+      const total = p.imports.flatMap((i) => i.chunks).reduce((sum, c) => sum + c.validateMs + c.writeMs, 0) + (p.eventImport?.ms ?? 0);
+      return p.imports.length === 0 ? "n/a" : `${seconds(total)}${p.importComplete ? "" : " (cut at the time cap)"}`;
+    }),
+  });
+  return rows;
+}
+
+function rankingRows(points: CurvePoint[]): CurveRow[] {
+  const names = [...new Set(points.flatMap((p) => p.ranking.filter((r) => r.budget).map((r) => r.name)))];
+  return names.map((name) => {
+    const results = points.map((p) => p.ranking.find((r) => r.name === name));
+    return {
+      figure: `  ${name}: p50 / p99`,
+      cells: results.map((r) => (r ? `${us(r.p50Us)} / ${us(r.p99Us)}` : "n/a")),
+      budget: "rankingScaleP99",
+      judged: results.map((r) => (r ? r.p99Us / 1000 : NaN)),
+    };
+  });
+}
+
+function endpointRows(points: CurvePoint[]): CurveRow[] {
+  // Names carry rotation sizes that differ by shop; rows are matched by the endpoint's leading words.
+  const keyOf = (name: string) => name.replace(/\s*\(.*$/, "");
+  const keys = [...new Set(points.flatMap((p) => p.endpoints.map((e) => keyOf(e.name))))];
+  const first = (p: CurvePoint, key: string) => [...p.firstRequestMs].find(([name]) => keyOf(name) === key)?.[1];
+  return keys.flatMap((key) => {
+    const runs = points.map((p) => p.endpoints.find((e) => keyOf(e.name) === key));
+    const firsts = points.map((p) => first(p, key));
+    const budget = runs.find((r) => r?.budgets.p99)?.budgets.p99;
+    const faults = (r: (typeof runs)[number]) => (r && r.errors + r.timeouts + r.non2xx > 0 ? " (faults)" : "");
+    return [
+      {
+        figure: `  ${key}: p50 / p99`,
+        cells: runs.map((r) => (r ? `${ms(r.latencyMs.p50)} / ${ms(r.latencyMs.p99)}${faults(r)}` : "n/a")),
+        ...(budget ? { budget, judged: runs.map((r) => r?.latencyMs.p99 ?? NaN) } : {}),
+      },
+      { figure: `  ${key}: req/s`, cells: runs.map((r) => (r ? count(r.reqPerSec) : "n/a")) },
+      { figure: `  ${key}: first request after start`, cells: firsts.map((t) => (t === undefined ? "n/a" : ms(t))) },
+    ];
+  });
+}
+
+function curveRows(points: CurvePoint[]): CurveRow[] {
+  const first = points.find((p) => Number.isFinite(p.rssAfterLoadMB));
+  // A slope over a few thousand products is mostly the workers' heaps warming up: judged from 10× the first shop.
+  const growth = (p: CurvePoint) =>
+    first && p.products >= first.products * 10 && Number.isFinite(p.rssAfterLoadMB)
+      ? ((p.rssAfterLoadMB - first.rssAfterLoadMB) / (p.products - first.products)) * 100_000
+      : NaN;
+  return [
+    { figure: "shop", cells: [] },
+    { figure: "  customers / orders / order lines", cells: points.map((p) => (p.volumes ? `${count(p.volumes.customers)} / ${count(p.volumes.orders)} / ${count(p.volumes.orderLines)}` : "n/a")) },
+    { figure: "  view events", cells: points.map((p) => (p.volumes ? count(p.volumes.events) : "n/a")) },
+    { figure: "  generate (demo generator, bench process)", cells: points.map((p) => seconds(p.generateMs)) },
+    { figure: "import (in the bench process, through validateBatch + writeBatch)", cells: [] },
+    ...importRows(points),
+    { figure: "  LMDB file after import and model build", cells: points.map((p) => mb(p.dataFileMB)) },
+    {
+      figure: "  similar-products model build (train + ONNX + embed + lists)",
+      cells: points.map((p) => (p.similarBuildMs === null ? "not built (server trains it)" : seconds(p.similarBuildMs))),
+      budget: "similarBuildScale",
+      judged: points.map((p) => (p.similarBuildMs === null ? NaN : p.similarBuildMs / 1000)),
+    },
+    { figure: "ranking in-process (worker task functions, --quick timing)", cells: [] },
+    ...rankingRows(points),
+    { figure: "aisle serve on the imported shop", cells: [] },
+    { figure: "  cold start (spawn → healthz 200)", cells: points.map((p) => seconds(p.coldStartMs)), budget: "scaleColdStart", judged: points.map((p) => p.coldStartMs / 1000) },
+    { figure: "  RSS after start", cells: points.map((p) => mb(p.rssAfterStartMB)) },
+    { figure: "  RSS after the endpoint runs", cells: points.map((p) => mb(p.rssAfterLoadMB)) },
+    {
+      figure: `  RSS growth per 100k products over the ${first ? count(first.products) : "first"} shop`,
+      cells: points.map((p) => (Number.isFinite(growth(p)) ? mb(growth(p)) : "—")),
+      budget: "scaleRssGrowthPer100k",
+      judged: points.map(growth),
+    },
+    { figure: "endpoints over HTTP (autocannon, 10 connections, 1 s warm-up + 3 s)", cells: [] },
+    ...endpointRows(points),
+  ];
+}
+
+export function formatCurveReport(points: CurvePoint[], loadAtStart: number): string {
+  const rows = curveRows(points);
+  const header = ["figure", ...points.map((p) => `${count(p.products)} products`), "budget", "result"];
+  const table = renderTable(
+    header,
+    rows.map((row) => [row.figure, ...points.map((_, i) => row.cells[i] ?? ""), row.budget ? describeBudget(BUDGETS[row.budget]) : "", verdicts(row)]),
+  );
+  const out = [
+    "",
+    machineLine("aisle bench --scale (scale curve)", loadAtStart),
+    "",
+    table,
+    "",
+    "Shops: the demo generator at each size with its own proportions (2 customers per 3 products, or at most --max-customers when given; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir in the bench process through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built in the bench process (up to --similar-up-to products), so `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
+    "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one autocannon process per endpoint, 10 connections, on the same cores as the server. Results read \"pass / over\" per size, left to right.",
+    "First request after start: each endpoint's first URL sent alone (no timeout up to 10 min) just before its load run, so state a worker builds on first use (the quick-view index, the session index read from the whole event log, shop-wide rankings) is timed there rather than turning the load run into timeouts; the endpoints run in the table's order on one server, so a later endpoint's first request may find work already done by an earlier one.",
+    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included).",
+  ];
+  for (const p of points) for (const error of p.errors) out.push(`NOT MEASURED at ${count(p.products)} products: ${error.split("\n")[0]}`);
+  out.push("Benchmarks are not tests: over-budget figures are reported, and the exit code stays 0.", "");
+  return out.join("\n");
+}

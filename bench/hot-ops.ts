@@ -1,0 +1,138 @@
+// Micro suite of the hot operations a product request is made of, each timed
+// alone on a seeded demo store (tinybench, in this process): the cache key a
+// request is looked up by, the co-occurrence merge, session kNN, the
+// eligibility checks, serialization, and text search with aisle's scorer and
+// with FlexSearch. Store reads, the pool hop and ONNX inference have their rows
+// in micro.ts and similar.ts.
+import { performance } from "node:perf_hooks";
+import { Bench } from "tinybench";
+import { RECOMMENDED } from "../src/core/api/endpoints.js";
+import { isProductAvailable, isProductPublished } from "../src/core/availability.js";
+import { jsonBytes } from "../src/core/json.js";
+import { canonicalParams, parseParams } from "../src/core/params/parse.js";
+import { isInMarket, marketForCountry, withMarketPrices } from "../src/core/products/market.js";
+import { applyPriceFilter, type PriceFilter } from "../src/core/products/price-filter.js";
+import { projectProduct } from "../src/core/products/projection.js";
+import { metafieldSelectionFrom } from "../src/core/products/query.js";
+import { combineNeighbours, type WeightedIds } from "../src/core/recs/copurchase.js";
+import { planQuery } from "../src/core/search/query-plan.js";
+import { rankProducts } from "../src/core/search/ranker.js";
+import type { Product } from "../src/core/types.js";
+import { relatedToViews } from "../src/recs/related-to-views.js";
+import { sessionsOf } from "../src/recs/session-model.js";
+import { flexsearchOnlyRanking } from "../src/search/flexsearch-baseline.js";
+import { searchIndexOf } from "../src/search/merchant-index.js";
+import { quickView } from "../src/search/quick-view.js";
+import { merchantCatalog } from "../src/stores/catalog.js";
+import type { Store } from "../src/stores/store.js";
+import { inputSets, quickViewRequest, recommendationInputs, sessionPrefixes, titleKeystrokes } from "./inputs.js";
+import { fromSamples, summarise, type MicroResult, type MicroSuite } from "./micro-result.js";
+import type { SuiteTiming } from "./ranking.js";
+
+const SETS = 256;
+/** Candidates a ranked list typically offers the renderer before `limit` is reached. */
+const CANDIDATES = 100;
+
+export async function runHotOps(store: Store, merchantId: string, apiKey: string, timing: SuiteTiming): Promise<MicroSuite> {
+  const catalog = merchantCatalog(store, merchantId);
+  const ids = store.productIds(merchantId);
+  const { withNeighbours } = recommendationInputs(store, merchantId);
+
+  // Key encoding: what the product endpoint builds before every cache lookup (hit or miss).
+  const queries = inputSets(withNeighbours, SETS, (k) => 1 + (k % 3), 41).map(
+    (set) => new URLSearchParams(`key=${apiKey}&platform_product_ids=${set.join(",")}&limit=5`),
+  );
+  const versions = () => ["catalogue", "orders"].map((domain) => store.version(merchantId, domain as "catalogue" | "orders")).join(".");
+
+  // Co-occurrence merge: neighbour lists of 3 inputs read beforehand, so only the merge is timed.
+  const neighbourSets: WeightedIds[][] = inputSets(withNeighbours, SETS, () => 3, 43).map((set) => set.map((id) => store.copurchaseNeighbours(merchantId, id)!));
+  const exclusions = inputSets(withNeighbours, SETS, () => 3, 43).map((set) => new Set(set));
+
+  // Session kNN: prefixes of the demo's own view sessions, as the viewed-related endpoint sends them.
+  const prefixes = sessionPrefixes(store, merchantId, SETS, 5);
+  if (prefixes.length === 0) throw new Error("the demo has no view sessions");
+  sessionsOf(store, merchantId); // first call reads the event log into the index: not what a request pays
+
+  // Eligibility: the checks renderProductList applies to each candidate, on products already read.
+  const products: Product[] = ids.slice(0, CANDIDATES).map((id) => store.product(merchantId, id)!);
+  const market = marketForCountry(catalog.markets(), "CA");
+  const priceOf = catalog.marketPrice.bind(catalog);
+  const priceFilter: PriceFilter = { atLeast: 1_00, atMost: 500_00 };
+
+  // Serialization: five products in the full projection, as a static list answers them.
+  const projection = { projection: "full" as const, metafields: metafieldSelectionFrom({}), sellingPlans: false, loadMetafields: catalog.metafields.bind(catalog) };
+  const fivePerSet = Array.from({ length: 64 }, (_, set) => ids.slice(set * 5, set * 5 + 5).map((id) => projectProduct(catalog.product(id)!, projection)));
+
+  // Text search: keystrokes of demo titles against aisle's index and a FlexSearch index of the same titles.
+  const typed = titleKeystrokes(store, merchantId, 200);
+  const index = searchIndexOf(store, merchantId).products;
+  const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.product(merchantId, id)!.title })));
+
+  const bench = new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, iterations: 64, timestampProvider: "hrtimeNow" });
+  const budgets = new Map<string, MicroResult["budget"]>();
+  const add = (name: string, fn: () => unknown, budget?: MicroResult["budget"]) => {
+    bench.add(name, fn);
+    if (budget) budgets.set(name, budget);
+  };
+  let i = 0;
+  let sink = 0;
+  add("key encoding: parseParams + canonicalParams + versions → cache key (recommended, 1–3 ids)", () => {
+    const parsed = parseParams(RECOMMENDED.params, queries[i++ % queries.length]!);
+    if (!parsed.ok) throw new Error(parsed.message);
+    sink += `${merchantId}|${RECOMMENDED.path}|${canonicalParams(parsed.params)}|v${versions()}|`.length;
+  });
+  add("co-occurrence merge: combineNeighbours of 3 neighbour lists", () => {
+    const k = i++ % neighbourSets.length;
+    sink += combineNeighbours(neighbourSets[k]!, exclusions[k]!).size;
+  });
+  add(`session kNN: scoreNext, demo sessions' prefixes (≤ 5 views, ${prefixes.length} rotating)`, () => {
+    sink += sessionsOf(store, merchantId).scoreNext(prefixes[i++ % prefixes.length]!, null).size;
+  });
+  add(
+    "viewed-related compute: relatedToViews (session kNN + bought-together blend)",
+    () => (sink += relatedToViews(store, merchantId, prefixes[i++ % prefixes.length]!, null).size),
+    { name: "viewedRelatedComputeP99", stat: "p99" },
+  );
+  const eligible = (within: typeof market) => {
+    for (const stored of products) {
+      if (!isInMarket(stored, within)) continue;
+      const priced = applyPriceFilter(withMarketPrices(stored, within, priceOf), priceFilter, false);
+      if (priced !== null && isProductAvailable(priced) && isProductPublished(priced)) sink++;
+    }
+  };
+  add(`eligibility filter: price, stock, publication over ${CANDIDATES} read products`, () => eligible(null));
+  // With country_code, each variant's market price is read from the store first.
+  add(`  same with country_code=CA (market catalogue + market price per variant)`, () => eligible(market));
+  add("serialization: jsonBytes of 5 projected products (full)", () => (sink += jsonBytes({ data: fivePerSet[i++ % fivePerSet.length] }).byteLength), {
+    name: "serializeFiveP50",
+    stat: "p50",
+  });
+  add(`text search, aisle's index: planQuery + rankProducts, ${typed.length} demo-title keystrokes`, () => {
+    const prefix = typed[i++ % typed.length]!;
+    sink += rankProducts(index, planQuery(index, prefix), { k: 10, outOfStock: "last" }).length;
+  });
+  add(`text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`, () => (sink += flex.search(typed[i++ % typed.length]!, 10).length));
+  await bench.run();
+  if (sink === -1) console.log(sink);
+
+  // The quick-view worker task once per keystroke, in typing order (its per-index
+  // ranking cache then helps exactly as much as it does for a shopper typing).
+  const keystrokeUs: number[] = [];
+  for (const query of typed) {
+    const started = performance.now();
+    const result = await quickView(store, { kind: "quick_view", merchantId, request: quickViewRequest(query), now: Date.now() });
+    keystrokeUs.push((performance.now() - started) * 1000);
+    if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
+  }
+  return {
+    title: "hot operations on the demo store (tinybench, in the bench process)",
+    results: [
+      ...bench.tasks.map((task) => summarise(task, budgets.get(task.name))),
+      fromSamples(`quick-view worker task per keystroke, synthetic replay of demo titles (${typed.length} keystrokes, one pass)`, keystrokeUs, {
+        name: "searchKeystrokeP99",
+        stat: "p99",
+      }),
+    ],
+    note: `FlexSearch indexes the ${ids.length} demo titles in ${flex.buildMs.toFixed(0)} ms; aisle serves search with its own scorer (README, "Search") and keeps FlexSearch only as the baseline timed here`,
+  };
+}

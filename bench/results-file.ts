@@ -1,0 +1,45 @@
+// bench/RESULTS.md holds the last full figures of this machine: one section
+// for `npm run bench` and one for the opt-in scale curve. Each run replaces
+// only its own section, so the two are committed together without one run
+// erasing the other's figures.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The source tree's bench/RESULTS.md (this module runs from dist/bench/). */
+const RESULTS = fileURLToPath(new URL("../../bench/RESULTS.md", import.meta.url));
+
+export type ResultsSection = "default" | "scale" | "scale-capped";
+
+const TITLES: Record<ResultsSection, string> = {
+  default: "## `npm run bench`",
+  scale: "## Scale curve (`npm run bench -- --scale`)",
+  "scale-capped": "## Scale curve with behaviour capped (`npm run bench -- --scale --max-customers N`)",
+};
+
+const HEADER = `# Benchmark results
+
+Written by \`npm run bench\` (and \`npm run bench -- --scale\` for the scale curve) on the
+machine named in each section; budgets live in \`bench/budgets.ts\`. Benchmarks are not tests:
+figures over budget are reported here, not failed. Compare ratios to the in-run ceiling across
+machines, not absolute figures.
+`;
+
+const begin = (section: ResultsSection) => `<!-- bench:${section} -->`;
+const end = (section: ResultsSection) => `<!-- /bench:${section} -->`;
+
+function sectionOf(text: string, section: ResultsSection): string | null {
+  const from = text.indexOf(begin(section));
+  const to = text.indexOf(end(section));
+  return from === -1 || to === -1 ? null : text.slice(from, to + end(section).length);
+}
+
+/** Replaces one section of RESULTS.md with `body` (a plain-text report, kept as printed). */
+export function writeResultsSection(section: ResultsSection, body: string, appendix = ""): string {
+  const old = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+  const lines = [begin(section), TITLES[section], "", "```text", body.trim(), "```"];
+  if (appendix.trim() !== "") lines.push("", appendix.trim());
+  const fresh = [...lines, end(section)].join("\n");
+  const sections = (["default", "scale", "scale-capped"] as const).map((name) => (name === section ? fresh : (sectionOf(old, name) ?? "")));
+  writeFileSync(RESULTS, `${HEADER}\n${sections.filter((s) => s !== "").join("\n\n")}\n`);
+  return RESULTS;
+}
