@@ -83,5 +83,7 @@ describe("bought-together model", () => {
       }),
       { numRuns: 25 },
     );
-  });
+    // 25 fresh LMDB environments with several commits each: about 2 s on a quiet
+    // machine, far longer when other jobs keep the disk busy.
+  }, 120_000);
 });
