@@ -188,7 +188,9 @@ export function topNeighbours(
     if (config.shrink > 0) score *= c / (c + config.shrink * unit);
     scored.push([j, score]);
   }
-  scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // Scores equal up to float noise (the same counts summed in another order, as
+  // an incremental update and a rebuild do) rank by id: both keep the same list.
+  scored.sort((a, b) => (Math.abs(b[1] - a[1]) > 1e-9 * Math.max(Math.abs(a[1]), Math.abs(b[1])) ? b[1] - a[1] : a[0] - b[0]));
   const top = scored.slice(0, config.neighbours);
   return { ids: top.map(([id]) => id), weights: top.map(([, score]) => score) };
 }
