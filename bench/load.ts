@@ -12,7 +12,7 @@ import { makeTempDir, removeTempDir, stopChild } from "./children.js";
 import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, type EndpointRotations } from "./endpoint-paths.js";
 import { prng, recommendationInputs } from "./inputs.js";
 import type { LatencySummaryMs } from "./load-client.js";
-import { fetchList, fetchOk, pairedScenario, runScenario, scenario, startCeiling, type Ceiling } from "./scenario.js";
+import { fetchList, fetchOk, pairedScenario, runScenario, scenario, scenarioResult, startCeiling, type Ceiling } from "./scenario.js";
 import { findWrk, runWrk } from "./wrk-client.js";
 
 export interface LoadSettings {
@@ -216,19 +216,7 @@ async function eventRun(
   }
   process.stderr.write(`  load: ${name} (${generator.label}, ${settings.warmupS} s warm-up + ${settings.durationS} s)…\n`);
   const out = await runWrk({ origin, pathsFile, ...settings, scratch: generator.scratch });
-  const result: ScenarioResult = {
-    name,
-    target,
-    connections: settings.connections,
-    reqPerSec: out.reqPerSec,
-    okPerSec: out.okPerSec,
-    latencyMs: out.latencyMs,
-    errors: out.socketErrors,
-    timeouts: out.timeouts,
-    non2xx: out.non2xx,
-    budgets,
-    generator: generator.label,
-  };
+  const result = { ...scenarioResult(name, target, settings.connections, budgets, { ...out, errors: out.socketErrors }), generator: generator.label };
   return { result, acknowledged: out.acknowledged };
 }
 

@@ -61,6 +61,18 @@ export async function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
 }
 
 /** How a scenario's requests are sent, when not the default (GET, `paths` cycled per connection). */
+/** What any load generator measured, as one row of the report. */
+export function scenarioResult(
+  name: string,
+  target: ScenarioResult["target"],
+  connections: number,
+  budgets: ScenarioBudgets,
+  measured: Pick<ScenarioResult, "reqPerSec" | "okPerSec" | "latencyMs" | "errors" | "timeouts" | "non2xx">,
+): ScenarioResult {
+  const { reqPerSec, okPerSec, latencyMs, errors, timeouts, non2xx } = measured;
+  return { name, target, connections, reqPerSec, okPerSec, latencyMs, errors, timeouts, non2xx, budgets };
+}
+
 export type RequestShape = Pick<LoadSpec, "method" | "pathsFile" | "rotation">;
 
 /** One load-client run; `acknowledged` is the whole run's 2xx count (warm-up included). */
@@ -75,18 +87,8 @@ export async function runScenario(
 ): Promise<{ result: ScenarioResult; acknowledged: number }> {
   process.stderr.write(`  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} connection${settings.connections === 1 ? "" : "s"})…\n`);
   const out = await runClient({ origin, paths, ...settings, ...shape });
-  const result: ScenarioResult = {
-    name,
-    target,
-    connections: settings.connections,
-    reqPerSec: out.reqPerSec,
-    okPerSec: out.okPerSec,
-    latencyMs: out.latencyMs,
-    errors: out.autocannon.errors,
-    timeouts: out.autocannon.timeouts,
-    non2xx: out.autocannon.non2xx,
-    budgets,
-  };
+  const { errors, timeouts, non2xx } = out.autocannon;
+  const result = scenarioResult(name, target, settings.connections, budgets, { ...out, errors, timeouts, non2xx });
   return { result, acknowledged: out.autocannon["2xx"] };
 }
 
