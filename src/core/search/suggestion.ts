@@ -19,15 +19,9 @@ export interface VariantSuggestion {
   canPurchase: boolean;
 }
 
-export interface Suggestion {
-  id: string;
-  name: string;
-  url: string;
-  price: number;
-  compareAtPrice: number;
-  images: SuggestionImage[];
+/** A product suggestion: what a variant suggestion has, plus its variants and ratings. */
+export interface Suggestion extends VariantSuggestion {
   variants: VariantSuggestion[];
-  canPurchase: boolean;
   ratings: { average: number; count: number };
 }
 
