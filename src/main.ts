@@ -10,6 +10,7 @@ import { HttpServer } from "./http/server.js";
 import { Router } from "./http/router.js";
 import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
 import { eventRoutes } from "./http/routes/events.js";
+import { EventWriter } from "./ingest/event-writer.js";
 import { metaRoutes } from "./http/routes/meta.js";
 import { searchRoutes } from "./http/routes/search.js";
 import { storefrontRoutes } from "./http/routes/storefront.js";
@@ -97,10 +98,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     version: VERSION,
     now: Date.now,
   };
+  // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
+  const events = new EventWriter(config.dataDir, () => store.refreshSnapshot());
   const router = new Router([
     ...storefrontRoutes(services),
     ...searchRoutes(services),
-    ...eventRoutes(services),
+    ...eventRoutes(services, events),
     ...adminRoutes(services),
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),
@@ -126,6 +129,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const close = () => {
     closing ??= (async () => {
       await server.drain(config.shutdownGraceMs);
+      await events.close();
       await similar.close();
       await pool.close();
       await store.close();

@@ -17,6 +17,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<"route" | "method" | "status">;
   private readonly requestSeconds: Histogram<"route" | "method" | "status">;
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
   private readonly taskSeconds: Histogram<"kind" | "outcome">;
   private readonly eventsAcknowledged: Counter;
   private readonly eventAckSeconds: Histogram;
@@ -94,9 +95,16 @@ export class ServiceMetrics {
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    const labels = { route, method, status: String(status) };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    const key = `${route} ${method} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      // Looked up once per label set: prom-client hashes the labels on every un-cached call.
+      const labels = { route, method, status: String(status) };
+      series = { count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe(seconds);
   }
 
   task(kind: string, ok: boolean, seconds: number): void {

@@ -16,6 +16,7 @@ import {
   type WeightedIds,
 } from "../core/recs/copurchase.js";
 import { dayNumber } from "../core/recs/days.js";
+import { decodeHistory, encodeHistory } from "../core/recs/history-codec.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { SimilarStore } from "./similar.js";
@@ -33,8 +34,8 @@ import type {
   VariantPrice,
 } from "../core/types.js";
 
-/** Bumped whenever the stored layout changes; a data dir of another version is refused. */
-export const STORE_FORMAT_VERSION = 2;
+/** Bumped whenever the stored layout changes; a data dir of another version is migrated (from 2) or refused. */
+export const STORE_FORMAT_VERSION = 3;
 
 /** What a change touches, so caches of unrelated lists survive it. */
 /** "similar": the similar-products model (vectors and neighbour lists). */
@@ -91,7 +92,8 @@ export class Store {
   private readonly events: Database<BehaviourEvent, Key>;
   /** Units sold by [merchant, day, product]: an order touches only its own lines. */
   private readonly salesByDay: Database<number, Key>;
-  private readonly histories: Database<History, Key>;
+  /** Recent events per [merchant, "session" | "customer", id], in the fixed-width binary of history-codec. */
+  private readonly histories: Database<Uint8Array, Key>;
   /** Add-to-cart events by [merchant, day, product]: a demand signal beside sales. */
   private readonly addsByDay: Database<number, Key>;
   private readonly sessionMerchants: Database<MerchantId, string>;
@@ -130,7 +132,7 @@ export class Store {
     this.marketPrices = db("market_prices");
     this.events = db("events");
     this.salesByDay = db("sales_by_day_product");
-    this.histories = db("histories");
+    this.histories = root.openDB<Uint8Array, Key>({ name: "event_histories", encoding: "binary" });
     this.addsByDay = db("adds_by_day_product");
     this.sessionMerchants = db("session_merchants");
     this.customerEmails = db("customer_emails");
@@ -154,11 +156,23 @@ export class Store {
     const found = this.meta.get("format_version");
     if (found === undefined) {
       this.root.transactionSync(() => this.meta.putSync("format_version", STORE_FORMAT_VERSION));
+    } else if (found === 2) {
+      this.migrateHistoriesToBinary();
     } else if (found !== STORE_FORMAT_VERSION) {
       throw new StoreFormatError(
         `data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`,
       );
     }
+  }
+
+  /** Format 2 kept histories as msgpack in "histories"; format 3 keeps them binary in "event_histories". */
+  private migrateHistoriesToBinary(): void {
+    const old = this.root.openDB<History, Key>({ name: "histories", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+    this.root.transactionSync(() => {
+      for (const { key, value } of old.getRange()) this.histories.putSync(key, encodeHistory(value));
+      old.dropSync();
+      this.meta.putSync("format_version", STORE_FORMAT_VERSION);
+    });
   }
 
   async close(): Promise<void> {
@@ -499,49 +513,62 @@ export class Store {
    * Appends behaviour events: the log (keyed by a per-merchant sequence, so
    * readers can follow it), each session's and customer's recent history, and
    * the session → merchant index. Resolves once committed: the moment an event
-   * may be acknowledged. Concurrent calls share LMDB's batched commits.
+   * may be acknowledged.
    */
   async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {
-    await this.root.transaction(() => {
-      const counterKey = `event_sequence:${merchant}`;
-      let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
-      const touched = new Map<string, { key: Key; history: History }>();
-      const historyOf = (key: Key) => {
-        const id = key.join("\u0000");
-        let entry = touched.get(id);
-        if (!entry) {
-          entry = { key, history: this.histories.get(key) ?? emptyHistory() };
-          touched.set(id, entry);
-        }
-        return entry.history;
-      };
-      const adds = new Map<string, { key: Key; count: number }>();
-      const carts = new CopurchaseDelta();
-      for (const event of events) {
-        this.events.put([merchant, ++sequence], event);
-        if (event.verb === "added") {
-          const key: Key = [merchant, dayNumber(event.at), event.product_id];
-          const id = key.join("\u0000");
-          adds.set(id, { key, count: (adds.get(id)?.count ?? 0) + 1 });
-          if (event.uuid !== null) {
-            const history = historyOf([merchant, "session", event.uuid]);
-            carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.copurchase);
-          }
-        }
-        if (event.uuid !== null) {
-          appendToHistory(historyOf([merchant, "session", event.uuid]), event);
-          if (this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
-        }
-        if (event.customer_id !== null) appendToHistory(historyOf([merchant, "customer", event.customer_id]), event);
-      }
-      for (const { key, history } of touched.values()) this.histories.put(key, history);
-      for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
-      if (carts.items.size > 0) {
-        this.applyCopurchase(merchant, carts);
-        this.refreshNeighbours(merchant, carts.touched);
-      }
-      this.meta.put(counterKey, sequence);
+    await this.root.transaction(() => this.writeEvents(merchant, events));
+  }
+
+  /**
+   * appendEvents for several merchants in one synchronous transaction: for the
+   * event-writer thread, which owns its thread and so can block on the commit
+   * instead of handing it to lmdb-js's write thread. Returns once committed.
+   */
+  appendEventsSync(groups: Iterable<[MerchantId, BehaviourEvent[]]>): void {
+    this.root.transactionSync(() => {
+      for (const [merchant, events] of groups) this.writeEvents(merchant, events);
     });
+  }
+
+  private writeEvents(merchant: MerchantId, events: BehaviourEvent[]): void {
+    const counterKey = `event_sequence:${merchant}`;
+    let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
+    const touched = new Map<string, { key: Key; history: History }>();
+    const historyOf = (key: Key) => {
+      const id = key.join("\u0000");
+      let entry = touched.get(id);
+      if (!entry) {
+        entry = { key, history: this.readHistory(key) ?? emptyHistory() };
+        touched.set(id, entry);
+      }
+      return entry.history;
+    };
+    const adds = new Map<string, { key: Key; count: number }>();
+    const carts = new CopurchaseDelta();
+    for (const event of events) {
+      this.events.put([merchant, ++sequence], event);
+      if (event.verb === "added") {
+        const key: Key = [merchant, dayNumber(event.at), event.product_id];
+        const id = key.join("\u0000");
+        adds.set(id, { key, count: (adds.get(id)?.count ?? 0) + 1 });
+        if (event.uuid !== null) {
+          const history = historyOf([merchant, "session", event.uuid]);
+          carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.copurchase);
+        }
+      }
+      if (event.uuid !== null) {
+        appendToHistory(historyOf([merchant, "session", event.uuid]), event);
+        if (this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
+      }
+      if (event.customer_id !== null) appendToHistory(historyOf([merchant, "customer", event.customer_id]), event);
+    }
+    for (const { key, history } of touched.values()) this.histories.put(key, encodeHistory(history));
+    for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
+    if (carts.items.size > 0) {
+      this.applyCopurchase(merchant, carts);
+      this.refreshNeighbours(merchant, carts.touched);
+    }
+    this.meta.put(counterKey, sequence);
   }
 
   /** The latest event sequence number of a merchant (0: none yet). */
@@ -557,11 +584,17 @@ export class Store {
   }
 
   sessionHistory(merchant: MerchantId, uuid: string): History | undefined {
-    return this.histories.get([merchant, "session", uuid]);
+    return this.readHistory([merchant, "session", uuid]);
   }
 
   customerHistory(merchant: MerchantId, customerId: number): History | undefined {
-    return this.histories.get([merchant, "customer", customerId]);
+    return this.readHistory([merchant, "customer", customerId]);
+  }
+
+  private readHistory(key: Key): History | undefined {
+    // Decoded at once, so the buffer that getBinaryFast reuses is never kept.
+    const bytes = this.histories.getBinaryFast(key);
+    return bytes === undefined ? undefined : decodeHistory(bytes);
   }
 
   /** The merchant a session's events went to (viewed without a key). */

@@ -73,4 +73,26 @@ describe("Store (real LMDB)", () => {
     await raw.close();
     expect(() => Store.open(dir)).toThrow(StoreFormatError);
   });
+
+  it("migrates a format-2 data dir: msgpack histories become binary ones, nothing lost", async () => {
+    const dir = tempDir();
+    const raw = open({ path: join(dir, "aisle.lmdb"), maxDbs: 32 });
+    const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
+    await raw.openDB({ name: "meta", ...shared }).put("format_version", 2);
+    const session = { products: [11, 12, 11], verbs: ["viewed", "added", "viewed"], ats: [1_000, 2_000, 3_000] };
+    const customer = { products: [7], verbs: ["removed"], ats: [4_000] };
+    const histories = raw.openDB({ name: "histories", ...shared });
+    await histories.put(["shop", "session", "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e"], session);
+    await histories.put(["shop", "customer", 42], customer);
+    await raw.close();
+
+    const store = Store.open(dir);
+    expect(store.sessionHistory("shop", "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e")).toEqual(session);
+    expect(store.customerHistory("shop", 42)).toEqual(customer);
+    await store.close();
+    // Migrated once: the next open finds the current format.
+    const again = Store.open(dir);
+    expect(again.customerHistory("shop", 42)).toEqual(customer);
+    await again.close();
+  });
 });

@@ -1,23 +1,26 @@
 import { ANALYTICS_EVENT } from "../../core/api/endpoints.js";
 import type { BehaviourEvent } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
-import { EventBatcher } from "../../ingest/event-batcher.js";
+import type { EventWriter } from "../../ingest/event-writer.js";
 import { merchantForKey } from "../auth.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
 import { parseOrThrow } from "./product-endpoint.js";
 
+/** The same answer for every recorded event, serialised once. */
+const RECORDED = jsonReply(200, { data: "Event recorded" });
+
 export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either platform_customer_id or uuid.";
 
 /**
- * POST /api/v1/analytics/event: validated on this thread, acknowledged only
- * after LMDB committed it. Concurrent events share commits (EventBatcher), so
- * throughput grows with load while each acknowledgement waits about one commit.
+ * POST /api/v1/analytics/event: validated on this thread, written by the
+ * event-writer thread, acknowledged only after LMDB committed it. Concurrent
+ * events share commits, so throughput grows with load while each
+ * acknowledgement waits about one commit.
  */
-export function eventRoutes(services: Services): Route[] {
+export function eventRoutes(services: Services, writer: EventWriter): Route[] {
   const { store } = services;
-  const batcher = new EventBatcher(store);
   return [
     {
       method: "POST",
@@ -47,9 +50,9 @@ export function eventRoutes(services: Services): Route[] {
           theme_id: (params.theme_id as string | undefined) ?? null,
         };
         const validated = performance.now();
-        await batcher.append(merchant.id, event);
+        await writer.append(merchant.id, event);
         services.metrics?.eventAcknowledged((performance.now() - validated) / 1000);
-        return jsonReply(200, { data: "Event recorded" });
+        return RECORDED;
       },
     },
   ];

@@ -1,0 +1,44 @@
+import type { BehaviourEvent } from "../types.js";
+import type { History } from "./history.js";
+
+// A history is rewritten on every event of its session, so its stored form is
+// fixed-width binary rather than msgpack: 200 entries decode and encode in a
+// couple of microseconds, where msgpack arrays of the same took tens, and the
+// value stays within about one LMDB page.
+//
+// Entry layout, little-endian: product id (float64: ids go up to 2^53),
+// timestamp in ms (float64), verb code (uint8).
+
+const ENTRY_BYTES = 17;
+const VERBS: readonly BehaviourEvent["verb"][] = ["viewed", "added", "removed"];
+const VERB_CODES = new Map(VERBS.map((verb, code) => [verb, code]));
+
+export function encodeHistory(history: History): Uint8Array {
+  const count = history.products.length;
+  const bytes = new Uint8Array(count * ENTRY_BYTES);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < count; i++) {
+    const at = i * ENTRY_BYTES;
+    view.setFloat64(at, history.products[i]!, true);
+    view.setFloat64(at + 8, history.ats[i]!, true);
+    view.setUint8(at + 16, VERB_CODES.get(history.verbs[i]!)!);
+  }
+  return bytes;
+}
+
+/** Reads what encodeHistory wrote; `bytes` may be a view into a larger buffer (lmdb's getBinaryFast). */
+export function decodeHistory(bytes: Uint8Array): History {
+  if (bytes.length % ENTRY_BYTES !== 0) throw new Error(`history of ${bytes.length} bytes is not a whole number of ${ENTRY_BYTES}-byte entries`);
+  const count = bytes.length / ENTRY_BYTES;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const history: History = { products: new Array(count), verbs: new Array(count), ats: new Array(count) };
+  for (let i = 0; i < count; i++) {
+    const at = i * ENTRY_BYTES;
+    history.products[i] = view.getFloat64(at, true);
+    history.ats[i] = view.getFloat64(at + 8, true);
+    const verb = VERBS[view.getUint8(at + 16)];
+    if (verb === undefined) throw new Error(`history entry ${i} has unknown verb code ${view.getUint8(at + 16)}`);
+    history.verbs[i] = verb;
+  }
+  return history;
+}

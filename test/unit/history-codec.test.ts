@@ -1,0 +1,43 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeHistory, encodeHistory } from "../../src/core/recs/history-codec.js";
+import type { History } from "../../src/core/recs/history.js";
+
+const VERBS = ["viewed", "added", "removed"] as const;
+
+const histories = fc
+  .array(
+    fc.record({
+      product: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      verb: fc.constantFrom(...VERBS),
+      at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+    }),
+    { maxLength: 200 },
+  )
+  .map((entries): History => ({ products: entries.map((e) => e.product), verbs: entries.map((e) => e.verb), ats: entries.map((e) => e.at) }));
+
+describe("history codec", () => {
+  it("decodes what it encodes, for any history up to the kept length", () => {
+    fc.assert(
+      fc.property(histories, (history) => {
+        expect(decodeHistory(encodeHistory(history))).toEqual(history);
+      }),
+    );
+  });
+
+  it("reads a history from a view into a larger buffer (as lmdb's getBinaryFast gives it)", () => {
+    const history: History = { products: [2 ** 53 - 1, 5], verbs: ["added", "viewed"], ats: [1_700_000_000_000, 1_700_000_000_001] };
+    const bytes = encodeHistory(history);
+    const larger = new Uint8Array(bytes.length + 9);
+    larger.set(bytes, 5);
+    expect(decodeHistory(larger.subarray(5, 5 + bytes.length))).toEqual(history);
+  });
+
+  it("refuses bytes that are not whole entries or carry an unknown verb", () => {
+    const bytes = encodeHistory({ products: [1], verbs: ["viewed"], ats: [1] });
+    expect(() => decodeHistory(bytes.subarray(0, bytes.length - 1))).toThrow(/whole number/);
+    const corrupt = bytes.slice();
+    corrupt[bytes.length - 1] = 9;
+    expect(() => decodeHistory(corrupt)).toThrow(/unknown verb/);
+  });
+});

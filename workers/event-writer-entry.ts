@@ -1,0 +1,73 @@
+// The event-writer thread (src/ingest/event-writer.ts): batches that arrive
+// while a commit is under way are written together in the next one, each
+// commit synchronous on this thread, and the HTTP thread is told which
+// batches are committed so it can acknowledge their events.
+import { parentPort, workerData } from "node:worker_threads";
+import type { BehaviourEvent, MerchantId } from "../src/core/types.js";
+import type { EventBatchMessage, EventWriterData, EventWriterReply } from "../src/ingest/event-writer.js";
+import { Store } from "../src/stores/store.js";
+
+/** Most events in one commit: a burst is split so its first events are answered sooner. */
+const MAX_EVENTS_PER_COMMIT = 5_000;
+
+const { dataDir } = workerData as EventWriterData;
+const store = Store.open(dataDir);
+const port = parentPort!;
+let queued: EventBatchMessage[] = [];
+let drainScheduled = false;
+
+port.on("message", (message: EventBatchMessage | { type: "close" }) => {
+  if (message.type === "close") {
+    void store.close().then(() => process.exit(0));
+    return;
+  }
+  queued.push(message);
+  if (!drainScheduled) {
+    drainScheduled = true;
+    // After every message already waiting has been received.
+    setImmediate(drain);
+  }
+});
+
+function drain(): void {
+  drainScheduled = false;
+  const batches = queued;
+  queued = [];
+  let start = 0;
+  while (start < batches.length) {
+    let end = start;
+    let count = 0;
+    while (end < batches.length && (count === 0 || count + batches[end]!.events.length <= MAX_EVENTS_PER_COMMIT)) {
+      count += batches[end]!.events.length;
+      end++;
+    }
+    commit(batches.slice(start, end));
+    start = end;
+  }
+}
+
+function commit(batches: EventBatchMessage[]): void {
+  const ids = batches.map((batch) => batch.id);
+  let reply: EventWriterReply;
+  try {
+    store.appendEventsSync(groupByMerchant(batches));
+    reply = { type: "committed", ids };
+  } catch (error) {
+    reply = { type: "failed", ids, message: String((error as Error)?.message ?? error) };
+  }
+  port.postMessage(reply);
+}
+
+/** Events per merchant, in arrival order. */
+function groupByMerchant(batches: readonly EventBatchMessage[]): Map<MerchantId, BehaviourEvent[]> {
+  const groups = new Map<MerchantId, BehaviourEvent[]>();
+  for (const { merchants, events } of batches) {
+    events.forEach((event, i) => {
+      const merchant = merchants[i]!;
+      const list = groups.get(merchant);
+      if (list) list.push(event);
+      else groups.set(merchant, [event]);
+    });
+  }
+  return groups;
+}
