@@ -3,6 +3,7 @@
 // Labels name routes and task kinds, never merchants or ids: bounded cardinality,
 // and nothing of a tenant leaks to whoever scrapes.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { HotHistogram, type HistogramSeries } from "./hot-histogram.js";
 
 /** Seconds: from a cache hit's ~50 µs to a slow recompute. */
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -15,25 +16,24 @@ export interface MetricSources {
 
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<"route" | "method" | "status">;
-  private readonly requestSeconds: Histogram<"route" | "method" | "status">;
-  private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
+  private readonly requestSeconds: HotHistogram<"route" | "method" | "status">;
+  /** Series by "route method status": looked up once per label set. */
+  private readonly requestSeries = new Map<string, HistogramSeries>();
   private readonly taskSeconds: Histogram<"kind" | "outcome">;
-  private readonly eventsAcknowledged: Counter;
-  private readonly eventAckSeconds: Histogram;
+  private readonly eventAckSeconds: HistogramSeries;
   private readonly buildSeconds: Histogram<"what">;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: "aisle_" });
-    this.requests = new Counter({ name: "aisle_http_requests_total", help: "HTTP requests answered, by route pattern, method and status", labelNames: ["route", "method", "status"], registers });
-    this.requestSeconds = new Histogram({
+    this.requestSeconds = new HotHistogram({
       name: "aisle_http_request_duration_seconds",
       help: "Time from receiving a request to writing its answer",
       labelNames: ["route", "method", "status"],
       buckets: LATENCY_BUCKETS,
-      registers,
+      registry: this.registry,
     });
+    this.requestSeconds.countAs("aisle_http_requests_total", "HTTP requests answered, by route pattern, method and status");
     new Counter({
       name: "aisle_response_cache_lookups_total",
       help: "Response cache lookups by result (hit: answered from bytes on the HTTP thread)",
@@ -78,13 +78,15 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.eventsAcknowledged = new Counter({ name: "aisle_events_acknowledged_total", help: "Behaviour events acknowledged (committed to LMDB)", registers });
-    this.eventAckSeconds = new Histogram({
+    const eventAcks = new HotHistogram({
       name: "aisle_event_commit_duration_seconds",
       help: "Time from an event's validation to the commit that holds it (its wait in the group commit included)",
+      labelNames: [],
       buckets: LATENCY_BUCKETS,
-      registers,
+      registry: this.registry,
     });
+    eventAcks.countAs("aisle_events_acknowledged_total", "Behaviour events acknowledged (committed to LMDB)");
+    this.eventAckSeconds = eventAcks.labels({});
     this.buildSeconds = new Histogram({
       name: "aisle_build_duration_seconds",
       help: "Index and model builds: search index (per worker and merchant), similar-products model training",
@@ -98,13 +100,10 @@ export class ServiceMetrics {
     const key = `${route} ${method} ${status}`;
     let series = this.requestSeries.get(key);
     if (!series) {
-      // Looked up once per label set: prom-client hashes the labels on every un-cached call.
-      const labels = { route, method, status: String(status) };
-      series = { count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      series = this.requestSeconds.labels({ route, method, status: String(status) });
       this.requestSeries.set(key, series);
     }
-    series.count.inc();
-    series.seconds.observe(seconds);
+    series.observe(seconds);
   }
 
   task(kind: string, ok: boolean, seconds: number): void {
@@ -112,7 +111,6 @@ export class ServiceMetrics {
   }
 
   eventAcknowledged(seconds: number): void {
-    this.eventsAcknowledged.inc();
     this.eventAckSeconds.observe(seconds);
   }
 

@@ -16,7 +16,7 @@ import {
   type WeightedIds,
 } from "../core/recs/copurchase.js";
 import { dayNumber } from "../core/recs/days.js";
-import { decodeHistory, encodeHistory } from "../core/recs/history-codec.js";
+import { appendEncoded, decodeHistory, encodeHistory } from "../core/recs/history-codec.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { SimilarStore } from "./similar.js";
@@ -533,15 +533,17 @@ export class Store {
   private writeEvents(merchant: MerchantId, events: BehaviourEvent[]): void {
     const counterKey = `event_sequence:${merchant}`;
     let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
-    const touched = new Map<string, { key: Key; history: History }>();
-    const historyOf = (key: Key) => {
+    // Each history touched by this batch: what is stored, and what the batch adds to it.
+    const touched = new Map<string, { key: Key; stored: Uint8Array | undefined; appended: BehaviourEvent[] }>();
+    const entryOf = (key: Key) => {
       const id = key.join("\u0000");
       let entry = touched.get(id);
       if (!entry) {
-        entry = { key, history: this.readHistory(key) ?? emptyHistory() };
+        // Copied: getBinaryFast's buffer is reused by the next read.
+        entry = { key, stored: this.histories.getBinaryFast(key)?.slice(), appended: [] };
         touched.set(id, entry);
       }
-      return entry.history;
+      return entry;
     };
     const adds = new Map<string, { key: Key; count: number }>();
     const carts = new CopurchaseDelta();
@@ -552,17 +554,20 @@ export class Store {
         const id = key.join("\u0000");
         adds.set(id, { key, count: (adds.get(id)?.count ?? 0) + 1 });
         if (event.uuid !== null) {
-          const history = historyOf([merchant, "session", event.uuid]);
+          // Only an add-to-cart needs the session decoded: its earlier adds are the cart.
+          const { stored, appended } = entryOf([merchant, "session", event.uuid]);
+          const history = stored ? decodeHistory(stored) : emptyHistory();
+          for (const earlier of appended) appendToHistory(history, earlier);
           carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.copurchase);
         }
       }
       if (event.uuid !== null) {
-        appendToHistory(historyOf([merchant, "session", event.uuid]), event);
+        entryOf([merchant, "session", event.uuid]).appended.push(event);
         if (this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
       }
-      if (event.customer_id !== null) appendToHistory(historyOf([merchant, "customer", event.customer_id]), event);
+      if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
-    for (const { key, history } of touched.values()) this.histories.put(key, encodeHistory(history));
+    for (const { key, stored, appended } of touched.values()) this.histories.put(key, appendEncoded(stored, appended));
     for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
     if (carts.items.size > 0) {
       this.applyCopurchase(merchant, carts);
@@ -570,6 +575,7 @@ export class Store {
     }
     this.meta.put(counterKey, sequence);
   }
+
 
   /** The latest event sequence number of a merchant (0: none yet). */
   eventSequence(merchant: MerchantId): number {

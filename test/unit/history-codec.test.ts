@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeHistory, encodeHistory } from "../../src/core/recs/history-codec.js";
-import type { History } from "../../src/core/recs/history.js";
+import { appendEncoded, decodeHistory, encodeHistory } from "../../src/core/recs/history-codec.js";
+import { appendToHistory, type History } from "../../src/core/recs/history.js";
+import type { BehaviourEvent } from "../../src/core/types.js";
 
 const VERBS = ["viewed", "added", "removed"] as const;
 
@@ -21,6 +22,23 @@ describe("history codec", () => {
     fc.assert(
       fc.property(histories, (history) => {
         expect(decodeHistory(encodeHistory(history))).toEqual(history);
+      }),
+    );
+  });
+
+  it("appends to an encoded history exactly as appendToHistory does to a decoded one, trimming to the kept length", () => {
+    const event = fc.record({
+      product_id: fc.integer({ min: 1, max: 10_000 }),
+      verb: fc.constantFrom(...VERBS),
+      at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+    });
+    fc.assert(
+      fc.property(histories, fc.array(event, { maxLength: 60 }), (history, added) => {
+        const events = added.map((e): BehaviourEvent => ({ ...e, uuid: null, customer_id: 1, theme_id: null }));
+        const expected = structuredClone(history);
+        for (const e of events) appendToHistory(expected, e);
+        const stored = history.products.length === 0 ? undefined : encodeHistory(history);
+        expect(decodeHistory(appendEncoded(stored, events))).toEqual(expected);
       }),
     );
   });

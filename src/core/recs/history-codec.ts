@@ -1,5 +1,5 @@
 import type { BehaviourEvent } from "../types.js";
-import type { History } from "./history.js";
+import { HISTORY_LIMIT, type History } from "./history.js";
 
 // A history is rewritten on every event of its session, so its stored form is
 // fixed-width binary rather than msgpack: 200 entries decode and encode in a
@@ -17,13 +17,30 @@ export function encodeHistory(history: History): Uint8Array {
   const count = history.products.length;
   const bytes = new Uint8Array(count * ENTRY_BYTES);
   const view = new DataView(bytes.buffer);
-  for (let i = 0; i < count; i++) {
-    const at = i * ENTRY_BYTES;
-    view.setFloat64(at, history.products[i]!, true);
-    view.setFloat64(at + 8, history.ats[i]!, true);
-    view.setUint8(at + 16, VERB_CODES.get(history.verbs[i]!)!);
-  }
+  for (let i = 0; i < count; i++) writeEntry(view, i * ENTRY_BYTES, history.products[i]!, history.ats[i]!, history.verbs[i]!);
   return bytes;
+}
+
+/**
+ * The encoded history `stored` with `events` appended, keeping the last
+ * `limit` entries, as appendToHistory would, without decoding `stored`:
+ * what the event writer does for every session an event arrives for.
+ */
+export function appendEncoded(stored: Uint8Array | undefined, events: readonly BehaviourEvent[], limit = HISTORY_LIMIT): Uint8Array {
+  const storedCount = (stored?.length ?? 0) / ENTRY_BYTES;
+  const keptEvents = events.slice(Math.max(0, events.length - limit));
+  const keptStored = Math.min(storedCount, limit - keptEvents.length);
+  const bytes = new Uint8Array((keptStored + keptEvents.length) * ENTRY_BYTES);
+  if (stored && keptStored > 0) bytes.set(stored.subarray(stored.length - keptStored * ENTRY_BYTES), 0);
+  const view = new DataView(bytes.buffer);
+  keptEvents.forEach((event, i) => writeEntry(view, (keptStored + i) * ENTRY_BYTES, event.product_id, event.at, event.verb));
+  return bytes;
+}
+
+function writeEntry(view: DataView, at: number, product: number, time: number, verb: BehaviourEvent["verb"]): void {
+  view.setFloat64(at, product, true);
+  view.setFloat64(at + 8, time, true);
+  view.setUint8(at + 16, VERB_CODES.get(verb)!);
 }
 
 /** Reads what encodeHistory wrote; `bytes` may be a view into a larger buffer (lmdb's getBinaryFast). */
