@@ -27,6 +27,18 @@ export interface AisleProcess {
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
 const START_TIMEOUT_MS = 120_000;
 
+/** CPU time (user + system, every thread) a process has used so far, in µs, from /proc. */
+export function cpuMicros(pid: number): number {
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the line.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks / CLOCK_TICKS_PER_SECOND) * 1e6;
+}
+
+/** USER_HZ: 100 on Linux builds for every mainstream architecture. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Resident set size of a process in MB (MiB), from /proc; includes every thread, so the worker pool too. */
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

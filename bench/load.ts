@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
 import { isProductAvailable } from "../src/core/availability.js";
 import { Store } from "../src/stores/store.js";
-import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
+import { cpuMicros, rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
 import type { BudgetName } from "./budgets.js";
 import { makeTempDir, removeTempDir, stopChild } from "./children.js";
 import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, type EndpointRotations } from "./endpoint-paths.js";
@@ -66,6 +66,8 @@ export interface EventCheck {
   sequenceAfter: number;
   /** 2xx answers over the whole run, warm-up included (autocannon's "2xx"). */
   acknowledged: number;
+  /** CPU the aisle process used (every thread) per acknowledged event over the same run: independent of what else loads the machine. */
+  serverCpuMicrosPerEvent: number;
 }
 
 export interface EventRotation {
@@ -225,6 +227,7 @@ async function eventRun(
  * and after: every 2xx must be a stored event.
  */
 async function eventScenario(
+  aisle: AisleProcess,
   origin: string,
   dataDir: string,
   pathsFile: string,
@@ -233,6 +236,7 @@ async function eventScenario(
   generator: EventGenerator,
 ): Promise<ScenarioResult> {
   const sequenceBefore = await demoEventSequence(dataDir);
+  const cpuBefore = cpuMicros(aisle.pid);
   const { result, acknowledged } = await eventRun(
     `event ingest (POST analytics/event, ${rotation.sessions.toLocaleString("en-US")} sessions), ${settings.connections} connections`,
     "aisle",
@@ -242,13 +246,14 @@ async function eventScenario(
     { okRate: "eventIngestThroughput" },
     generator,
   );
+  const serverCpuMicrosPerEvent = (cpuMicros(aisle.pid) - cpuBefore) / Math.max(1, acknowledged);
   // The client has exited: every event it saw acknowledged was committed before its answer.
   const sequenceAfter = await demoEventSequence(dataDir);
   const stored = sequenceAfter - sequenceBefore;
   process.stderr.write(
     `  load: events stored ${stored.toLocaleString("en-US")} (sequence ${sequenceBefore} → ${sequenceAfter}) vs ${acknowledged.toLocaleString("en-US")} acknowledged (2xx): ${stored >= acknowledged ? "ok" : "LOST ACKNOWLEDGED EVENTS"}\n`,
   );
-  return { ...result, events: { sequenceBefore, sequenceAfter, acknowledged } };
+  return { ...result, events: { sequenceBefore, sequenceAfter, acknowledged, serverCpuMicrosPerEvent } };
 }
 
 export async function runLoad(options: { quick: boolean }): Promise<LoadReport> {
@@ -389,7 +394,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
         eventGenerator,
       );
       scenarios.push(reference.result);
-      const ingest = await eventScenario(origin, dataDir, eventsFile, eventRotation, eventSettings, eventGenerator);
+      const ingest = await eventScenario(aisle, origin, dataDir, eventsFile, eventRotation, eventSettings, eventGenerator);
       scenarios.push({ ...ingest, sameRequestCeiling: reference.result.okPerSec });
     }
     scenarios.push(await scenario("raw uWS ceiling (after)", "ceiling", ceiling.origin, [hitPath], settings));

@@ -98,6 +98,13 @@ function scenarioRows(s: ScenarioResult, ceilingReqPerSec: number, connections: 
       budget: "stored ≥ 2xx",
       result: stored >= acknowledged ? "ok" : `LOST ${count(acknowledged - stored)}`,
     });
+    rows.push({
+      figure: `  ${s.name}: aisle CPU per acknowledged event`,
+      value: `${s.events.serverCpuMicrosPerEvent.toFixed(1)} µs (every thread, warm-up included)`,
+      ceiling: "",
+      budget: "",
+      result: "",
+    });
   }
   return rows;
 }
