@@ -14,6 +14,7 @@ import { staticCandidates } from "../src/core/products/static-selection.js";
 import { seedDemo } from "../src/demo/seed.js";
 import type { RequestInfo } from "../src/http/router.js";
 import { storefrontRoutes } from "../src/http/routes/storefront.js";
+import { NO_PENDING } from "../src/ingest/pending-events.js";
 import { WorkerPool } from "../src/pool/pool.js";
 import { merchantCatalog } from "../src/stores/catalog.js";
 import { Store } from "../src/stores/store.js";
@@ -72,7 +73,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
 
     // The real static route with the real services: on a hit it answers synchronously on this thread.
     const config = loadConfig({}, { dataDir });
-    const route = storefrontRoutes({ store, pool, cache: new ResponseCache(config.cacheMaxBytes), config, adminToken: "bench", version: VERSION, now: Date.now })
+    const route = storefrontRoutes({ store, pool, cache: new ResponseCache(config.cacheMaxBytes), pendingEvents: { pendingFor: () => NO_PENDING }, config, adminToken: "bench", version: VERSION, now: Date.now })
       .find((r) => r.pattern === STATIC_PRODUCTS.path);
     if (!route) throw new Error("no static products route");
     const request = (): RequestInfo => ({ method: "GET", path: STATIC_PRODUCTS.path, query: new URLSearchParams(hitQuery), headers: {}, body: null, params: {} });

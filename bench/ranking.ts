@@ -12,6 +12,7 @@
 // Sampled in interleaved rounds, not by tinybench: see interleaved().
 import { performance } from "node:perf_hooks";
 import { Bench } from "tinybench";
+import { NO_PENDING } from "../src/ingest/pending-events.js";
 import { ResponseCache } from "../src/cache/response-cache.js";
 import { loadConfig } from "../src/config.js";
 import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
@@ -72,6 +73,7 @@ class TaskRecorder {
       store,
       pool,
       cache: new ResponseCache(0),
+      pendingEvents: { pendingFor: () => NO_PENDING },
       config: loadConfig({}, { dataDir: "/nonexistent" }),
       adminToken: "bench",
       version: VERSION,

@@ -88,18 +88,21 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.info("demo similar-products model trained", { seconds: manifest.training.seconds, products: manifest.training.products });
   }
   similar.reconcile();
+  // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
+  const events = new EventWriter(config.dataDir, () => store.refreshSnapshot());
+  const recovered = await events.started();
+  if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
   const services: Services = {
     store,
     pool,
     cache,
+    pendingEvents: events,
     metrics,
     config,
     adminToken,
     version: VERSION,
     now: Date.now,
   };
-  // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
-  const events = new EventWriter(config.dataDir, () => store.refreshSnapshot());
   const router = new Router([
     ...storefrontRoutes(services),
     ...searchRoutes(services),

@@ -1,23 +1,53 @@
-// The event-writer thread (src/ingest/event-writer.ts): batches that arrive
-// while a commit is under way are written together in the next one, each
-// commit synchronous on this thread, and the HTTP thread is told which
-// batches are committed so it can acknowledge their events.
+// The event-writer thread (src/ingest/event-writer.ts). Log batches come
+// first: those that arrive while a commit is under way are logged together in
+// the next one, and the HTTP thread is told at once so it can acknowledge
+// them. Applying logged events to histories, counts and carts comes second,
+// in slices between log commits, so an acknowledgement waits for one slice at
+// most while the slices keep up with the log. Last come the bought-together
+// lists that carts changed: recomputing one reads every partner of its
+// product, so each is recomputed once per round however many carts touched
+// it, a round at most every few seconds while events keep coming.
 import { parentPort, workerData } from "node:worker_threads";
 import type { BehaviourEvent, MerchantId } from "../src/core/types.js";
 import type { EventBatchMessage, EventWriterData, EventWriterReply } from "../src/ingest/event-writer.js";
 import { Store } from "../src/stores/store.js";
 
-/** Most events in one commit: a burst is split so its first events are answered sooner. */
+/** Most events in one log commit: a burst is split so its first events are answered sooner. */
 const MAX_EVENTS_PER_COMMIT = 5_000;
+/** Most events applied in one transaction: bounds how long a log commit can wait behind one. */
+const APPLY_SLICE = 2_000;
+/** Behind by this many, a slice is applied even while log batches wait: the backlog stays bounded. */
+const MAX_BEHIND = 20_000;
+/** Bought-together lists recomputed per transaction. */
+const REFRESH_SLICE = 50;
+/** Under load, a round of list refreshes starts at most this often. */
+const REFRESH_EVERY_MS = 2_000;
 
 const { dataDir } = workerData as EventWriterData;
 const store = Store.open(dataDir);
 const port = parentPort!;
+const post = (reply: EventWriterReply) => port.postMessage(reply);
+
 let queued: EventBatchMessage[] = [];
 let drainScheduled = false;
+let applyScheduled = false;
+/** Merchants with logged events not yet applied, and how many in all. */
+const behind = new Set<MerchantId>();
+let behindCount = 0;
+/** Products per merchant whose bought-together lists carts changed since their last refresh. */
+const staleLists = new Map<MerchantId, Set<number>>();
+let refreshRoundStarted = 0;
+let lastRoundEnded = 0;
+
+// Start-up: apply what an earlier run logged but did not get to (a crash between the two commits).
+let recovered = 0;
+for (const merchant of store.listMerchants()) recovered += applyAll(merchant.id);
+post({ type: "ready", recovered });
 
 port.on("message", (message: EventBatchMessage | { type: "close" }) => {
   if (message.type === "close") {
+    for (const merchant of behind) applyAll(merchant);
+    for (const [merchant, ids] of staleLists) store.refreshNeighboursSync(merchant, [...ids]);
     void store.close().then(() => process.exit(0));
     return;
   }
@@ -41,21 +71,106 @@ function drain(): void {
       count += batches[end]!.events.length;
       end++;
     }
-    commit(batches.slice(start, end));
+    logCommit(batches.slice(start, end));
     start = end;
+  }
+  scheduleApply();
+}
+
+function logCommit(batches: EventBatchMessage[]): void {
+  const ids = batches.map((batch) => batch.id);
+  try {
+    const groups = groupByMerchant(batches);
+    const firsts = store.appendEventLogSync(groups);
+    for (const [merchant, events] of groups) {
+      behind.add(merchant);
+      behindCount += events.length;
+    }
+    post({ type: "committed", ids, firsts: [...firsts] });
+  } catch (error) {
+    post({ type: "failed", ids, message: String((error as Error)?.message ?? error) });
   }
 }
 
-function commit(batches: EventBatchMessage[]): void {
-  const ids = batches.map((batch) => batch.id);
-  let reply: EventWriterReply;
-  try {
-    store.appendEventsSync(groupByMerchant(batches));
-    reply = { type: "committed", ids };
-  } catch (error) {
-    reply = { type: "failed", ids, message: String((error as Error)?.message ?? error) };
+function scheduleApply(): void {
+  if (applyScheduled || (behind.size === 0 && staleLists.size === 0)) return;
+  applyScheduled = true;
+  setImmediate(applySlice);
+}
+
+/**
+ * One slice per merchant that is behind, unless log batches are waiting and
+ * the backlog is small; once nothing is behind, one slice of list refreshes.
+ */
+function applySlice(): void {
+  applyScheduled = false;
+  if (queued.length > 0 && behindCount < MAX_BEHIND) return; // drain() schedules the next slice
+  if (behind.size === 0) {
+    refreshSlice();
+    return;
   }
-  port.postMessage(reply);
+  const through: [MerchantId, number][] = [];
+  for (const merchant of [...behind]) {
+    try {
+      const { applied, cartProducts } = store.deriveEventsSync(merchant, APPLY_SLICE);
+      behindCount = Math.max(0, behindCount - applied);
+      if (applied < APPLY_SLICE) behind.delete(merchant);
+      if (cartProducts.length > 0) {
+        const stale = staleLists.get(merchant) ?? new Set<number>();
+        for (const id of cartProducts) stale.add(id);
+        staleLists.set(merchant, stale);
+      }
+      through.push([merchant, store.derivedSequence(merchant)]);
+    } catch (error) {
+      // The log holds the events: the merchant's next log commit (or the next start) tries again.
+      behind.delete(merchant);
+      console.error(`applying behaviour events of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
+    }
+  }
+  if (through.length > 0) post({ type: "applied", through });
+  if (behind.size === 0) behindCount = 0;
+  scheduleApply();
+}
+
+/**
+ * Recomputes up to REFRESH_SLICE stale bought-together lists. A round starts
+ * when the writer has nothing else to do, or under load once REFRESH_EVERY_MS
+ * has passed since the last round started; a round runs until no list is stale.
+ */
+function refreshSlice(): void {
+  const idle = queued.length === 0;
+  if (!idle && refreshRoundStarted === 0 && Date.now() - lastRoundEnded < REFRESH_EVERY_MS) return;
+  if (refreshRoundStarted === 0) refreshRoundStarted = Date.now();
+  const [merchant, stale] = staleLists.entries().next().value as [MerchantId, Set<number>];
+  const ids = [...stale].slice(0, REFRESH_SLICE);
+  try {
+    store.refreshNeighboursSync(merchant, ids);
+  } catch (error) {
+    console.error(`refreshing bought-together lists of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
+  }
+  for (const id of ids) stale.delete(id);
+  if (stale.size === 0) staleLists.delete(merchant);
+  if (staleLists.size === 0) {
+    refreshRoundStarted = 0;
+    lastRoundEnded = Date.now();
+  }
+  scheduleApply();
+}
+
+/** Applies every logged event of the merchant not yet applied, lists included; returns how many. */
+function applyAll(merchant: MerchantId): number {
+  let total = 0;
+  let applied: number;
+  const lists = new Set<number>();
+  do {
+    const slice = store.deriveEventsSync(merchant, APPLY_SLICE);
+    applied = slice.applied;
+    total += applied;
+    for (const id of slice.cartProducts) lists.add(id);
+  } while (applied === APPLY_SLICE);
+  if (lists.size > 0) store.refreshNeighboursSync(merchant, [...lists]);
+  behind.delete(merchant);
+  return total;
 }
 
 /** Events per merchant, in arrival order. */

@@ -1,5 +1,6 @@
 import type { ResponseCache } from "../cache/response-cache.js";
 import type { Config } from "../config.js";
+import type { PendingSource } from "../ingest/pending-events.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
 import type { WorkerPool } from "../pool/pool.js";
 import type { Store } from "../stores/store.js";
@@ -9,6 +10,8 @@ export interface Services {
   store: Store;
   pool: WorkerPool;
   cache: ResponseCache;
+  /** Acknowledged behaviour events not yet in the stored histories (the event writer's). */
+  pendingEvents: PendingSource;
   /** Prometheus metrics (absent where routes run outside a service, e.g. in micro benchmarks). */
   metrics?: ServiceMetrics;
   config: Config;

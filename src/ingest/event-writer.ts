@@ -1,12 +1,18 @@
-// Behaviour events are written by a thread of their own. Writing them on the
-// HTTP thread cost about as much CPU as answering the request (the log, each
-// session's history, carts), and every commit waited for a turn of the event
-// loop twice; on its own thread the writer blocks on each commit while the
-// HTTP thread goes on taking requests, and what arrives meanwhile goes out
-// together in the next commit (group commit).
+// Behaviour events are written by a thread of their own, in two steps. The log
+// commit is what an acknowledgement waits for: each turn of the HTTP thread's
+// event loop hands its events over in one message, and the writer commits
+// everything that arrived during its previous commit in one transaction of
+// small records on sequential keys (group commit). Histories, add counts and
+// carts are applied behind it in larger batches (Store.deriveEventsSync),
+// where many events of one session make one history write. Meanwhile the
+// HTTP thread keeps the acknowledged events that are not applied yet
+// (PendingEvents), and viewed tasks carry a subject's, so nothing lags for the
+// shopper.
 import { Worker } from "node:worker_threads";
+import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
+import { PendingEvents, type PendingSource } from "./pending-events.js";
 
 /** HTTP thread → writer: the events one turn of the event loop validated. */
 export interface EventBatchMessage {
@@ -16,8 +22,16 @@ export interface EventBatchMessage {
   events: BehaviourEvent[];
 }
 
-/** Writer → HTTP thread: these batches are committed (or failed, with nothing of theirs written). */
-export type EventWriterReply = { type: "committed"; ids: number[] } | { type: "failed"; ids: number[]; message: string };
+/** Writer → HTTP thread. */
+export type EventWriterReply =
+  /** Start-up is done: `recovered` events logged by an earlier run but never applied now are. */
+  | { type: "ready"; recovered: number }
+  /** These batches are logged, in this order; each merchant's events in them are numbered from its `first`. */
+  | { type: "committed"; ids: number[]; firsts: [MerchantId, number][] }
+  /** The merchants' events up to these sequence numbers are applied to histories, counts and carts. */
+  | { type: "applied"; through: [MerchantId, number][] }
+  /** These batches failed: nothing of theirs was written. */
+  | { type: "failed"; ids: number[]; message: string };
 
 export interface EventWriterData {
   dataDir: string;
@@ -28,25 +42,62 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-export class EventWriter {
-  private worker: Worker | null = null;
+interface InFlight {
+  merchants: MerchantId[];
+  events: BehaviourEvent[];
+  waiting: Waiting[];
+}
+
+export class EventWriter implements PendingSource {
+  private readonly worker: Worker;
+  private readonly pending = new PendingEvents();
   private merchants: MerchantId[] = [];
   private events: BehaviourEvent[] = [];
   private waiting: Waiting[] = [];
   private flushScheduled = false;
   private nextId = 1;
-  private readonly inFlight = new Map<number, Waiting[]>();
-  private closed = false;
+  private readonly inFlight = new Map<number, InFlight>();
+  private stopped: Error | null = null;
+  private readonly ready: Promise<number>;
 
-  /** `afterCommit` runs before the callers of a committed batch are answered (e.g. to renew read snapshots). */
+  /**
+   * Starts the writer thread; `started()` resolves once it has applied what an
+   * earlier run logged but did not apply. `afterCommit` runs before the callers
+   * of a committed batch are answered (e.g. to renew read snapshots).
+   */
   constructor(
-    private readonly dataDir: string,
+    dataDir: string,
     private readonly afterCommit: () => void = () => {},
-  ) {}
+  ) {
+    const data: EventWriterData = { dataDir };
+    this.worker = new Worker(compiledWorkerFile("workers/event-writer-entry.js"), { workerData: data });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.on("message", (reply: EventWriterReply) => {
+        if (reply.type === "ready") resolve(reply.recovered);
+        else this.settle(reply);
+      });
+      const stop = (error: Error) => {
+        this.stopped ??= error;
+        reject(error);
+        // Unanswered events are failed, not retried: the caller sees an error and may send again.
+        for (const { waiting } of this.inFlight.values()) for (const { reject: fail } of waiting) fail(error);
+        this.inFlight.clear();
+      };
+      this.worker.on("error", stop);
+      this.worker.on("exit", (code) => stop(new Error(`the event writer thread stopped (exit ${code})`)));
+    });
+    // Observed here so an early failure is not an unhandled rejection; started() reports it.
+    this.ready.catch(() => {});
+  }
 
-  /** Resolves once the event is committed to LMDB. */
+  /** Resolves with the number of events recovered at start, once the writer takes events. */
+  started(): Promise<number> {
+    return this.ready;
+  }
+
+  /** Resolves once the event is committed to the event log. */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
-    if (this.closed) return Promise.reject(new Error("the event writer is closed"));
+    if (this.stopped) return Promise.reject(this.stopped);
     return new Promise((resolve, reject) => {
       this.merchants.push(merchant);
       this.events.push(event);
@@ -59,54 +110,61 @@ export class EventWriter {
     });
   }
 
-  /** Waits for every event handed in so far to be answered, then stops the thread. */
+  pendingFor(merchant: MerchantId, subject: HistorySubject): PendingHistory {
+    return this.pending.pendingFor(merchant, subject);
+  }
+
+  /** Events acknowledged but not applied yet. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Waits for every event handed in so far to be answered; the writer applies the rest and stops. */
   async close(): Promise<void> {
-    this.closed = true;
     while (this.flushScheduled || this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) {
-      const exited = new Promise((resolve) => worker.once("exit", resolve));
-      worker.postMessage({ type: "close" });
-      await exited;
-    }
+    if (this.stopped) return;
+    this.stopped = new Error("the event writer is closed");
+    const exited = new Promise((resolve) => this.worker.once("exit", resolve));
+    this.worker.postMessage({ type: "close" });
+    await exited;
   }
 
   private flush(): void {
     this.flushScheduled = false;
     const id = this.nextId++;
     const message: EventBatchMessage = { type: "batch", id, merchants: this.merchants, events: this.events };
-    this.inFlight.set(id, this.waiting);
+    this.inFlight.set(id, { merchants: this.merchants, events: this.events, waiting: this.waiting });
     this.merchants = [];
     this.events = [];
     this.waiting = [];
-    this.writer().postMessage(message);
+    this.worker.postMessage(message);
   }
 
-  private writer(): Worker {
-    if (this.worker) return this.worker;
-    const data: EventWriterData = { dataDir: this.dataDir };
-    const worker = new Worker(compiledWorkerFile("workers/event-writer-entry.js"), { workerData: data });
-    worker.on("message", (reply: EventWriterReply) => this.settle(reply));
-    const fail = (error: unknown) => {
-      if (this.worker === worker) this.worker = null;
-      // Unanswered batches are failed, not retried: the caller sees an error and may send again.
-      for (const waiting of this.inFlight.values()) for (const { reject } of waiting) reject(error);
-      this.inFlight.clear();
-    };
-    worker.on("error", fail);
-    worker.on("exit", (code) => fail(new Error(`the event writer thread stopped (exit ${code})`)));
-    this.worker = worker;
-    return worker;
-  }
-
-  private settle(reply: EventWriterReply): void {
-    if (reply.type === "committed") this.afterCommit();
-    for (const id of reply.ids) {
-      const waiting = this.inFlight.get(id) ?? [];
-      this.inFlight.delete(id);
-      if (reply.type === "committed") for (const { resolve } of waiting) resolve();
-      else for (const { reject } of waiting) reject(new Error(`event write failed: ${reply.message}`));
+  private settle(reply: Exclude<EventWriterReply, { type: "ready" }>): void {
+    if (reply.type === "applied") {
+      for (const [merchant, through] of reply.through) this.pending.appliedThrough(merchant, through);
+      return;
     }
+    const batches = reply.ids.map((id) => {
+      const batch = this.inFlight.get(id);
+      this.inFlight.delete(id);
+      return batch;
+    });
+    if (reply.type === "failed") {
+      for (const batch of batches) batch?.waiting.forEach(({ reject }) => reject(new Error(`event write failed: ${reply.message}`)));
+      return;
+    }
+    // Numbered as the writer logged them: per merchant, in batch order.
+    const next = new Map(reply.firsts);
+    for (const batch of batches) {
+      batch?.events.forEach((event, i) => {
+        const merchant = batch.merchants[i]!;
+        const sequence = next.get(merchant)!;
+        next.set(merchant, sequence + 1);
+        this.pending.add(merchant, sequence, event);
+      });
+    }
+    this.afterCommit();
+    for (const batch of batches) batch?.waiting.forEach(({ resolve }) => resolve());
   }
 }

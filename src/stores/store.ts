@@ -43,6 +43,11 @@ export type DataDomain = "catalogue" | "customers" | "orders" | "similar";
 
 export class StoreFormatError extends Error {}
 
+/** The meta key of a merchant's derived watermark (see deriveEventsSync). */
+function derivedKey(merchant: MerchantId): string {
+  return `event_derived:${merchant}`;
+}
+
 export type ProductsChanged = (merchant: MerchantId, productIds: number[]) => void;
 
 /** One entry of a merchant's catalogue change log: which product or collection changed. */
@@ -407,9 +412,12 @@ export class Store {
   async rebuildCopurchase(merchant: MerchantId): Promise<void> {
     const delta = new CopurchaseDelta();
     for (const order of this.allOrders(merchant)) delta.addOrderChange(undefined, order, this.copurchase);
-    // Carts are replayed from the event log, in order, as appendEvents saw them.
+    // Carts are replayed from the event log, in order, as writeDerived saw them, up to the
+    // derived watermark: later ones are still to be applied by the event writer.
     const carts = new Map<string, number[]>();
-    for (const { event } of this.eventsSince(merchant, 0)) {
+    const derived = this.derivedSequence(merchant);
+    for (const { sequence, event } of this.eventsSince(merchant, 0)) {
+      if (sequence > derived) break;
       if (event.verb !== "added" || event.uuid === null) continue;
       const cart = carts.get(event.uuid) ?? [];
       delta.addCartItem(cart, event.product_id, event.at, this.copurchase);
@@ -510,29 +518,101 @@ export class Store {
   }
 
   /**
-   * Appends behaviour events: the log (keyed by a per-merchant sequence, so
-   * readers can follow it), each session's and customer's recent history, and
-   * the session → merchant index. Resolves once committed: the moment an event
-   * may be acknowledged.
+   * Appends behaviour events and applies them at once, in one transaction:
+   * for bulk loaders (demo seed, evaluations, imports), which want everything
+   * in place when this resolves. The service acknowledges after the log alone
+   * (appendEventLogSync) and derives behind it (deriveEventsSync).
    */
   async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {
-    await this.root.transaction(() => this.writeEvents(merchant, events));
-  }
-
-  /**
-   * appendEvents for several merchants in one synchronous transaction: for the
-   * event-writer thread, which owns its thread and so can block on the commit
-   * instead of handing it to lmdb-js's write thread. Returns once committed.
-   */
-  appendEventsSync(groups: Iterable<[MerchantId, BehaviourEvent[]]>): void {
-    this.root.transactionSync(() => {
-      for (const [merchant, events] of groups) this.writeEvents(merchant, events);
+    await this.root.transaction(() => {
+      this.writeEventLog(merchant, events);
+      // Everything behind the watermark, so events the service logged and has not applied yet keep their order.
+      const { cartProducts } = this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
+      this.refreshNeighbours(merchant, cartProducts);
     });
   }
 
-  private writeEvents(merchant: MerchantId, events: BehaviourEvent[]): void {
+  /**
+   * Appends events to the log (keyed by a per-merchant sequence, so readers can
+   * follow it) and the session → merchant index, nothing else: this commit is
+   * what an acknowledgement waits for, and it writes small records on
+   * sequential keys, a few pages per hundred events. Histories, add counts and
+   * carts follow in deriveEventsSync. For the event-writer thread, which can
+   * block on its commits. Returns each merchant's first new sequence number.
+   */
+  appendEventLogSync(groups: Iterable<[MerchantId, BehaviourEvent[]]>): Map<MerchantId, number> {
+    return this.root.transactionSync(() => {
+      const firsts = new Map<MerchantId, number>();
+      for (const [merchant, events] of groups) firsts.set(merchant, this.writeEventLog(merchant, events));
+      return firsts;
+    });
+  }
+
+  /**
+   * Applies the oldest logged events not yet applied — at most `maxEvents` —
+   * to each session's and customer's history, the add-to-cart day counts and
+   * the cart side of the bought-together model, and moves the merchant's
+   * derived watermark past them, in one transaction: each event is applied
+   * exactly once, also after a crash between the two commits. Returns how many
+   * events it applied (0: nothing was behind) and the products whose
+   * bought-together lists the carts changed: the caller refreshes those
+   * (refreshNeighboursSync), at its own pace, since recomputing a list reads
+   * every partner of the product.
+   */
+  deriveEventsSync(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
+    return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));
+  }
+
+  /** Recomputes the bought-together lists of these products from the stored counts, in one transaction. */
+  refreshNeighboursSync(merchant: MerchantId, productIds: readonly number[]): void {
+    this.root.transactionSync(() => this.refreshNeighbours(merchant, productIds));
+  }
+
+  private deriveInTransaction(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
+    const after = this.derivedSequence(merchant);
+    const events: BehaviourEvent[] = [];
+    let through = after;
+    for (const { sequence, event } of this.eventsSince(merchant, after)) {
+      if (events.length >= maxEvents) break;
+      events.push(event);
+      through = sequence;
+    }
+    if (events.length === 0) return { applied: 0, cartProducts: [] };
+    const cartProducts = this.writeDerived(merchant, events);
+    this.meta.put(derivedKey(merchant), through);
+    return { applied: events.length, cartProducts };
+  }
+
+  /**
+   * The last event sequence whose histories, add counts and carts are stored.
+   * A merchant without the mark has every event applied: data dirs from before
+   * the mark applied each event in the commit that logged it.
+   */
+  derivedSequence(merchant: MerchantId): number {
+    return (this.meta.get(derivedKey(merchant)) as number | undefined) ?? this.eventSequence(merchant);
+  }
+
+  /** Logs events in the caller's transaction; returns the first one's sequence number. */
+  private writeEventLog(merchant: MerchantId, events: readonly BehaviourEvent[]): number {
     const counterKey = `event_sequence:${merchant}`;
-    let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
+    const before = (this.meta.get(counterKey) as number | undefined) ?? 0;
+    // Set before the log grows past it: from here on, events are applied behind the log.
+    if (this.meta.get(derivedKey(merchant)) === undefined) this.meta.put(derivedKey(merchant), before);
+    let sequence = before;
+    for (const event of events) {
+      this.events.put([merchant, ++sequence], event);
+      if (event.uuid !== null && this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
+    }
+    this.meta.put(counterKey, sequence);
+    return before + 1;
+  }
+
+  /**
+   * Applies logged events, in log order, to everything derived from them (in
+   * the caller's transaction) but the bought-together lists: returns the
+   * products whose lists the carts changed.
+   */
+  private writeDerived(merchant: MerchantId, events: readonly BehaviourEvent[]): number[] {
     // Each history touched by this batch: what is stored, and what the batch adds to it.
     const touched = new Map<string, { key: Key; stored: Uint8Array | undefined; appended: BehaviourEvent[] }>();
     const entryOf = (key: Key) => {
@@ -548,7 +628,6 @@ export class Store {
     const adds = new Map<string, { key: Key; count: number }>();
     const carts = new CopurchaseDelta();
     for (const event of events) {
-      this.events.put([merchant, ++sequence], event);
       if (event.verb === "added") {
         const key: Key = [merchant, dayNumber(event.at), event.product_id];
         const id = key.join("\u0000");
@@ -561,21 +640,15 @@ export class Store {
           carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.copurchase);
         }
       }
-      if (event.uuid !== null) {
-        entryOf([merchant, "session", event.uuid]).appended.push(event);
-        if (this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
-      }
+      if (event.uuid !== null) entryOf([merchant, "session", event.uuid]).appended.push(event);
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, stored, appended } of touched.values()) this.histories.put(key, appendEncoded(stored, appended));
     for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
-    if (carts.items.size > 0) {
-      this.applyCopurchase(merchant, carts);
-      this.refreshNeighbours(merchant, carts.touched);
-    }
-    this.meta.put(counterKey, sequence);
+    if (carts.items.size === 0) return [];
+    this.applyCopurchase(merchant, carts);
+    return [...carts.touched];
   }
-
 
   /** The latest event sequence number of a merchant (0: none yet). */
   eventSequence(merchant: MerchantId): number {
@@ -589,6 +662,7 @@ export class Store {
     }
   }
 
+  /** The stored history: events after derivedSequence are not in it yet. */
   sessionHistory(merchant: MerchantId, uuid: string): History | undefined {
     return this.readHistory([merchant, "session", uuid]);
   }

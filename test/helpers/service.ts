@@ -61,3 +61,32 @@ export async function createTestMerchant(
 export async function postJson(t: TestService, path: string, body: unknown): Promise<Response> {
   return t.admin(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
 }
+
+/**
+ * Waits until the event writer has applied every logged event of the merchant
+ * to histories, counts and carts (it does so a moment after acknowledging).
+ */
+export async function eventsApplied(t: TestService, merchant: string, timeoutMs = 10_000): Promise<void> {
+  const { store } = t.service.services;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    store.refreshSnapshot();
+    if (store.derivedSequence(merchant) === store.eventSequence(merchant)) return;
+    if (Date.now() > deadline) throw new Error(`events of ${merchant} not applied after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Retries `check` (an expectation that throws until it holds) until it passes or `timeoutMs` runs out. */
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}

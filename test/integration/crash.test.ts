@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { HISTORY_LIMIT } from "../../src/core/recs/history.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
 
@@ -46,9 +47,11 @@ describe("event durability", () => {
     // Twenty clients post as fast as they can; the server is killed -9 once 300 are acknowledged.
     const client = async () => {
       while (!killed) {
-        const id = `e${sent++}`;
+        const n = sent++;
+        const id = `e${n}`;
         try {
-          const res = await fetch(`${first.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=product-1&theme_id=${id}`, { method: "POST" });
+          const handle = `product-${(n % 2) + 1}`;
+          const res = await fetch(`${first.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=${handle}&theme_id=${id}`, { method: "POST" });
           if (res.status === 200) acknowledged.push(id);
         } catch {
           return; // the connection died with the server: this event was not acknowledged
@@ -76,6 +79,12 @@ describe("event durability", () => {
       const missing = acknowledged.filter((id) => !stored.includes(id));
       expect(missing).toEqual([]);
       expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+      // Applied behind the log, also across the kill: the session's history is the log's tail, each event once.
+      expect(store.derivedSequence("crash")).toBe(store.eventSequence("crash"));
+      const tail = [...store.eventsSince("crash", 0)].map(({ event }) => event).slice(-HISTORY_LIMIT);
+      const history = store.sessionHistory("crash", uuid)!;
+      expect(history.products).toEqual(tail.map((event) => event.product_id));
+      expect(history.ats).toEqual(tail.map((event) => event.at));
     } finally {
       await store.close();
     }

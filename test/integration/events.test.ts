@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { product } from "../helpers/fixtures.js";
-import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { createTestMerchant, eventsApplied, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
 let shop: { id: string; api_key: string };
@@ -28,12 +28,16 @@ async function get(path: string): Promise<any> {
 const ids = (body: any): number[] => body.data.map((p: { id: number }) => p.id);
 
 describe("POST /api/v1/analytics/event", () => {
-  it("stores an event and answers with a receipt once committed", async () => {
+  it("logs an event before answering with a receipt, then applies it to the session's history", async () => {
+    const { store } = t.service.services;
     const uuid = randomUUID();
     const res = await event({ uuid, platform_product_handle: "product-2" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: "Event recorded" });
-    expect(t.service.services.store.sessionHistory(shop.id, uuid)?.products).toEqual([2]);
+    const last = store.eventSequence(shop.id);
+    expect([...store.eventsSince(shop.id, last - 1)].map(({ event }) => [event.uuid, event.product_id, event.verb])).toEqual([[uuid, 2, "viewed"]]);
+    await eventsApplied(t, shop.id);
+    expect(store.sessionHistory(shop.id, uuid)?.products).toEqual([2]);
   });
 
   it("rejects bad events with a 400 naming the problem and stores nothing", async () => {
@@ -59,6 +63,7 @@ describe("POST /api/v1/analytics/event", () => {
 
   it("links an event to the customer of subject_email", async () => {
     await event({ uuid: randomUUID(), platform_product_handle: "product-3", subject_email: "ada@example.com" });
+    await eventsApplied(t, shop.id);
     expect(t.service.services.store.customerHistory(shop.id, 77)?.products).toEqual([3]);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { signWebhook } from "../../src/ingest/webhook.js";
 import { product, variant } from "../helpers/fixtures.js";
-import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { createTestMerchant, eventsApplied, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
 let shop: { id: string; api_key: string; webhook_secret: string };
@@ -86,6 +86,7 @@ describe("trending_products", () => {
       const params = new URLSearchParams({ key: shop.api_key, verb: "added", uuid: "6f1d3c2b-1a2b-4c3d-8e4f-5a6b7c8d9e0f", platform_product_handle: "product-6" });
       expect((await fetch(`${t.base}/api/v1/analytics/event?${params}`, { method: "POST" })).status).toBe(200);
     }
+    await eventsApplied(t, shop.id);
     expect(ids((await list("trending_products", "limit=4&bust_cache=yes")).body)).toEqual([2, 5, 6, 1]);
   });
 });

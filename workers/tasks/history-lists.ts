@@ -1,17 +1,23 @@
 import { jsonBytes } from "../../src/core/json.js";
-import type { HistorySubject, PurchasedTask, ViewedTask } from "../../src/core/products/query.js";
+import type { HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../../src/core/products/query.js";
 import { renderProductList } from "../../src/core/products/render.js";
-import { recentProducts, type History } from "../../src/core/recs/history.js";
+import { appendToHistory, emptyHistory, recentProducts, type History } from "../../src/core/recs/history.js";
 import type { MerchantId } from "../../src/core/types.js";
 import type { TaskResult } from "../../src/pool/protocol.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 
-/** The subject's history: the session's, the customer's, or both merged in time order. */
-export function historyOf(store: Store, merchant: MerchantId, subject: HistorySubject): History {
+/**
+ * The subject's history — the session's, the customer's, or both merged in
+ * time order — with its acknowledged events the stored histories lack. The
+ * stored histories hold every event up to this snapshot's watermark; pending
+ * events at or below it were applied after the task was made, and are skipped.
+ */
+export function historyOf(store: Store, merchant: MerchantId, subject: HistorySubject, pending: PendingHistory): History {
+  const watermark = pending.session.length + pending.customer.length > 0 ? store.derivedSequence(merchant) : 0;
   const parts = [
-    subject.uuid === null ? undefined : store.sessionHistory(merchant, subject.uuid),
-    subject.customerId === null ? undefined : store.customerHistory(merchant, subject.customerId),
+    subject.uuid === null ? undefined : withPending(store.sessionHistory(merchant, subject.uuid), pending.session, watermark),
+    subject.customerId === null ? undefined : withPending(store.customerHistory(merchant, subject.customerId), pending.customer, watermark),
   ].filter((h): h is History => h !== undefined);
   if (parts.length === 1) return parts[0]!;
   const merged = parts.flatMap((h) => h.products.map((product, i) => ({ product, verb: h.verbs[i]!, at: h.ats[i]! })));
@@ -19,8 +25,16 @@ export function historyOf(store: Store, merchant: MerchantId, subject: HistorySu
   return { products: merged.map((e) => e.product), verbs: merged.map((e) => e.verb), ats: merged.map((e) => e.at) };
 }
 
+function withPending(stored: History | undefined, pending: readonly PendingView[], watermark: number): History | undefined {
+  const unapplied = pending.filter((view) => view.sequence > watermark);
+  if (unapplied.length === 0) return stored;
+  const history = stored ?? emptyHistory();
+  for (const view of unapplied) appendToHistory(history, view);
+  return history;
+}
+
 export function viewed(store: Store, task: ViewedTask): TaskResult {
-  const history = historyOf(store, task.merchantId, task.subject);
+  const history = historyOf(store, task.merchantId, task.subject, task.pending);
   const data = renderProductList(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
   return { ok: true, body: jsonBytes({ data }, task.list.pretty) };
 }

@@ -11,7 +11,7 @@ import type { Store } from "../../src/stores/store.js";
 import { historyOf } from "./history-lists.js";
 
 export function viewedRelated(store: Store, task: ViewedTask): TaskResult {
-  const history = historyOf(store, task.merchantId, task.subject);
+  const history = historyOf(store, task.merchantId, task.subject, task.pending);
   const viewedInOrder = history.products.filter((_, i) => history.verbs[i] === task.subject.verb);
   const related = () => rankByScore(relatedToViews(store, task.merchantId, viewedInOrder, task.subject.uuid));
   const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, related);

@@ -129,10 +129,27 @@ export interface HistorySubject {
   verb: "viewed" | "added" | "removed";
 }
 
+/** One acknowledged event that the stored histories may not hold yet, as a task carries it. */
+export interface PendingView {
+  /** Its place in the merchant's event log: the worker keeps it only above the stored watermark. */
+  sequence: number;
+  product_id: number;
+  verb: "viewed" | "added" | "removed";
+  at: number;
+}
+
+/** The subject's acknowledged events not yet applied to its stored histories, oldest first. */
+export interface PendingHistory {
+  session: PendingView[];
+  customer: PendingView[];
+}
+
 export interface ViewedTask {
   kind: "viewed" | "viewed_related";
   merchantId: MerchantId;
   subject: HistorySubject;
+  /** Added to the stored histories: a view shows in viewed right after its acknowledgement. */
+  pending: PendingHistory;
   list: ListOptions;
   now: number;
 }

@@ -14,7 +14,7 @@ export function emptyHistory(): History {
   return { products: [], verbs: [], ats: [] };
 }
 
-export function appendToHistory(history: History, event: BehaviourEvent): void {
+export function appendToHistory(history: History, event: Pick<BehaviourEvent, "product_id" | "verb" | "at">): void {
   history.products.push(event.product_id);
   history.verbs.push(event.verb);
   history.ats.push(event.at);

@@ -15,9 +15,10 @@ export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass
 
 /**
  * POST /api/v1/analytics/event: validated on this thread, written by the
- * event-writer thread, acknowledged only after LMDB committed it. Concurrent
- * events share commits, so throughput grows with load while each
- * acknowledgement waits about one commit.
+ * event-writer thread, acknowledged only after LMDB committed it to the event
+ * log. Concurrent events share commits, so throughput grows with load while
+ * each acknowledgement waits about one commit; histories and counts follow
+ * (see EventWriter).
  */
 export function eventRoutes(services: Services, writer: EventWriter): Route[] {
   const { store } = services;

@@ -56,6 +56,11 @@ export function storefrontRoutes(services: Services): Route[] {
     // An unknown session has viewed nothing yet: an empty list, not an error.
     return merchant ?? null;
   };
+  /** The subject, with its acknowledged events the stored histories do not hold yet. */
+  const subjectWithPending = (params: ParsedParams, merchant: Merchant) => {
+    const subject = historySubject(params);
+    return { subject, pending: services.pendingEvents.pendingFor(merchant.id, subject) };
+  };
   const modelListVersions = (merchantId: string, productIds: number[], variantIds: number[]): string => {
     const ids = [...productIds, ...variantIds.map((id) => store.productIdByVariant(merchantId, id) ?? 0)];
     return ids.map((id) => store.copurchaseListVersion(merchantId, id)).join(",");
@@ -89,14 +94,14 @@ export function storefrontRoutes(services: Services): Route[] {
       services,
       VIEWED,
       (params, merchant) => ({
-        task: { kind: "viewed", merchantId: merchant.id, subject: historySubject(params), list: { ...listOptionsFrom(params, "full"), filterOos: false }, now: services.now() },
+        task: { kind: "viewed", merchantId: merchant.id, ...subjectWithPending(params, merchant), list: { ...listOptionsFrom(params, "full"), filterOos: false }, now: services.now() },
         dependsOn: [],
         cacheable: false,
       }),
       { merchantOf: viewedMerchant },
     ),
     productEndpoint(services, VIEWED_RELATED, (params, merchant) => ({
-      task: { kind: "viewed_related", merchantId: merchant.id, subject: historySubject(params), list: listOptionsFrom(params, "full", ranked), now: services.now() },
+      task: { kind: "viewed_related", merchantId: merchant.id, ...subjectWithPending(params, merchant), list: listOptionsFrom(params, "full", ranked), now: services.now() },
       dependsOn: [],
       cacheable: false,
     })),

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { normaliseProduct } from "../../src/core/ingest/product.js";
+import type { BehaviourEvent } from "../../src/core/types.js";
+import { EventWriter } from "../../src/ingest/event-writer.js";
+import { Store } from "../../src/stores/store.js";
+import { historyOf } from "../../workers/tasks/history-lists.js";
+import { product } from "../helpers/fixtures.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "aisle-event-writer-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
+const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({ at, uuid: SESSION, customer_id: 7, verb, product_id, theme_id: null });
+
+async function shopWithProducts(dir: string): Promise<Store> {
+  const store = Store.open(dir);
+  await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
+  await store.upsertProducts("shop", [1, 2, 3].map((id) => ({ path: `p${id}`, value: normaliseProduct(product(id), `p${id}`, "2026-05-01T00:00:00+00:00") })));
+  return store;
+}
+
+describe("logged events applied behind the log", () => {
+  it("applies each logged event once, in order, in slices, the same as a bulk append", async () => {
+    const events = Array.from({ length: 25 }, (_, i) => view((i % 3) + 1, 1_000 + i, i % 5 === 4 ? "added" : "viewed"));
+    const sliced = await shopWithProducts(tempDir());
+    const firsts = sliced.appendEventLogSync([["shop", events]]);
+    expect(firsts.get("shop")).toBe(1);
+    expect(sliced.sessionHistory("shop", SESSION)).toBeUndefined();
+    expect(sliced.derivedSequence("shop")).toBe(0);
+    const applied: number[] = [];
+    const lists = new Set<number>();
+    for (;;) {
+      const slice = sliced.deriveEventsSync("shop", 10);
+      if (slice.applied === 0) break;
+      applied.push(slice.applied);
+      slice.cartProducts.forEach((id) => lists.add(id));
+    }
+    expect(applied).toEqual([10, 10, 5]);
+    expect(lists.size).toBeGreaterThan(0);
+    sliced.refreshNeighboursSync("shop", [...lists]);
+    expect(sliced.deriveEventsSync("shop", 10).applied).toBe(0);
+
+    const bulk = await shopWithProducts(tempDir());
+    await bulk.appendEvents("shop", events);
+    expect(sliced.sessionHistory("shop", SESSION)).toEqual(bulk.sessionHistory("shop", SESSION));
+    expect(sliced.customerHistory("shop", 7)).toEqual(bulk.customerHistory("shop", 7));
+    expect(sliced.addsInDays("shop", 0, 10)).toEqual(bulk.addsInDays("shop", 0, 10));
+    for (const id of [1, 2, 3]) expect(sliced.copurchaseNeighbours("shop", id)).toEqual(bulk.copurchaseNeighbours("shop", id));
+    expect(sliced.sessionHistory("shop", SESSION)?.products).toEqual(events.map((e) => e.product_id));
+    await Promise.all([sliced.close(), bulk.close()]);
+  });
+
+  it("a bulk append applies events the service logged before it, keeping their order", async () => {
+    const store = await shopWithProducts(tempDir());
+    store.appendEventLogSync([["shop", [view(1, 1_000), view(2, 1_001)]]]);
+    await store.appendEvents("shop", [view(3, 1_002)]);
+    expect(store.derivedSequence("shop")).toBe(3);
+    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([1, 2, 3]);
+    await store.close();
+  });
+
+  it("a viewed task adds the events it carries above the stored watermark, and only those", async () => {
+    const store = await shopWithProducts(tempDir());
+    store.appendEventLogSync([["shop", [view(1, 1_000), view(2, 1_001)]]]);
+    const pending = { session: [{ sequence: 1, product_id: 1, verb: "viewed" as const, at: 1_000 }, { sequence: 2, product_id: 2, verb: "viewed" as const, at: 1_001 }], customer: [] };
+    const subject = { uuid: SESSION, customerId: null, verb: "viewed" as const };
+    expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
+    // Applied meanwhile: the task's copy of the pending events must not count them twice.
+    store.deriveEventsSync("shop", 1);
+    expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
+    store.deriveEventsSync("shop", 10);
+    expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
+    await store.close();
+  });
+
+  it("the writer thread applies, at start, what an earlier run logged but did not apply", async () => {
+    const dir = tempDir();
+    const store = await shopWithProducts(dir);
+    store.appendEventLogSync([["shop", [view(2, 1_000), view(3, 1_001), view(1, 1_002)]]]);
+    const writer = new EventWriter(dir, () => store.refreshSnapshot());
+    expect(await writer.started()).toBe(3);
+    store.refreshSnapshot();
+    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1]);
+
+    // Then it logs, acknowledges with the events pending, and applies them behind.
+    await writer.append("shop", view(3, 1_003));
+    expect(writer.pendingFor("shop", { uuid: SESSION, customerId: null, verb: "viewed" }).session.map((v) => [v.sequence, v.product_id])).toEqual([[4, 3]]);
+    await writer.close();
+    store.refreshSnapshot();
+    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1, 3]);
+    await store.close();
+  });
+});
