@@ -21,7 +21,7 @@ const MAX_BEHIND = 20_000;
 /** Bought-together lists recomputed per transaction. */
 const REFRESH_SLICE = 50;
 /** Under load, a round of list refreshes starts at most this often. */
-const REFRESH_EVERY_MS = 2_000;
+const REFRESH_EVERY_MS = 10_000;
 
 const { dataDir } = workerData as EventWriterData;
 const store = Store.open(dataDir);
