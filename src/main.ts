@@ -72,7 +72,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const demo = seeding ? await seedDemo(store) : describeDemo(store);
   const cache = new ResponseCache(config.cacheMaxBytes);
   let queueDepth = () => 0;
-  const metrics = new ServiceMetrics({ poolQueueDepth: () => queueDepth(), cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }) });
+  let eventsUnapplied = () => 0;
+  const metrics = new ServiceMetrics({ poolQueueDepth: () => queueDepth(), eventsUnapplied: () => eventsUnapplied(), cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }) });
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     threads: config.workers,
@@ -90,6 +91,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   similar.reconcile();
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(config.dataDir, () => store.refreshSnapshot());
+  eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
   const services: Services = {

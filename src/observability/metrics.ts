@@ -11,6 +11,8 @@ const BUILD_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export interface MetricSources {
   poolQueueDepth: () => number;
+  /** Acknowledged events not yet applied to histories, counts and carts (absent: none tracked). */
+  eventsUnapplied?: () => number;
   cacheStats: () => { hits: number; misses: number; bytes: number };
 }
 
@@ -69,6 +71,14 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.set(sources.poolQueueDepth());
+      },
+    });
+    new Gauge({
+      name: "aisle_events_unapplied",
+      help: "Behaviour events logged and acknowledged but not yet applied to histories, add counts and carts",
+      registers,
+      collect() {
+        this.set(sources.eventsUnapplied?.() ?? 0);
       },
     });
     this.taskSeconds = new Histogram({

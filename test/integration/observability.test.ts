@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../src/observability/logger.js";
 import { product } from "../helpers/fixtures.js";
-import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { createTestMerchant, eventsApplied, eventually, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 // Log lines the service writes, parsed.
 const lines: Record<string, unknown>[] = [];
@@ -45,6 +45,7 @@ describe("GET /metrics", () => {
     expect((await fetch(`${t.base}/nowhere`)).status).toBe(404);
     const event = await fetch(`${t.base}/api/v1/analytics/event?key=${shop.api_key}&subject=user&verb=viewed&noun=product&platform_product_handle=product-1&uuid=00000000-0000-4000-8000-000000000001`, { method: "POST" });
     expect(event.status).toBe(200);
+    await eventsApplied(t, shop.id);
     await t.service.similar.idle();
 
     const res = await fetch(`${t.base}/metrics`);
@@ -62,6 +63,7 @@ describe("GET /metrics", () => {
     expect(sample(text, "aisle_pool_task_duration_seconds_count", { kind: "static_products", outcome: "ok" })).toBe(1);
     expect(sample(text, "aisle_events_acknowledged_total")).toBe(1);
     expect(sample(text, "aisle_event_commit_duration_seconds_count")).toBe(1);
+    await eventually(async () => expect(sample(await (await fetch(`${t.base}/metrics`)).text(), "aisle_events_unapplied")).toBe(0));
     // The shop's similar-products model was trained once its products arrived.
     expect(sample(text, "aisle_build_duration_seconds_count", { what: "similar_model" })).toBe(1);
     expect(sample(text, "aisle_process_resident_memory_bytes")).toBeGreaterThan(0);
