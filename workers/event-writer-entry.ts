@@ -14,10 +14,15 @@ import { Store } from "../src/stores/store.js";
 
 /** Most events in one log commit: a burst is split so its first events are answered sooner. */
 const MAX_EVENTS_PER_COMMIT = 5_000;
-/** Most events applied in one transaction: bounds how long a log commit can wait behind one. */
-const APPLY_SLICE = 2_000;
-/** Behind by this many, a slice is applied even while log batches wait: the backlog stays bounded. */
-const MAX_BEHIND = 20_000;
+/**
+ * Events applied in one transaction, and how far behind the log the writer
+ * lets them get before applying while log batches keep coming. Larger slices
+ * write each session's history once for more of its events and fewer LMDB
+ * pages per event; a log commit can wait behind one slice.
+ */
+const APPLY_SLICE = 4_000;
+/** With no log commit for this long, the writer counts as idle and applies whatever is behind. */
+const IDLE_AFTER_MS = 50;
 /** Bought-together lists recomputed per transaction. */
 const REFRESH_SLICE = 50;
 /** Under load, a round of list refreshes starts at most this often. */
@@ -38,6 +43,7 @@ let behindCount = 0;
 const staleLists = new Map<MerchantId, Set<number>>();
 let refreshRoundStarted = 0;
 let lastRoundEnded = 0;
+let lastLogCommit = 0;
 
 // Start-up: apply what an earlier run logged but did not get to (a crash between the two commits).
 let recovered = 0;
@@ -86,6 +92,7 @@ function logCommit(batches: EventBatchMessage[]): void {
       behind.add(merchant);
       behindCount += events.length;
     }
+    lastLogCommit = Date.now();
     post({ type: "committed", ids, firsts: [...firsts] });
   } catch (error) {
     post({ type: "failed", ids, message: String((error as Error)?.message ?? error) });
@@ -95,20 +102,29 @@ function logCommit(batches: EventBatchMessage[]): void {
 function scheduleApply(): void {
   if (applyScheduled || (behind.size === 0 && staleLists.size === 0)) return;
   applyScheduled = true;
-  setImmediate(applySlice);
+  // While events keep coming, drain() calls again after each log commit; once they stop, this timer finds the writer idle.
+  setTimeout(applySlice, behindCount >= APPLY_SLICE || idle() ? 0 : IDLE_AFTER_MS);
+}
+
+function idle(): boolean {
+  return queued.length === 0 && Date.now() - lastLogCommit >= IDLE_AFTER_MS;
 }
 
 /**
- * One slice per merchant that is behind, unless log batches are waiting and
- * the backlog is small; once nothing is behind, one slice of list refreshes.
+ * The writer's background work, one transaction per call, log batches always
+ * first: a slice of logged events per merchant that is behind, once a full
+ * slice is behind or the writer is idle; else a slice of stale
+ * bought-together lists, once a round is due.
  */
 function applySlice(): void {
   applyScheduled = false;
-  if (queued.length > 0 && behindCount < MAX_BEHIND) return; // drain() schedules the next slice
-  if (behind.size === 0) {
-    refreshSlice();
-    return;
-  }
+  if (queued.length > 0) return; // drain() comes first, and calls again
+  if (behind.size > 0 && (behindCount >= APPLY_SLICE || idle())) applyEvents();
+  else if (staleLists.size > 0 && refreshDue()) refreshLists();
+  scheduleApply();
+}
+
+function applyEvents(): void {
   const through: [MerchantId, number][] = [];
   for (const merchant of [...behind]) {
     try {
@@ -129,17 +145,19 @@ function applySlice(): void {
   }
   if (through.length > 0) post({ type: "applied", through });
   if (behind.size === 0) behindCount = 0;
-  scheduleApply();
 }
 
 /**
- * Recomputes up to REFRESH_SLICE stale bought-together lists. A round starts
- * when the writer has nothing else to do, or under load once REFRESH_EVERY_MS
- * has passed since the last round started; a round runs until no list is stale.
+ * A round of list refreshes starts when the writer is idle, or under load once
+ * REFRESH_EVERY_MS has passed since the last round ended; a started round goes
+ * on until no list is stale.
  */
-function refreshSlice(): void {
-  const idle = queued.length === 0;
-  if (!idle && refreshRoundStarted === 0 && Date.now() - lastRoundEnded < REFRESH_EVERY_MS) return;
+function refreshDue(): boolean {
+  return refreshRoundStarted !== 0 || idle() || Date.now() - lastRoundEnded >= REFRESH_EVERY_MS;
+}
+
+/** Recomputes up to REFRESH_SLICE stale bought-together lists. */
+function refreshLists(): void {
   if (refreshRoundStarted === 0) refreshRoundStarted = Date.now();
   const [merchant, stale] = staleLists.entries().next().value as [MerchantId, Set<number>];
   const ids = [...stale].slice(0, REFRESH_SLICE);
@@ -154,7 +172,6 @@ function refreshSlice(): void {
     refreshRoundStarted = 0;
     lastRoundEnded = Date.now();
   }
-  scheduleApply();
 }
 
 /** Applies every logged event of the merchant not yet applied, lists included; returns how many. */
