@@ -90,7 +90,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   }
   similar.reconcile();
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
-  const events = new EventWriter(config.dataDir, () => store.refreshSnapshot());
+  const events = new EventWriter(
+    config.dataDir,
+    () => store.refreshSnapshot(),
+    (error) => log.error("the event writer thread died; started again (events in flight were answered 500)", { error: String(error) }),
+  );
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });

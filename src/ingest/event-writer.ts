@@ -49,7 +49,7 @@ interface InFlight {
 }
 
 export class EventWriter implements PendingSource {
-  private readonly worker: Worker;
+  private worker: Worker;
   private readonly pending = new PendingEvents();
   private merchants: MerchantId[] = [];
   private events: BehaviourEvent[] = [];
@@ -57,37 +57,59 @@ export class EventWriter implements PendingSource {
   private flushScheduled = false;
   private nextId = 1;
   private readonly inFlight = new Map<number, InFlight>();
-  private stopped: Error | null = null;
+  private closing = false;
+  private closed: Error | null = null;
   private readonly ready: Promise<number>;
 
   /**
    * Starts the writer thread; `started()` resolves once it has applied what an
    * earlier run logged but did not apply. `afterCommit` runs before the callers
    * of a committed batch are answered (e.g. to renew read snapshots).
+   * `onRestart` hears of a writer thread that died and was started again.
    */
   constructor(
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly afterCommit: () => void = () => {},
+    private readonly onRestart: (error: Error) => void = () => {},
   ) {
-    const data: EventWriterData = { dataDir };
-    this.worker = new Worker(compiledWorkerFile("workers/event-writer-entry.js"), { workerData: data });
-    this.ready = new Promise((resolve, reject) => {
-      this.worker.on("message", (reply: EventWriterReply) => {
-        if (reply.type === "ready") resolve(reply.recovered);
-        else this.settle(reply);
-      });
-      const stop = (error: Error) => {
-        this.stopped ??= error;
-        reject(error);
-        // Unanswered events are failed, not retried: the caller sees an error and may send again.
-        for (const { waiting } of this.inFlight.values()) for (const { reject: fail } of waiting) fail(error);
-        this.inFlight.clear();
-      };
-      this.worker.on("error", stop);
-      this.worker.on("exit", (code) => stop(new Error(`the event writer thread stopped (exit ${code})`)));
-    });
+    let first: { resolve: (recovered: number) => void; reject: (error: Error) => void } | null = null;
+    this.ready = new Promise((resolve, reject) => (first = { resolve, reject }));
     // Observed here so an early failure is not an unhandled rejection; started() reports it.
     this.ready.catch(() => {});
+    this.worker = this.startThread(first!);
+  }
+
+  private startThread(first: { resolve: (recovered: number) => void; reject: (error: Error) => void } | null): Worker {
+    const data: EventWriterData = { dataDir: this.dataDir };
+    const worker = new Worker(compiledWorkerFile("workers/event-writer-entry.js"), { workerData: data });
+    let started = false;
+    worker.on("message", (reply: EventWriterReply) => {
+      if (reply.type !== "ready") return this.settle(reply);
+      started = true;
+      // A new thread has applied everything logged before it: nothing is pending any more.
+      if (first === null) this.pending.clear();
+      first?.resolve(reply.recovered);
+    });
+    let stopped = false;
+    const stop = (error: Error) => {
+      if (stopped) return;
+      stopped = true;
+      // Unanswered events are failed, not retried: the caller sees an error and may send again.
+      for (const { waiting } of this.inFlight.values()) for (const { reject } of waiting) reject(error);
+      this.inFlight.clear();
+      if (this.closing) return;
+      if (!started && first !== null) {
+        // It could not start at all (e.g. the data dir): the service must not start either.
+        this.closed = error;
+        first.reject(error);
+        return;
+      }
+      this.onRestart(error);
+      this.worker = this.startThread(null);
+    };
+    worker.on("error", stop);
+    worker.on("exit", (code) => stop(new Error(`the event writer thread stopped (exit ${code})`)));
+    return worker;
   }
 
   /** Resolves with the number of events recovered at start, once the writer takes events. */
@@ -97,7 +119,7 @@ export class EventWriter implements PendingSource {
 
   /** Resolves once the event is committed to the event log. */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
-    if (this.stopped) return Promise.reject(this.stopped);
+    if (this.closed) return Promise.reject(this.closed);
     return new Promise((resolve, reject) => {
       this.merchants.push(merchant);
       this.events.push(event);
@@ -122,8 +144,9 @@ export class EventWriter implements PendingSource {
   /** Waits for every event handed in so far to be answered; the writer applies the rest and stops. */
   async close(): Promise<void> {
     while (this.flushScheduled || this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    if (this.stopped) return;
-    this.stopped = new Error("the event writer is closed");
+    if (this.closed) return;
+    this.closing = true;
+    this.closed = new Error("the event writer is closed");
     const exited = new Promise((resolve) => this.worker.once("exit", resolve));
     this.worker.postMessage({ type: "close" });
     await exited;

@@ -59,6 +59,13 @@ export class PendingEvents implements PendingSource {
     else logged.splice(0, applied);
   }
 
+  /** Everything logged so far is applied (a restarted writer applies what it finds behind). */
+  clear(): void {
+    this.byMerchant.clear();
+    this.bySubject.clear();
+    this.count = 0;
+  }
+
   pendingFor(merchant: MerchantId, subject: HistorySubject): PendingHistory {
     if (this.count === 0) return NO_PENDING;
     const recent = (key: string) => (this.bySubject.get(key) ?? []).slice(-HISTORY_LIMIT);

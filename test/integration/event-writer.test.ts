@@ -98,4 +98,23 @@ describe("logged events applied behind the log", () => {
     expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1, 3]);
     await store.close();
   });
+
+  it("starts its thread again if the thread dies, and goes on logging and applying", async () => {
+    const dir = tempDir();
+    const store = await shopWithProducts(dir);
+    const restarts: Error[] = [];
+    const writer = new EventWriter(dir, () => store.refreshSnapshot(), (error) => restarts.push(error));
+    await writer.started();
+    await writer.append("shop", view(1, 1_000));
+    // What a crash of the thread looks like from outside: it exits.
+    await (writer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(restarts).toHaveLength(1);
+    await writer.append("shop", view(2, 1_001));
+    await writer.close();
+    store.refreshSnapshot();
+    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([1, 2]);
+    expect(store.eventSequence("shop")).toBe(2);
+    await store.close();
+  });
 });
