@@ -93,7 +93,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const events = new EventWriter(
     config.dataDir,
     () => store.refreshSnapshot(),
-    (error) => log.error("the event writer thread died; started again (events in flight were answered 500)", { error: String(error) }),
+    (thread, error) => log.error("an event thread died and was started again (events in flight to the log were answered 500)", { thread, error: String(error) }),
   );
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();

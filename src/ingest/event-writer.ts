@@ -1,20 +1,25 @@
-// Behaviour events are written by a thread of their own, in two steps. The log
-// commit is what an acknowledgement waits for: each turn of the HTTP thread's
-// event loop hands its events over in one message, and the writer commits
-// everything that arrived during its previous commit in one transaction of
-// small records on sequential keys (group commit). Histories, add counts and
-// carts are applied behind it in larger batches (Store.deriveEventsSync),
-// where many events of one session make one history write. Meanwhile the
-// HTTP thread keeps the acknowledged events that are not applied yet
-// (PendingEvents), and viewed tasks carry a subject's, so nothing lags for the
-// shopper.
+// Behaviour events are written by two threads of their own. The log thread
+// (workers/event-writer-entry.ts) commits what an acknowledgement waits for:
+// each turn of the HTTP thread's event loop hands its events over in one
+// message, and everything that arrived during a commit goes into the next
+// (group commit), in the log's own LMDB environment, so nothing else holds
+// its write lock. The applier thread (workers/event-applier-entry.ts) applies
+// logged events to histories, add counts and carts behind the log, in
+// batches where many events of one session make one history write.
+// Meanwhile this thread keeps the acknowledged events that are not applied
+// yet (PendingEvents), and viewed tasks carry a subject's, so nothing lags
+// for the shopper.
 import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
-/** HTTP thread → writer: the events one turn of the event loop validated. */
+export interface EventThreadData {
+  dataDir: string;
+}
+
+/** HTTP thread → log thread: the events one turn of the event loop validated. */
 export interface EventBatchMessage {
   type: "batch";
   id: number;
@@ -22,20 +27,32 @@ export interface EventBatchMessage {
   events: BehaviourEvent[];
 }
 
-/** Writer → HTTP thread. */
+/** Both threads, once started: `recovered` events an earlier run logged are now applied, up to `through`. */
+interface Ready {
+  type: "ready";
+  recovered: number;
+  through: [MerchantId, number][];
+}
+
+/** The merchants' events up to these sequence numbers are applied to histories, counts and carts. */
+interface Applied {
+  type: "applied";
+  through: [MerchantId, number][];
+}
+
+/** Log thread → HTTP thread. */
 export type EventWriterReply =
-  /** Start-up is done: `recovered` events logged by an earlier run but never applied now are. */
-  | { type: "ready"; recovered: number }
+  | Ready
   /** These batches are logged, in this order; each merchant's events in them are numbered from its `first`. */
   | { type: "committed"; ids: number[]; firsts: [MerchantId, number][] }
-  /** The merchants' events up to these sequence numbers are applied to histories, counts and carts. */
-  | { type: "applied"; through: [MerchantId, number][] }
   /** These batches failed: nothing of theirs was written. */
   | { type: "failed"; ids: number[]; message: string };
 
-export interface EventWriterData {
-  dataDir: string;
-}
+/** HTTP thread → applier: how many events per merchant a log commit added; or stop, once all is applied. */
+export type EventApplierMessage = { type: "logged"; counts: [MerchantId, number][] } | { type: "close" };
+
+/** Applier → HTTP thread. */
+export type EventApplierReply = Ready | Applied;
 
 interface Waiting {
   resolve: () => void;
@@ -48,8 +65,15 @@ interface InFlight {
   waiting: Waiting[];
 }
 
+/** A worker thread that is started again if it dies, until its owner closes it. */
+interface Supervised {
+  worker: Worker;
+  ready: Promise<Ready>;
+}
+
 export class EventWriter implements PendingSource {
-  private worker: Worker;
+  private readonly log: Supervised;
+  private readonly applier: Supervised;
   private readonly pending = new PendingEvents();
   private merchants: MerchantId[] = [];
   private events: BehaviourEvent[] = [];
@@ -58,68 +82,32 @@ export class EventWriter implements PendingSource {
   private nextId = 1;
   private readonly inFlight = new Map<number, InFlight>();
   private closing = false;
-  private closed: Error | null = null;
-  private readonly ready: Promise<number>;
+  private failed: Error | null = null;
 
   /**
-   * Starts the writer thread; `started()` resolves once it has applied what an
-   * earlier run logged but did not apply. `afterCommit` runs before the callers
-   * of a committed batch are answered (e.g. to renew read snapshots).
-   * `onRestart` hears of a writer thread that died and was started again.
+   * Starts both threads; `started()` resolves once the applier has applied what
+   * an earlier run logged but did not apply. `afterCommit` runs before the
+   * callers of a committed batch are answered (e.g. to renew read snapshots).
+   * `onRestart` hears of a thread that died and was started again.
    */
   constructor(
     private readonly dataDir: string,
     private readonly afterCommit: () => void = () => {},
-    private readonly onRestart: (error: Error) => void = () => {},
+    private readonly onRestart: (thread: string, error: Error) => void = () => {},
   ) {
-    let first: { resolve: (recovered: number) => void; reject: (error: Error) => void } | null = null;
-    this.ready = new Promise((resolve, reject) => (first = { resolve, reject }));
-    // Observed here so an early failure is not an unhandled rejection; started() reports it.
-    this.ready.catch(() => {});
-    this.worker = this.startThread(first!);
+    this.log = this.supervise("workers/event-writer-entry.js", (reply: EventWriterReply) => this.fromLog(reply), () => this.failInFlight());
+    this.applier = this.supervise("workers/event-applier-entry.js", (reply: EventApplierReply) => this.applied(reply.through), () => {});
   }
 
-  private startThread(first: { resolve: (recovered: number) => void; reject: (error: Error) => void } | null): Worker {
-    const data: EventWriterData = { dataDir: this.dataDir };
-    const worker = new Worker(compiledWorkerFile("workers/event-writer-entry.js"), { workerData: data });
-    let started = false;
-    worker.on("message", (reply: EventWriterReply) => {
-      if (reply.type !== "ready") return this.settle(reply);
-      started = true;
-      // A new thread has applied everything logged before it: nothing is pending any more.
-      if (first === null) this.pending.clear();
-      first?.resolve(reply.recovered);
-    });
-    let stopped = false;
-    const stop = (error: Error) => {
-      if (stopped) return;
-      stopped = true;
-      // Unanswered events are failed, not retried: the caller sees an error and may send again.
-      for (const { waiting } of this.inFlight.values()) for (const { reject } of waiting) reject(error);
-      this.inFlight.clear();
-      if (this.closing) return;
-      if (!started && first !== null) {
-        // It could not start at all (e.g. the data dir): the service must not start either.
-        this.closed = error;
-        first.reject(error);
-        return;
-      }
-      this.onRestart(error);
-      this.worker = this.startThread(null);
-    };
-    worker.on("error", stop);
-    worker.on("exit", (code) => stop(new Error(`the event writer thread stopped (exit ${code})`)));
-    return worker;
-  }
-
-  /** Resolves with the number of events recovered at start, once the writer takes events. */
-  started(): Promise<number> {
-    return this.ready;
+  /** Resolves with the number of events recovered at start, once both threads take work. */
+  async started(): Promise<number> {
+    const [, applier] = await Promise.all([this.log.ready, this.applier.ready]);
+    return applier.recovered;
   }
 
   /** Resolves once the event is committed to the event log. */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
-    if (this.closed) return Promise.reject(this.closed);
+    if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.merchants.push(merchant);
       this.events.push(event);
@@ -141,15 +129,57 @@ export class EventWriter implements PendingSource {
     return this.pending.size;
   }
 
-  /** Waits for every event handed in so far to be answered; the writer applies the rest and stops. */
+  /** Answers every event handed in so far, lets the applier apply everything, and stops both threads. */
   async close(): Promise<void> {
     while (this.flushScheduled || this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    if (this.closed) return;
+    if (this.closing) return;
     this.closing = true;
-    this.closed = new Error("the event writer is closed");
-    const exited = new Promise((resolve) => this.worker.once("exit", resolve));
-    this.worker.postMessage({ type: "close" });
-    await exited;
+    this.failed ??= new Error("the event writer is closed");
+    for (const thread of [this.log, this.applier]) {
+      const exited = new Promise((resolve) => thread.worker.once("exit", resolve));
+      thread.worker.postMessage({ type: "close" });
+      await exited;
+    }
+  }
+
+  private supervise<Reply extends { type: string }>(file: string, onReply: (reply: Reply) => void, onDeath: () => void): Supervised {
+    let resolveFirst!: (ready: Ready) => void;
+    let rejectFirst!: (error: Error) => void;
+    const thread: Supervised = { worker: null as unknown as Worker, ready: new Promise((resolve, reject) => ([resolveFirst, rejectFirst] = [resolve, reject])) };
+    // Observed here so an early failure is not an unhandled rejection; started() reports it.
+    thread.ready.catch(() => {});
+    let everStarted = false;
+    const start = () => {
+      const data: EventThreadData = { dataDir: this.dataDir };
+      const worker = new Worker(compiledWorkerFile(file), { workerData: data });
+      let stopped = false;
+      worker.on("message", (reply: Reply | Ready) => {
+        if (reply.type !== "ready") return onReply(reply as Reply);
+        const ready = reply as Ready;
+        this.applied(ready.through);
+        if (!everStarted) resolveFirst(ready);
+        everStarted = true;
+      });
+      const stop = (error: Error) => {
+        if (stopped) return;
+        stopped = true;
+        onDeath();
+        if (this.closing) return;
+        if (!everStarted) {
+          // It could not start at all (e.g. the data dir): the service must not start either.
+          this.failed = error;
+          rejectFirst(error);
+          return;
+        }
+        this.onRestart(file, error);
+        thread.worker = start();
+      };
+      worker.on("error", stop);
+      worker.on("exit", (code) => stop(new Error(`thread ${file} stopped (exit ${code})`)));
+      return worker;
+    };
+    thread.worker = start();
+    return thread;
   }
 
   private flush(): void {
@@ -160,14 +190,22 @@ export class EventWriter implements PendingSource {
     this.merchants = [];
     this.events = [];
     this.waiting = [];
-    this.worker.postMessage(message);
+    this.log.worker.postMessage(message);
   }
 
-  private settle(reply: Exclude<EventWriterReply, { type: "ready" }>): void {
-    if (reply.type === "applied") {
-      for (const [merchant, through] of reply.through) this.pending.appliedThrough(merchant, through);
-      return;
-    }
+  /** Unanswered events are failed, not retried: the caller sees an error and may send again. */
+  private failInFlight(): void {
+    const error = new Error("the event log thread stopped");
+    for (const { waiting } of this.inFlight.values()) for (const { reject } of waiting) reject(error);
+    this.inFlight.clear();
+  }
+
+  private applied(through: readonly [MerchantId, number][]): void {
+    for (const [merchant, sequence] of through) this.pending.appliedThrough(merchant, sequence);
+  }
+
+  private fromLog(reply: EventWriterReply): void {
+    if (reply.type === "ready") return;
     const batches = reply.ids.map((id) => {
       const batch = this.inFlight.get(id);
       this.inFlight.delete(id);
@@ -177,7 +215,7 @@ export class EventWriter implements PendingSource {
       for (const batch of batches) batch?.waiting.forEach(({ reject }) => reject(new Error(`event write failed: ${reply.message}`)));
       return;
     }
-    // Numbered as the writer logged them: per merchant, in batch order.
+    // Numbered as the log thread logged them: per merchant, in batch order.
     const next = new Map(reply.firsts);
     for (const batch of batches) {
       batch?.events.forEach((event, i) => {
@@ -187,6 +225,9 @@ export class EventWriter implements PendingSource {
         this.pending.add(merchant, sequence, event);
       });
     }
+    const counts: [MerchantId, number][] = reply.firsts.map(([merchant, first]) => [merchant, next.get(merchant)! - first]);
+    const logged: EventApplierMessage = { type: "logged", counts };
+    this.applier.worker.postMessage(logged);
     this.afterCommit();
     for (const batch of batches) batch?.waiting.forEach(({ resolve }) => resolve());
   }

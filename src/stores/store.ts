@@ -34,8 +34,8 @@ import type {
   VariantPrice,
 } from "../core/types.js";
 
-/** Bumped whenever the stored layout changes; a data dir of another version is migrated (from 2) or refused. */
-export const STORE_FORMAT_VERSION = 3;
+/** Bumped whenever the stored layout changes; a data dir of another version is migrated (from 2 and 3) or refused. */
+export const STORE_FORMAT_VERSION = 4;
 
 /** What a change touches, so caches of unrelated lists survive it. */
 /** "similar": the similar-products model (vectors and neighbour lists). */
@@ -113,13 +113,22 @@ export class Store {
   /** [merchant, sequence] → the product or collection that changed: lets search indexes patch themselves. */
   private readonly catalogueChanges: Database<CatalogueChange, Key>;
 
+  /** Event-log sequence counters ("event_sequence:<merchant>"), in the log's environment. */
+  private readonly logMeta: Database<unknown, string>;
+
   private constructor(
     private readonly root: RootDatabase,
+    /**
+     * The behaviour-event log in an environment of its own: LMDB has one writer
+     * per environment, so logging an event (what its acknowledgement waits for)
+     * never waits behind a catalogue write or the application of earlier events.
+     */
+    private readonly logRoot: RootDatabase,
     /** The bought-together model's settings; evaluations try others. */
     readonly copurchase: CopurchaseConfig,
   ) {
-    const db = <V, K extends string | Key>(name: string) =>
-      root.openDB<V, K>({ name, encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+    const db = <V, K extends string | Key>(name: string, env: RootDatabase = root) =>
+      env.openDB<V, K>({ name, encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
     this.meta = db("meta");
     this.merchants = db("merchants");
     this.apiKeys = db("api_keys");
@@ -135,11 +144,12 @@ export class Store {
     this.customerOrders = db("customer_orders");
     this.markets = db("markets");
     this.marketPrices = db("market_prices");
-    this.events = db("events");
+    this.events = db("events", logRoot);
+    this.logMeta = db("log_meta", logRoot);
     this.salesByDay = db("sales_by_day_product");
     this.histories = root.openDB<Uint8Array, Key>({ name: "event_histories", encoding: "binary" });
     this.addsByDay = db("adds_by_day_product");
-    this.sessionMerchants = db("session_merchants");
+    this.sessionMerchants = db("session_merchants", logRoot);
     this.customerEmails = db("customer_emails");
     this.coItems = db("copurchase_items");
     this.coPairs = db("copurchase_pairs");
@@ -152,36 +162,75 @@ export class Store {
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
     mkdirSync(dataDir, { recursive: true });
     const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64, mapSize: 64 * 1024 ** 3 });
-    const store = new Store(root, options.copurchase ?? DEFAULT_COPURCHASE);
+    const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3 });
+    const store = new Store(root, logRoot, options.copurchase ?? DEFAULT_COPURCHASE);
     store.checkFormat();
     return store;
   }
 
   private checkFormat(): void {
-    const found = this.meta.get("format_version");
+    let found = this.meta.get("format_version");
     if (found === undefined) {
       this.root.transactionSync(() => this.meta.putSync("format_version", STORE_FORMAT_VERSION));
-    } else if (found === 2) {
-      this.migrateHistoriesToBinary();
-    } else if (found !== STORE_FORMAT_VERSION) {
-      throw new StoreFormatError(
-        `data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`,
-      );
+      return;
+    }
+    if (found === 2) found = this.migrateHistoriesToBinary();
+    if (found === 3) found = this.moveEventLog();
+    if (found !== STORE_FORMAT_VERSION) {
+      throw new StoreFormatError(`data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`);
     }
   }
 
   /** Format 2 kept histories as msgpack in "histories"; format 3 keeps them binary in "event_histories". */
-  private migrateHistoriesToBinary(): void {
+  private migrateHistoriesToBinary(): number {
     const old = this.root.openDB<History, Key>({ name: "histories", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
     this.root.transactionSync(() => {
       for (const { key, value } of old.getRange()) this.histories.putSync(key, encodeHistory(value));
       old.dropSync();
-      this.meta.putSync("format_version", STORE_FORMAT_VERSION);
+      this.meta.putSync("format_version", 3);
     });
+    return 3;
+  }
+
+  /**
+   * Format 3 kept the event log, its counters and the session → merchant index
+   * in the main environment; format 4 keeps them in events.lmdb. Copied in
+   * chunks (a crash midway copies again: the same keys), then dropped here.
+   */
+  private moveEventLog(): number {
+    const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
+    const oldEvents = this.root.openDB<BehaviourEvent, Key>({ name: "events", ...shared });
+    const oldSessions = this.root.openDB<MerchantId, string>({ name: "session_merchants", ...shared });
+    const CHUNK = 50_000;
+    const copy = <V, K extends Key | string>(from: Database<V, K>, to: Database<V, K>) => {
+      const chunk: { key: K; value: V }[] = [];
+      const flush = () => this.logRoot.transactionSync(() => chunk.splice(0).forEach(({ key, value }) => to.put(key, value)));
+      for (const entry of from.getRange()) {
+        chunk.push({ key: entry.key, value: entry.value });
+        if (chunk.length >= CHUNK) flush();
+      }
+      flush();
+    };
+    copy(oldEvents, this.events);
+    copy(oldSessions, this.sessionMerchants);
+    const counters = [...this.meta.getRange({ start: "event_sequence:", end: "event_sequence;" })];
+    this.logRoot.transactionSync(() => counters.forEach(({ key, value }) => this.logMeta.put(key, value)));
+    this.root.transactionSync(() => {
+      oldEvents.dropSync();
+      oldSessions.dropSync();
+      for (const { key, value } of counters) {
+        this.meta.removeSync(key);
+        // Before format 4 most data dirs applied each event in the commit that logged it.
+        const merchant = key.slice("event_sequence:".length);
+        if (this.meta.get(derivedKey(merchant)) === undefined) this.meta.putSync(derivedKey(merchant), value);
+      }
+      this.meta.putSync("format_version", 4);
+    });
+    return 4;
   }
 
   async close(): Promise<void> {
-    await this.root.close();
+    await Promise.all([this.root.close(), this.logRoot.close()]);
   }
 
   /**
@@ -191,6 +240,7 @@ export class Store {
    */
   refreshSnapshot(): void {
     this.root.resetReadTxn();
+    this.logRoot.resetReadTxn();
   }
 
   /** Runs `write` in one transaction that rolls back if it throws (for writers outside this class, e.g. the similar model). */
@@ -524,8 +574,8 @@ export class Store {
    * (appendEventLogSync) and derives behind it (deriveEventsSync).
    */
   async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {
+    await this.logRoot.transaction(() => this.writeEventLog(merchant, events));
     await this.root.transaction(() => {
-      this.writeEventLog(merchant, events);
       // Everything behind the watermark, so events the service logged and has not applied yet keep their order.
       const { cartProducts } = this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
       this.refreshNeighbours(merchant, cartProducts);
@@ -541,7 +591,7 @@ export class Store {
    * block on its commits. Returns each merchant's first new sequence number.
    */
   appendEventLogSync(groups: Iterable<[MerchantId, BehaviourEvent[]]>): Map<MerchantId, number> {
-    return this.root.transactionSync(() => {
+    return this.logRoot.transactionSync(() => {
       const firsts = new Map<MerchantId, number>();
       for (const [merchant, events] of groups) firsts.set(merchant, this.writeEventLog(merchant, events));
       return firsts;
@@ -583,27 +633,21 @@ export class Store {
     return { applied: events.length, cartProducts };
   }
 
-  /**
-   * The last event sequence whose histories, add counts and carts are stored.
-   * A merchant without the mark has every event applied: data dirs from before
-   * the mark applied each event in the commit that logged it.
-   */
+  /** The last event sequence whose histories, add counts and carts are stored (0: none yet). */
   derivedSequence(merchant: MerchantId): number {
-    return (this.meta.get(derivedKey(merchant)) as number | undefined) ?? this.eventSequence(merchant);
+    return (this.meta.get(derivedKey(merchant)) as number | undefined) ?? 0;
   }
 
-  /** Logs events in the caller's transaction; returns the first one's sequence number. */
+  /** Logs events in the caller's transaction (of the log's environment); returns the first one's sequence number. */
   private writeEventLog(merchant: MerchantId, events: readonly BehaviourEvent[]): number {
     const counterKey = `event_sequence:${merchant}`;
-    const before = (this.meta.get(counterKey) as number | undefined) ?? 0;
-    // Set before the log grows past it: from here on, events are applied behind the log.
-    if (this.meta.get(derivedKey(merchant)) === undefined) this.meta.put(derivedKey(merchant), before);
+    const before = (this.logMeta.get(counterKey) as number | undefined) ?? 0;
     let sequence = before;
     for (const event of events) {
       this.events.put([merchant, ++sequence], event);
       if (event.uuid !== null && this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
     }
-    this.meta.put(counterKey, sequence);
+    this.logMeta.put(counterKey, sequence);
     return before + 1;
   }
 
@@ -652,7 +696,7 @@ export class Store {
 
   /** The latest event sequence number of a merchant (0: none yet). */
   eventSequence(merchant: MerchantId): number {
-    return (this.meta.get(`event_sequence:${merchant}`) as number | undefined) ?? 0;
+    return (this.logMeta.get(`event_sequence:${merchant}`) as number | undefined) ?? 0;
   }
 
   /** Events with sequence numbers after `after`, oldest first. */

@@ -81,7 +81,7 @@ describe("logged events applied behind the log", () => {
     await store.close();
   });
 
-  it("the writer thread applies, at start, what an earlier run logged but did not apply", async () => {
+  it("the applier thread applies, at start, what an earlier run logged but did not apply", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     store.appendEventLogSync([["shop", [view(2, 1_000), view(3, 1_001), view(1, 1_002)]]]);
@@ -99,17 +99,19 @@ describe("logged events applied behind the log", () => {
     await store.close();
   });
 
-  it("starts its thread again if the thread dies, and goes on logging and applying", async () => {
+  it("starts a thread again if it dies, and goes on logging and applying", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    const restarts: Error[] = [];
-    const writer = new EventWriter(dir, () => store.refreshSnapshot(), (error) => restarts.push(error));
+    const restarts: string[] = [];
+    const writer = new EventWriter(dir, () => store.refreshSnapshot(), (thread) => restarts.push(thread));
     await writer.started();
     await writer.append("shop", view(1, 1_000));
-    // What a crash of the thread looks like from outside: it exits.
-    await (writer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(restarts).toHaveLength(1);
+    // What a crash of a thread looks like from outside: it exits.
+    const threads = writer as unknown as Record<"log" | "applier", { worker: { terminate(): Promise<number> } }>;
+    await threads.log.worker.terminate();
+    await threads.applier.worker.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(restarts.sort()).toEqual(["workers/event-applier-entry.js", "workers/event-writer-entry.js"]);
     await writer.append("shop", view(2, 1_001));
     await writer.close();
     store.refreshSnapshot();

@@ -14,7 +14,7 @@ const sink = new Writable({
 });
 
 let t: TestService;
-let shop: { api_key: string };
+let shop: { id: string; api_key: string };
 
 beforeAll(async () => {
   t = await startTestService({ logger: jsonLogger("debug", sink), logLevel: "debug" });

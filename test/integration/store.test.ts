@@ -95,4 +95,29 @@ describe("Store (real LMDB)", () => {
     expect(again.customerHistory("shop", 42)).toEqual(customer);
     await again.close();
   });
+
+  it("migrates a format-3 data dir: the event log moves to its own environment, its events counted as applied", async () => {
+    const dir = tempDir();
+    const raw = open({ path: join(dir, "aisle.lmdb"), maxDbs: 32 });
+    const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
+    const meta = raw.openDB({ name: "meta", ...shared });
+    const uuid = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
+    const logged = [1, 2].map((n) => ({ at: 1_000 + n, uuid, customer_id: null, verb: "viewed", product_id: 10 + n, theme_id: null }));
+    await meta.put("format_version", 3);
+    await meta.put("event_sequence:shop", 2);
+    const events = raw.openDB({ name: "events", ...shared });
+    await Promise.all(logged.map((event, i) => events.put(["shop", i + 1], event)));
+    await raw.openDB({ name: "session_merchants", ...shared }).put(uuid, "shop");
+    await raw.close();
+
+    const store = Store.open(dir);
+    expect([...store.eventsSince("shop", 0)]).toEqual(logged.map((event, i) => ({ sequence: i + 1, event })));
+    expect(store.eventSequence("shop")).toBe(2);
+    expect(store.derivedSequence("shop")).toBe(2);
+    expect(store.merchantOfSession(uuid)).toBe("shop");
+    // Appending goes on from the moved counter.
+    await store.appendEvents("shop", [{ ...logged[0]!, at: 2_000 } as never]);
+    expect(store.eventSequence("shop")).toBe(3);
+    await store.close();
+  });
 });
