@@ -65,8 +65,9 @@ export function topSellers(store: Store, merchant: MerchantId, now: number, days
 
 /** Product ids by momentum of sales and add-to-cart events (see trendingScores). */
 export function trending(store: Store, merchant: MerchantId, now: number, options: RankingOptions = {}): number[] {
-  // Add-to-cart events count too, so any event makes the memo out of date.
-  const version = `${store.version(merchant, "orders")}:${store.eventSequence(merchant)}`;
+  // Add-to-cart events count too, so any applied event makes the memo out of date
+  // (they reach the day counts behind the log: the applied watermark, not the log's end).
+  const version = `${store.version(merchant, "orders")}:${store.derivedSequence(merchant)}`;
   return memoised(store, merchant, "trending", now, options, version, () => {
     const { recentDays, baselineDays } = DEFAULT_TRENDING;
     const today = dayNumber(now);
