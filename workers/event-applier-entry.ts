@@ -2,23 +2,26 @@
 // and applies logged events to histories, add counts and carts, in slices
 // that move each merchant's watermark in the same transaction (exactly once,
 // also across a crash: at start it applies whatever an earlier run left).
-// Larger slices write each session's history once for more of its events
-// and touch fewer LMDB pages per event, so it waits for a full slice unless
-// the log goes quiet. Then the bought-together lists that carts changed:
-// recomputing one reads every partner of its product, so each is recomputed
-// once per round however many carts touched it, a round at most every few
-// seconds while events keep coming.
+// Larger slices write each session's history once for more of its events and
+// touch fewer LMDB pages per event, so a merchant's events wait for a full
+// slice, for MAX_WAIT_MS, or for a quiet log, whichever comes first. Then the
+// bought-together lists that carts changed (marked stale in LMDB with the
+// counts): recomputing one reads every partner of its product, so each is
+// recomputed once per round however many carts touched it, a round at most
+// every REFRESH_EVERY_MS while events keep coming.
 import { parentPort, workerData } from "node:worker_threads";
 import type { MerchantId } from "../src/core/types.js";
 import type { EventApplierMessage, EventApplierReply, EventThreadData } from "../src/ingest/event-writer.js";
 import { Store } from "../src/stores/store.js";
 
-/** Events applied in one transaction, and how many must be behind before a slice is applied under load. */
+/** Events applied in one transaction: once this many are behind, a merchant's slice is due. */
 const APPLY_SLICE = 4_000;
-/** How often, while something is behind but not due, the applier looks again. */
-const POLL_MS = 10;
+/** A merchant's oldest unapplied event waits at most about this long, however little else it sends. */
+const MAX_WAIT_MS = 500;
 /** No event logged for this long counts as quiet: whatever is behind is applied. */
 const QUIET_AFTER_MS = 50;
+/** How often, while something is behind but not due, the applier looks again. */
+const POLL_MS = 10;
 /** Bought-together lists recomputed per transaction. */
 const REFRESH_SLICE = 50;
 /** Under load, a round of list refreshes starts at most this often. */
@@ -29,35 +32,40 @@ const store = Store.open(dataDir);
 const port = parentPort!;
 const post = (reply: EventApplierReply) => port.postMessage(reply);
 
-/** Products per merchant whose bought-together lists carts changed since their last refresh. */
-const staleLists = new Map<MerchantId, Set<number>>();
+/** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
+const behind = new Map<MerchantId, { count: number; since: number }>();
+let lastLoggedAt = 0;
 let refreshRoundStarted = 0;
 let lastRoundEnded = 0;
-/** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit. */
-const behind = new Map<MerchantId, number>();
-let lastLoggedAt = 0;
 let pollScheduled = false;
 let closing = false;
 
-// Start-up: apply what an earlier run logged but did not get to.
+// Start-up: apply what an earlier run logged but did not get to, and refresh the lists it left stale.
 let recovered = 0;
 for (const merchant of merchantIds()) {
   for (let applied = applySlice(merchant); applied > 0; applied = applySlice(merchant)) recovered += applied;
+  refreshAll(merchant);
 }
-refreshAll();
 post({ type: "ready", recovered, through: watermarks() });
 
 port.on("message", (message: EventApplierMessage) => {
   if (message.type === "logged") {
-    for (const [merchant, count] of message.counts) behind.set(merchant, (behind.get(merchant) ?? 0) + count);
-    lastLoggedAt = Date.now();
+    const now = Date.now();
+    for (const [merchant, count] of message.counts) {
+      const entry = behind.get(merchant);
+      if (entry) entry.count += count;
+      else behind.set(merchant, { count, since: now });
+    }
+    lastLoggedAt = now;
     schedulePoll(POLL_MS);
     return;
   }
   closing = true;
   store.refreshSnapshot();
-  for (const merchant of merchantIds()) while (applySlice(merchant) > 0);
-  refreshAll();
+  for (const merchant of merchantIds()) {
+    while (applySlice(merchant) > 0);
+    refreshAll(merchant);
+  }
   post({ type: "applied", through: watermarks() });
   void store.close().then(() => process.exit(0));
 });
@@ -68,39 +76,35 @@ function schedulePoll(delayMs: number): void {
   setTimeout(poll, delayMs);
 }
 
-/** One transaction of work: a slice per merchant far enough behind (or any behind, once quiet), else list refreshes. */
+/** A slice for each merchant that is due, then (when a round is due) a slice of stale lists. */
 function poll(): void {
   pollScheduled = false;
   if (closing) return;
-  const quiet = Date.now() - lastLoggedAt >= QUIET_AFTER_MS;
-  const due = [...behind].filter(([, count]) => count >= APPLY_SLICE || quiet);
+  const now = Date.now();
+  const quiet = now - lastLoggedAt >= QUIET_AFTER_MS;
+  const due = [...behind].filter(([, { count, since }]) => count >= APPLY_SLICE || quiet || now - since >= MAX_WAIT_MS);
   if (due.length > 0) {
     // The log commits came from another thread: read from the latest state.
     store.refreshSnapshot();
     const through: [MerchantId, number][] = [];
-    for (const [merchant, count] of due) {
+    for (const [merchant, entry] of due) {
       const applied = applySlice(merchant);
-      if (applied < APPLY_SLICE || count <= applied) behind.delete(merchant);
-      else behind.set(merchant, count - applied);
+      if (applied < APPLY_SLICE || entry.count <= applied) behind.delete(merchant);
+      else behind.set(merchant, { count: entry.count - applied, since: Date.now() });
       through.push([merchant, store.derivedSequence(merchant)]);
     }
     post({ type: "applied", through });
-  } else if (staleLists.size > 0 && (refreshRoundStarted !== 0 || quiet || Date.now() - lastRoundEnded >= REFRESH_EVERY_MS)) {
-    refreshSlice();
   }
-  if (behind.size > 0 || staleLists.size > 0) schedulePoll([...behind.values()].some((count) => count >= APPLY_SLICE) ? 0 : POLL_MS);
+  refreshIfDue(quiet);
+  const more = [...behind.values()].some(({ count }) => count >= APPLY_SLICE) || refreshRoundStarted !== 0;
+  if (behind.size > 0 || more) schedulePoll(more ? 0 : POLL_MS);
+  else if (hasStaleLists()) schedulePoll(REFRESH_EVERY_MS);
 }
 
 /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */
 function applySlice(merchant: MerchantId): number {
   try {
-    const { applied, cartProducts } = store.deriveEventsSync(merchant, APPLY_SLICE);
-    if (cartProducts.length > 0) {
-      const stale = staleLists.get(merchant) ?? new Set<number>();
-      for (const id of cartProducts) stale.add(id);
-      staleLists.set(merchant, stale);
-    }
-    return applied;
+    return store.deriveEventsSync(merchant, APPLY_SLICE).applied;
   } catch (error) {
     // The log keeps the events: the next round (or the next start) tries again.
     console.error(`applying behaviour events of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -108,27 +112,43 @@ function applySlice(merchant: MerchantId): number {
   }
 }
 
-/** Recomputes up to REFRESH_SLICE stale bought-together lists. */
-function refreshSlice(): void {
-  if (refreshRoundStarted === 0) refreshRoundStarted = Date.now();
-  const [merchant, stale] = staleLists.entries().next().value as [MerchantId, Set<number>];
-  const ids = [...stale].slice(0, REFRESH_SLICE);
+/**
+ * A round of list refreshes starts when the log is quiet, or under load once
+ * REFRESH_EVERY_MS has passed since the last round ended; a started round
+ * recomputes REFRESH_SLICE lists per poll until none is stale.
+ */
+function refreshIfDue(quiet: boolean): void {
+  if (refreshRoundStarted === 0 && !quiet && Date.now() - lastRoundEnded < REFRESH_EVERY_MS) return;
+  for (const merchant of merchantIds()) {
+    const ids = store.staleListProducts(merchant, REFRESH_SLICE);
+    if (ids.length === 0) continue;
+    if (refreshRoundStarted === 0) refreshRoundStarted = Date.now();
+    if (refresh(merchant, ids)) return;
+    break; // failed: the round ends here, and the next one tries again
+  }
+  if (refreshRoundStarted !== 0) lastRoundEnded = Date.now();
+  refreshRoundStarted = 0;
+}
+
+/** Recomputes the lists; false if that failed (they stay marked, for a later round). */
+function refresh(merchant: MerchantId, ids: number[]): boolean {
   try {
     store.refreshNeighboursSync(merchant, ids);
+    return true;
   } catch (error) {
     console.error(`refreshing bought-together lists of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
-  }
-  for (const id of ids) stale.delete(id);
-  if (stale.size === 0) staleLists.delete(merchant);
-  if (staleLists.size === 0) {
-    refreshRoundStarted = 0;
-    lastRoundEnded = Date.now();
+    return false;
   }
 }
 
-function refreshAll(): void {
-  for (const [merchant, stale] of staleLists) store.refreshNeighboursSync(merchant, [...stale]);
-  staleLists.clear();
+function refreshAll(merchant: MerchantId): void {
+  for (let ids = store.staleListProducts(merchant, 1_000); ids.length > 0; ids = store.staleListProducts(merchant, 1_000)) {
+    if (!refresh(merchant, ids)) return;
+  }
+}
+
+function hasStaleLists(): boolean {
+  return merchantIds().some((merchant) => store.staleListProducts(merchant, 1).length > 0);
 }
 
 function merchantIds(): MerchantId[] {

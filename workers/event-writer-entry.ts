@@ -52,12 +52,14 @@ function drain(): void {
 
 function logCommit(batches: EventBatchMessage[]): void {
   const ids = batches.map((batch) => batch.id);
+  let firsts: Map<MerchantId, number>;
   try {
-    const firsts = store.appendEventLogSync(groupByMerchant(batches));
-    post({ type: "committed", ids, firsts: [...firsts] });
+    firsts = store.appendEventLogSync(groupByMerchant(batches));
   } catch (error) {
     post({ type: "failed", ids, message: String((error as Error)?.message ?? error) });
+    return;
   }
+  post({ type: "committed", ids, firsts: [...firsts] });
 }
 
 /** Events per merchant, in arrival order. */

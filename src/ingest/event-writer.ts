@@ -12,6 +12,7 @@
 import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
+import { ApiError } from "../errors.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
@@ -45,7 +46,7 @@ export type EventWriterReply =
   | Ready
   /** These batches are logged, in this order; each merchant's events in them are numbered from its `first`. */
   | { type: "committed"; ids: number[]; firsts: [MerchantId, number][] }
-  /** These batches failed: nothing of theirs was written. */
+  /** These batches failed: their commit threw, so nothing of theirs was written. */
   | { type: "failed"; ids: number[]; message: string };
 
 /** HTTP thread → applier: how many events per merchant a log commit added; or stop, once all is applied. */
@@ -68,8 +69,23 @@ interface InFlight {
 /** A worker thread that is started again if it dies, until its owner closes it. */
 interface Supervised {
   worker: Worker;
+  /** Resolves when the current worker has exited. */
+  exited: Promise<void>;
+  /** False between a worker's death and its replacement's start. */
+  alive: boolean;
   ready: Promise<Ready>;
 }
+
+/**
+ * Acknowledged events the applier may fall behind by before new ones are
+ * refused with a 503: the HTTP thread holds each until it is applied, so this
+ * bounds its memory if applying stalls (e.g. a full disk).
+ */
+const MAX_PENDING = 500_000;
+/** How long closing waits for events in flight to the log before giving up on them. */
+const CLOSE_WAIT_MS = 10_000;
+/** A thread that keeps dying is started again after a growing pause, up to this long. */
+const MAX_RESTART_DELAY_MS = 5_000;
 
 export class EventWriter implements PendingSource {
   private readonly log: Supervised;
@@ -105,9 +121,10 @@ export class EventWriter implements PendingSource {
     return applier.recovered;
   }
 
-  /** Resolves once the event is committed to the event log. */
+  /** Resolves once the event is committed to the event log; rejects with an ApiError (503) when applying has fallen far behind. */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
+    if (this.pending.size >= MAX_PENDING) return Promise.reject(new ApiError("overloaded", "Event ingest is behind, retry shortly"));
     return new Promise((resolve, reject) => {
       this.merchants.push(merchant);
       this.events.push(event);
@@ -131,27 +148,31 @@ export class EventWriter implements PendingSource {
 
   /** Answers every event handed in so far, lets the applier apply everything, and stops both threads. */
   async close(): Promise<void> {
-    while (this.flushScheduled || this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const deadline = Date.now() + CLOSE_WAIT_MS;
+    while ((this.flushScheduled || this.inFlight.size > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     if (this.closing) return;
     this.closing = true;
     this.failed ??= new Error("the event writer is closed");
     for (const thread of [this.log, this.applier]) {
-      const exited = new Promise((resolve) => thread.worker.once("exit", resolve));
       thread.worker.postMessage({ type: "close" });
-      await exited;
+      await thread.exited;
     }
   }
 
   private supervise<Reply extends { type: string }>(file: string, onReply: (reply: Reply) => void, onDeath: () => void): Supervised {
     let resolveFirst!: (ready: Ready) => void;
     let rejectFirst!: (error: Error) => void;
-    const thread: Supervised = { worker: null as unknown as Worker, ready: new Promise((resolve, reject) => ([resolveFirst, rejectFirst] = [resolve, reject])) };
+    const thread = { ready: new Promise((resolve, reject) => ([resolveFirst, rejectFirst] = [resolve, reject])) } as Supervised;
     // Observed here so an early failure is not an unhandled rejection; started() reports it.
     thread.ready.catch(() => {});
     let everStarted = false;
+    let restarts = 0;
     const start = () => {
       const data: EventThreadData = { dataDir: this.dataDir };
       const worker = new Worker(compiledWorkerFile(file), { workerData: data });
+      thread.worker = worker;
+      thread.alive = true;
+      thread.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
       let stopped = false;
       worker.on("message", (reply: Reply | Ready) => {
         if (reply.type !== "ready") return onReply(reply as Reply);
@@ -159,10 +180,12 @@ export class EventWriter implements PendingSource {
         this.applied(ready.through);
         if (!everStarted) resolveFirst(ready);
         everStarted = true;
+        restarts = 0;
       });
       const stop = (error: Error) => {
         if (stopped) return;
         stopped = true;
+        thread.alive = false;
         onDeath();
         if (this.closing) return;
         if (!everStarted) {
@@ -172,18 +195,26 @@ export class EventWriter implements PendingSource {
           return;
         }
         this.onRestart(file, error);
-        thread.worker = start();
+        // After a pause that grows while it keeps dying; meanwhile events are refused with a 503.
+        setTimeout(() => this.closing || start(), Math.min(MAX_RESTART_DELAY_MS, 50 * 2 ** restarts++));
       };
       worker.on("error", stop);
       worker.on("exit", (code) => stop(new Error(`thread ${file} stopped (exit ${code})`)));
-      return worker;
     };
-    thread.worker = start();
+    start();
     return thread;
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    if (!this.log.alive) {
+      const busy = new ApiError("overloaded", "Event log restarting, retry shortly");
+      this.waiting.forEach(({ reject }) => reject(busy));
+      this.merchants = [];
+      this.events = [];
+      this.waiting = [];
+      return;
+    }
     const id = this.nextId++;
     const message: EventBatchMessage = { type: "batch", id, merchants: this.merchants, events: this.events };
     this.inFlight.set(id, { merchants: this.merchants, events: this.events, waiting: this.waiting });
@@ -193,7 +224,11 @@ export class EventWriter implements PendingSource {
     this.log.worker.postMessage(message);
   }
 
-  /** Unanswered events are failed, not retried: the caller sees an error and may send again. */
+  /**
+   * Unanswered events are failed, not retried: the caller sees a 500. If the
+   * thread died between its commit and its reply, they are logged all the
+   * same, and a caller that sends again logs them twice.
+   */
   private failInFlight(): void {
     const error = new Error("the event log thread stopped");
     for (const { waiting } of this.inFlight.values()) for (const { reject } of waiting) reject(error);

@@ -1,6 +1,6 @@
 // Events that are logged, hence acknowledged, but not yet applied to the
-// stored histories: the event writer applies them a moment later, in batches
-// (deriveEventsSync). Until then a viewed or viewed-related task carries the
+// stored histories: the applier thread applies them in batches, within about
+// half a second under load (deriveEventsSync). Until then a viewed or viewed-related task carries the
 // subject's pending events, so the newest view shows right after its
 // acknowledgement. Kept on the HTTP thread, which sees every event go in and
 // is told when each merchant's watermark moves.
@@ -25,6 +25,8 @@ export class PendingEvents implements PendingSource {
   private readonly byMerchant = new Map<MerchantId, Logged[]>();
   /** Per session and per customer, oldest first. */
   private readonly bySubject = new Map<string, PendingView[]>();
+  /** Each merchant's applied watermark as last reported: events at or below it are not pending. */
+  private readonly applied = new Map<MerchantId, number>();
   private count = 0;
 
   get size(): number {
@@ -33,6 +35,8 @@ export class PendingEvents implements PendingSource {
 
   /** A logged event, after every earlier one of its merchant. */
   add(merchant: MerchantId, sequence: number, event: BehaviourEvent): void {
+    // The applier reads the log itself, so its report can overtake the log thread's.
+    if (sequence <= (this.applied.get(merchant) ?? 0)) return;
     let logged = this.byMerchant.get(merchant);
     if (!logged) this.byMerchant.set(merchant, (logged = []));
     logged.push({ sequence, event });
@@ -44,6 +48,7 @@ export class PendingEvents implements PendingSource {
 
   /** The merchant's events up to `sequence` are applied: forget them. */
   appliedThrough(merchant: MerchantId, sequence: number): void {
+    if (sequence > (this.applied.get(merchant) ?? 0)) this.applied.set(merchant, sequence);
     const logged = this.byMerchant.get(merchant);
     if (!logged) return;
     let applied = 0;
@@ -57,13 +62,6 @@ export class PendingEvents implements PendingSource {
     this.count -= applied;
     if (applied === logged.length) this.byMerchant.delete(merchant);
     else logged.splice(0, applied);
-  }
-
-  /** Everything logged so far is applied (a restarted writer applies what it finds behind). */
-  clear(): void {
-    this.byMerchant.clear();
-    this.bySubject.clear();
-    this.count = 0;
   }
 
   pendingFor(merchant: MerchantId, subject: HistorySubject): PendingHistory {

@@ -1,4 +1,5 @@
 import { open, type Database, type RootDatabase } from "lmdb";
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
@@ -42,6 +43,11 @@ export const STORE_FORMAT_VERSION = 4;
 export type DataDomain = "catalogue" | "customers" | "orders" | "similar";
 
 export class StoreFormatError extends Error {}
+
+/** Where each environment keeps the id that pairs aisle.lmdb with its events.lmdb. */
+const PAIR_KEY = "environment_pair";
+const MISMATCHED_LOG =
+  "events.lmdb in this data dir is missing or belongs to another aisle.lmdb (their pair ids differ): restore the two files together, or move both away to start afresh";
 
 /** The meta key of a merchant's derived watermark (see deriveEventsSync). */
 function derivedKey(merchant: MerchantId): string {
@@ -107,6 +113,8 @@ export class Store {
   private readonly coPairs: Database<PairRow, Key>;
   private readonly coNeighbours: Database<WeightedIds, Key>;
   private readonly coListVersions: Database<number, Key>;
+  /** [merchant, product] of bought-together lists that carts changed and that are not recomputed yet. */
+  private readonly staleLists: Database<true, Key>;
   /** The similar-products model's vectors and lists. */
   readonly similar: SimilarStore;
   private readonly productListeners: ProductsChanged[] = [];
@@ -155,6 +163,7 @@ export class Store {
     this.coPairs = db("copurchase_pairs");
     this.coNeighbours = db("copurchase_neighbours");
     this.coListVersions = db("copurchase_list_versions");
+    this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
   }
@@ -171,7 +180,9 @@ export class Store {
   private checkFormat(): void {
     let found = this.meta.get("format_version");
     if (found === undefined) {
+      if (this.logMeta.get(PAIR_KEY) !== undefined) throw new StoreFormatError(MISMATCHED_LOG);
       this.root.transactionSync(() => this.meta.putSync("format_version", STORE_FORMAT_VERSION));
+      this.pairEnvironments();
       return;
     }
     if (found === 2) found = this.migrateHistoriesToBinary();
@@ -179,6 +190,17 @@ export class Store {
     if (found !== STORE_FORMAT_VERSION) {
       throw new StoreFormatError(`data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`);
     }
+    // The applied watermarks here count events of that log: any other log would be misread.
+    const pair = this.meta.get(PAIR_KEY);
+    if (pair === undefined && this.logMeta.get(PAIR_KEY) === undefined) this.pairEnvironments(); // a migration interrupted at its end
+    else if (pair !== this.logMeta.get(PAIR_KEY)) throw new StoreFormatError(MISMATCHED_LOG);
+  }
+
+  /** Gives both environments one random id, so a data dir never runs on another one's event log. */
+  private pairEnvironments(): void {
+    const id = randomUUID();
+    this.logRoot.transactionSync(() => this.logMeta.putSync(PAIR_KEY, id));
+    this.root.transactionSync(() => this.meta.putSync(PAIR_KEY, id));
   }
 
   /** Format 2 kept histories as msgpack in "histories"; format 3 keeps them binary in "event_histories". */
@@ -226,6 +248,7 @@ export class Store {
       }
       this.meta.putSync("format_version", 4);
     });
+    this.pairEnvironments();
     return 4;
   }
 
@@ -463,7 +486,8 @@ export class Store {
     const delta = new CopurchaseDelta();
     for (const order of this.allOrders(merchant)) delta.addOrderChange(undefined, order, this.copurchase);
     // Carts are replayed from the event log, in order, as writeDerived saw them, up to the
-    // derived watermark: later ones are still to be applied by the event writer.
+    // applied watermark as this snapshot has it. Run it with the service stopped (`aisle
+    // rebuild`): carts the applier thread applies meanwhile would be cleared with the rest.
     const carts = new Map<string, number[]>();
     const derived = this.derivedSequence(merchant);
     for (const { sequence, event } of this.eventsSince(merchant, 0)) {
@@ -577,8 +601,11 @@ export class Store {
     await this.logRoot.transaction(() => this.writeEventLog(merchant, events));
     await this.root.transaction(() => {
       // Everything behind the watermark, so events the service logged and has not applied yet keep their order.
-      const { cartProducts } = this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
-      this.refreshNeighbours(merchant, cartProducts);
+      this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
+      // Every list the carts left stale, also those an interrupted service left.
+      const stale = this.staleListProducts(merchant);
+      this.refreshNeighbours(merchant, stale);
+      for (const id of stale) this.staleLists.remove([merchant, id]);
     });
   }
 
@@ -613,9 +640,17 @@ export class Store {
     return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));
   }
 
-  /** Recomputes the bought-together lists of these products from the stored counts, in one transaction. */
+  /** Recomputes the bought-together lists of these products from the stored counts, in one transaction, and clears their stale marks. */
   refreshNeighboursSync(merchant: MerchantId, productIds: readonly number[]): void {
-    this.root.transactionSync(() => this.refreshNeighbours(merchant, productIds));
+    this.root.transactionSync(() => {
+      this.refreshNeighbours(merchant, productIds);
+      for (const id of productIds) this.staleLists.remove([merchant, id]);
+    });
+  }
+
+  /** Products whose bought-together lists applied carts changed and no refresh has recomputed yet (they survive a restart). */
+  staleListProducts(merchant: MerchantId, limit = Number.POSITIVE_INFINITY): number[] {
+    return [...this.staleLists.getKeys({ ...merchantRange(merchant), limit })].map((key) => (key as Key)[1] as number);
   }
 
   private deriveInTransaction(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
@@ -629,6 +664,8 @@ export class Store {
     }
     if (events.length === 0) return { applied: 0, cartProducts: [] };
     const cartProducts = this.writeDerived(merchant, events);
+    // Marked in the same transaction as the counts they follow: a crash before the refresh leaves the marks.
+    for (const id of cartProducts) this.staleLists.put([merchant, id], true);
     this.meta.put(derivedKey(merchant), through);
     return { applied: events.length, cartProducts };
   }

@@ -69,6 +69,11 @@ describe("event durability", () => {
     const second = await serve();
     const health = await fetch(`${second.base}/healthz`);
     expect(health.status).toBe(200);
+    // Applied at start, before listening: checked before the orderly stop, which would apply them too.
+    const reader = Store.open(dataDir);
+    const [applied, logged] = [reader.derivedSequence("crash"), reader.eventSequence("crash")];
+    await reader.close();
+    expect(applied).toBe(logged);
     second.child.kill("SIGTERM");
     await new Promise((resolve) => second.child.on("exit", resolve));
 

@@ -119,4 +119,25 @@ describe("logged events applied behind the log", () => {
     expect(store.eventSequence("shop")).toBe(2);
     await store.close();
   });
+
+  it("applies a quiet merchant's events within about half a second while another keeps sending", async () => {
+    const dir = tempDir();
+    const store = await shopWithProducts(dir);
+    await store.createMerchant({ id: "busy", name: "Busy", domain: "busy.example.com", currency: "USD", api_key: "pk_busy", webhook_secret: "whsec_busy", created_at: "2026-05-01T00:00:00Z" });
+    const writer = new EventWriter(dir, () => store.refreshSnapshot());
+    await writer.started();
+    await writer.append("shop", view(1, 1_000));
+    const appliedWhileBusy: boolean[] = [];
+    for (let i = 0; i < 60; i++) {
+      await writer.append("busy", { ...view(1, 2_000 + i), uuid: null, customer_id: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      store.refreshSnapshot();
+      appliedWhileBusy.push(store.derivedSequence("shop") === 1);
+    }
+    // The busy merchant never went quiet for 50 ms, yet the other's event was applied on the way.
+    expect(appliedWhileBusy.at(-1)).toBe(true);
+    expect(appliedWhileBusy.indexOf(true)).toBeLessThan(45);
+    await writer.close();
+    await store.close();
+  });
 });

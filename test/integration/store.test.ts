@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { open } from "lmdb";
@@ -119,5 +119,16 @@ describe("Store (real LMDB)", () => {
     await store.appendEvents("shop", [{ ...logged[0]!, at: 2_000 } as never]);
     expect(store.eventSequence("shop")).toBe(3);
     await store.close();
+  });
+
+  it("refuses an event log that belongs to another data dir, or a missing one", async () => {
+    const [first, second] = [tempDir(), tempDir()];
+    await Promise.all([first, second].map(async (dir) => (await Promise.resolve(Store.open(dir))).close()));
+    // events.lmdb of another data dir next to this aisle.lmdb.
+    for (const name of ["events.lmdb", "events.lmdb-lock"]) renameSync(join(second, name), join(first, name));
+    expect(() => Store.open(first)).toThrow(StoreFormatError);
+    // No events.lmdb at all: its counters would start again below the applied watermarks.
+    for (const name of ["events.lmdb", "events.lmdb-lock"]) rmSync(join(first, name));
+    expect(() => Store.open(first)).toThrow(/missing or belongs to another/);
   });
 });

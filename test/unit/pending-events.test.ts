@@ -32,4 +32,14 @@ describe("PendingEvents", () => {
     expect(pending.pendingFor("b", { uuid: S1, customerId: null, verb: "viewed" }).session).toHaveLength(1);
     expect(pending.size).toBe(1);
   });
+
+  it("keeps out events the applier has already reported applied (its report can overtake the log thread's)", () => {
+    const pending = new PendingEvents();
+    pending.appliedThrough("a", 2);
+    pending.add("a", 1, event(S1, null, 11));
+    pending.add("a", 2, event(S1, null, 12));
+    pending.add("a", 3, event(S1, null, 13));
+    expect(pending.pendingFor("a", { uuid: S1, customerId: null, verb: "viewed" }).session.map((v) => v.sequence)).toEqual([3]);
+    expect(pending.size).toBe(1);
+  });
 });
