@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { spawnTracked } from "./children.js";
+import { remember as keep, type ExitStatus } from "./exit-cause.js";
 
 export interface AisleProcess {
   child: ChildProcess;
@@ -22,6 +23,16 @@ export interface AisleProcess {
   coldStartMs: number;
   /** Last lines of output, for error messages. */
   tail: string[];
+  /** Last lines of stderr alone: where a crash (a V8 fatal error, an uncaught exception) is written. */
+  stderrTail: string[];
+  /** How the process ended, once it has (null while it runs); set after its output is read to the end. */
+  exit: ExitStatus | null;
+  /** Resolves with the exit status once the process has ended and its streams are closed. */
+  exited: Promise<ExitStatus>;
+  /** performance.now() at spawn. */
+  spawnedAt: number;
+  /** The server's own warn and error log lines, and its model-training lines: what it said about itself. */
+  notable: string[];
 }
 
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
@@ -69,13 +80,26 @@ export async function startAisle(dataDir: string, adminToken: string, expectSeed
   const pid = child.pid;
 
   const tail: string[] = [];
-  const remember = (line: string) => {
-    tail.push(line);
-    if (tail.length > 40) tail.shift();
-  };
+  const stderrTail: string[] = [];
+  const remember = (line: string) => keep(tail, line, 40);
+  // 'close', not 'exit': the streams are read to the end, so the tail holds the last words.
+  let exit: ExitStatus | null = null;
+  const exited = new Promise<ExitStatus>((resolve) =>
+    child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
+      exit = { code, signal };
+      resolve(exit);
+    }),
+  );
   // Keep reading both streams for the whole run: a full pipe would block the server's logging.
-  createInterface({ input: child.stderr! }).on("line", remember);
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    remember(line);
+    keep(stderrTail, line);
+  });
   const stdout = createInterface({ input: child.stdout! });
+  const notable: string[] = [];
+  stdout.on("line", (line) => {
+    if (/^\{.*"level":"(warn|error|fatal)"/.test(line) || /"message":"[^"]*(trained|training)/.test(line)) keep(notable, line, 100);
+  });
 
   const banner = await new Promise<{ apiKey: string; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
     let apiKey: string | null = null;
@@ -112,7 +136,24 @@ export async function startAisle(dataDir: string, adminToken: string, expectSeed
   const origin = `http://127.0.0.1:${banner.port}`;
   await untilHealthy(origin, child);
   const coldStartMs = performance.now() - spawnedAt;
-  return { child, pid, origin, apiKey: banner.apiKey, adminToken, seedMs: banner.seedMs, startMs: banner.startMs, coldStartMs, tail };
+  return {
+    child,
+    pid,
+    origin,
+    apiKey: banner.apiKey,
+    adminToken,
+    seedMs: banner.seedMs,
+    startMs: banner.startMs,
+    coldStartMs,
+    tail,
+    stderrTail,
+    get exit() {
+      return exit;
+    },
+    exited,
+    spawnedAt,
+    notable,
+  };
 }
 
 async function untilHealthy(origin: string, child: ChildProcess): Promise<void> {

@@ -2,7 +2,7 @@
 // size, then the budget and the verdict at each size — so how a cost grows
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
-import type { CurvePoint } from "./scale-curve.js";
+import type { CurveOptions, CurvePoint } from "./scale-curve.js";
 import { count, machineLine, ms, renderTable, us } from "./report.js";
 
 const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : "n/a");
@@ -94,8 +94,9 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     { figure: "shop", cells: [] },
     { figure: "  customers / orders / order lines", cells: points.map((p) => (p.volumes ? `${count(p.volumes.customers)} / ${count(p.volumes.orders)} / ${count(p.volumes.orderLines)}` : "n/a")) },
     { figure: "  view events", cells: points.map((p) => (p.volumes ? count(p.volumes.events) : "n/a")) },
-    { figure: "  generate (demo generator, bench process)", cells: points.map((p) => seconds(p.generateMs)) },
-    { figure: "import (in the bench process, through validateBatch + writeBatch)", cells: [] },
+    { figure: "  generate (demo generator, shop-building child)", cells: points.map((p) => seconds(p.generateMs)) },
+    { figure: "  shop-building child: peak RSS / V8 heap limit", cells: points.map((p) => (Number.isFinite(p.build.peakRssMB) ? `${mb(p.build.peakRssMB)} / ${mb(p.build.heapLimitMB)}` : "n/a")) },
+    { figure: "import (in the shop-building child, through validateBatch + writeBatch)", cells: [] },
     ...importRows(points),
     { figure: "  LMDB file after import and model build", cells: points.map((p) => mb(p.dataFileMB)) },
     {
@@ -110,6 +111,7 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     { figure: "  cold start (spawn → healthz 200)", cells: points.map((p) => seconds(p.coldStartMs)), budget: "scaleColdStart", judged: points.map((p) => p.coldStartMs / 1000) },
     { figure: "  RSS after start", cells: points.map((p) => mb(p.rssAfterStartMB)) },
     { figure: "  RSS after the endpoint runs", cells: points.map((p) => mb(p.rssAfterLoadMB)) },
+    { figure: "  RSS peak while serving (sampled every 1 s)", cells: points.map((p) => (p.rssSamples.length === 0 ? "n/a" : mb(Math.max(...p.rssSamples.map((s) => s.mb))))) },
     {
       figure: `  RSS growth per 100k products over the ${first ? count(first.products) : "first"} shop`,
       cells: points.map((p) => (Number.isFinite(growth(p)) ? mb(growth(p)) : "—")),
@@ -121,7 +123,28 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
   ];
 }
 
-export function formatCurveReport(points: CurvePoint[], loadAtStart: number): string {
+/** The server's own words on its model training and failures: message and fields, one line each. */
+export function serverNotes(point: Pick<CurvePoint, "serverNotes">): string[] {
+  return point.serverNotes.map((line) => {
+    try {
+      const { time: _time, level, message, ...fields } = JSON.parse(line) as Record<string, unknown>;
+      const rest = Object.entries(fields).map(([key, value]) => `${key}=${typeof value === "string" ? value.split("\n")[0] : JSON.stringify(value)}`);
+      const text = `${String(level)}: ${String(message)}${rest.length > 0 ? ` (${rest.join(", ")})` : ""}`;
+      return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+    } catch {
+      return line.slice(0, 400);
+    }
+  });
+}
+
+/** The options a curve ran with, as the command line that repeats it. */
+export function curveCommand(options: CurveOptions): string {
+  const flags = [`--sizes ${options.sizes.join(",")}`, `--max-import-min ${options.maxImportMinutes}`, `--similar-up-to ${options.similarUpTo}`];
+  if (options.maxCustomers !== null) flags.push(`--max-customers ${options.maxCustomers}`);
+  return `node dist/bench/run.js --scale ${flags.join(" ")}`;
+}
+
+export function formatCurveReport(points: CurvePoint[], loadAtStart: number, options?: CurveOptions): string {
   const rows = curveRows(points);
   const header = ["figure", ...points.map((p) => `${count(p.products)} products`), "budget", "result"];
   const table = renderTable(
@@ -131,14 +154,16 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number): st
   const out = [
     "",
     machineLine("aisle bench --scale (scale curve)", loadAtStart),
+    ...(options ? [`Run as: ${curveCommand(options)}`] : []),
     "",
     table,
     "",
-    "Shops: the demo generator at each size with its own proportions (2 customers per 3 products, or at most --max-customers when given; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir in the bench process through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built in the bench process (up to --similar-up-to products), so `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
+    "Shops: the demo generator at each size with its own proportions (2 customers per 3 products, or at most --max-customers when given; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built (up to --similar-up-to products) — all in a shop-building child process with a V8 heap of the machine's memory less 4 GB, which exits before `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
     "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one autocannon process per endpoint, 10 connections, on the same cores as the server. Results read \"pass / over\" per size, left to right.",
     "First request after start: each endpoint's first URL sent alone (no timeout up to 10 min) just before its load run, so state a worker builds on first use (the quick-view index, the session index read from the whole event log, shop-wide rankings) is timed there rather than turning the load run into timeouts; the endpoints run in the table's order on one server, so a later endpoint's first request may find work already done by an earlier one.",
     "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included).",
   ];
+  for (const p of points) for (const note of serverNotes(p)) out.push(`Server log at ${count(p.products)} products: ${note}`);
   for (const p of points) for (const error of p.errors) out.push(`NOT MEASURED at ${count(p.products)} products: ${error.split("\n")[0]}`);
   out.push("Benchmarks are not tests: over-budget figures are reported, and the exit code stays 0.", "");
   return out.join("\n");

@@ -5,13 +5,12 @@
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
 //        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N] [--max-customers N]
-//          (only the opt-in scale curve, scale-curve.ts: a shop per size, imported and served; 30+ minutes)
+//          (only the opt-in scale curve, scale-curve.ts: a shop per size, generated and imported by a
+//          child process with a big heap (scale-shop.ts), then served; 30+ minutes)
 //          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
 //          (only the similar-products suite, on a synthetic shop of that size)
-import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
-import { getHeapStatistics } from "node:v8";
 import { installCleanup } from "./children.js";
 import { runLoad, type LoadReport } from "./load.js";
 import type { MicroSuite } from "./micro-result.js";
@@ -28,9 +27,6 @@ const quick = process.argv.includes("--quick");
 const scale = process.argv.includes("--scale");
 const errors: string[] = [];
 const loadAtStart = loadavg()[0] ?? NaN;
-
-/** V8 heap for the scale curve's generator: the 1M-product shop needs well over the default. */
-const SCALE_HEAP_MB = 16_384;
 
 const HOME_DEPOT_MISSING =
   "quick-view search on the 54k Home Depot titles (issue 7's keystroke replay): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
@@ -61,22 +57,15 @@ if (process.argv.includes("--search")) {
   process.exit(0);
 }
 
-if (scale && getHeapStatistics().heap_size_limit < SCALE_HEAP_MB * 1024 * 1024) {
-  // The 1M-product shop is generated in this process: tens of millions of objects
-  // need a bigger V8 heap than the default. Run again with one, same arguments.
-  const rerun = spawnSync(process.execPath, [`--max-old-space-size=${SCALE_HEAP_MB}`, ...process.argv.slice(1)], { stdio: "inherit" });
-  process.exit(rerun.status ?? 0);
-}
-
 if (scale) {
   const options = curveOptionsFrom(process.argv);
   process.stderr.write(`aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`);
   // RESULTS.md gets the curve after every size, so a run stopped during the 1M shop keeps the others.
   const points = await runScaleCurve(options, (sofar) => {
     const section = options.maxCustomers === null ? "scale" : "scale-capped";
-    process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection(section, formatCurveReport(sofar, loadAtStart))}\n`);
+    process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection(section, formatCurveReport(sofar, loadAtStart, options))}\n`);
   });
-  console.log(formatCurveReport(points, loadAtStart));
+  console.log(formatCurveReport(points, loadAtStart, options));
   process.exit(0);
 }
 

@@ -1,26 +1,25 @@
 // The scale curve (opt-in, `--scale`): synthetic merchants of growing size —
 // the demo generator's proportions (2 customers per 3 products, orders per
-// customer over 90 days, 10 view sessions per customer) — each imported into
-// a fresh data dir through the ingest path, its similar-products model built,
-// then served by a real `aisle serve`: cold start, RSS, import rates, and the
-// p99 of every product endpoint under the same load as the default bench.
-// Sizes run smallest first; a size that fails or passes its time cap is
-// reported as far as it got, and the next sizes still run.
-import { statSync, writeFileSync } from "node:fs";
+// customer over 90 days, 10 view sessions per customer) — each generated and
+// imported into a fresh data dir by a child process (scale-shop.ts) that exits
+// before the server starts, then served by a real `aisle serve`: cold start,
+// RSS, import rates, and the p99 of every product endpoint under the same load
+// as the default bench. Sizes run smallest first; a size that fails or passes
+// its time cap is reported as far as it got, and the next sizes still run. A
+// child that dies is reported with its exit status and last stderr lines.
+import { writeFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { generateDemo, type DemoData } from "../src/demo/generator.js";
-import { MAX_BATCH_ITEMS } from "../src/ingest/ingest.js";
-import { buildSimilarModel } from "../src/similar/build.js";
-import { Store } from "../src/stores/store.js";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
-import { makeTempDir, removeTempDir, stopChild } from "./children.js";
-import { endpointRotations, type EndpointRotations, type Rotation } from "./endpoint-paths.js";
+import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
+import type { Rotation } from "./endpoint-paths.js";
+import { builderHeapMB, describeExit, remember, type RssSample } from "./exit-cause.js";
 import type { LoadSettings, ScenarioResult } from "./load.js";
-import type { MicroResult } from "./micro-result.js";
-import { runRankingSuites, suiteTiming } from "./ranking.js";
-import { importDemo, type KindImport } from "./scale.js";
 import { methodAndPath } from "./request-line.js";
+import type { ShopReport, ShopRequest } from "./scale-shop.js";
 import { scenario } from "./scenario.js";
 
 export interface CurveOptions {
@@ -64,21 +63,15 @@ export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
 /** Load of each endpoint at each size: shorter than the default bench's, the same connections. */
 export const CURVE_LOAD: LoadSettings = { connections: 10, durationS: 3, warmupS: 1, timeoutS: 2 };
 
-export interface CurvePoint {
+export interface CurvePoint extends Omit<ShopReport, "rotations" | "apiKey" | "peakRssMB" | "heapLimitMB"> {
   products: number;
-  volumes: { customers: number; orders: number; orderLines: number; events: number } | null;
-  generateMs: number;
-  imports: KindImport[];
-  importComplete: boolean;
-  /** Events appended in batches of EVENT_BATCH, one transaction each. */
-  eventImport: { events: number; ms: number } | null;
-  similarBuildMs: number | null;
-  dataFileMB: number;
-  /** In-process ranking p99s on the imported store (worker task functions). */
-  ranking: MicroResult[];
+  /** The shop-building child: its peak RSS and V8 heap limit (NaN when it reported nothing). */
+  build: { peakRssMB: number; heapLimitMB: number };
   coldStartMs: number;
   rssAfterStartMB: number;
   rssAfterLoadMB: number;
+  /** The server's RSS sampled every second from start to stop. */
+  rssSamples: RssSample[];
   endpoints: ScenarioResult[];
   /**
    * Per endpoint (by rotation name): the first request after start, timed alone
@@ -86,11 +79,15 @@ export interface CurvePoint {
    * the session index read from the event log) is paid here, not in the p99.
    */
   firstRequestMs: Map<string, number>;
-  errors: string[];
+  /** Why the server died during the run (exit status, stderr, RSS), or null when it did not. */
+  serverDeath: string | null;
+  /** The server's warn/error and model-training log lines during the run. */
+  serverNotes: string[];
 }
 
-const EVENT_BATCH = 100_000;
 const FIRST_REQUEST_CAP_MS = 600_000;
+const RSS_SAMPLE_MS = 1_000;
+const SHOP_CHILD = fileURLToPath(new URL("./scale-shop.js", import.meta.url));
 const count = (n: number) => Math.round(n).toLocaleString("en-US");
 
 function describe(error: unknown): string {
@@ -108,66 +105,42 @@ function emptyPoint(products: number): CurvePoint {
     similarBuildMs: null,
     dataFileMB: NaN,
     ranking: [],
+    build: { peakRssMB: NaN, heapLimitMB: NaN },
     coldStartMs: NaN,
     rssAfterStartMB: NaN,
     rssAfterLoadMB: NaN,
+    rssSamples: [],
     endpoints: [],
     firstRequestMs: new Map(),
+    serverDeath: null,
+    serverNotes: [],
     errors: [],
   };
 }
 
-/** Generates and imports one shop into `dataDir` as merchant "demo" (so `aisle serve` prints its key). */
-async function buildShop(point: CurvePoint, dataDir: string, options: CurveOptions, log: (line: string) => void): Promise<void> {
-  const products = point.products;
-  const customers = Math.min(Math.round((products * 2) / 3), options.maxCustomers ?? Infinity);
-  log(`generating ${count(products)} products, ${count(customers)} customers, ${count(customers * 10)} sessions…`);
+/**
+ * Generates and imports one shop into `dataDir` in a child process with a big
+ * heap (scale-shop.ts), waits for it to exit, and returns what it reported.
+ */
+async function buildShopInChild(request: ShopRequest, log: (line: string) => void): Promise<ShopReport> {
+  const heapMB = builderHeapMB(totalmem());
   const started = performance.now();
-  let demo: DemoData | null = generateDemo({ products, customers });
-  point.generateMs = performance.now() - started;
-  point.volumes = {
-    customers: demo.customers.length,
-    orders: demo.orders.length,
-    orderLines: demo.orders.reduce((sum, o) => sum + o.line_items.length, 0),
-    events: demo.events.length,
-  };
-  log(`generated in ${(point.generateMs / 1000).toFixed(1)} s: ${count(point.volumes.orders)} orders, ${count(point.volumes.events)} events`);
-
-  const store = Store.open(dataDir);
-  try {
-    const imported = await importDemo(store, demo, { chunk: MAX_BATCH_ITEMS, maxImportMinutes: options.maxImportMinutes }, log, "demo");
-    point.imports = imported.imports;
-    point.importComplete = imported.importComplete;
-    if (imported.importComplete) {
-      const events = demo.events;
-      const eventsStarted = performance.now();
-      for (let start = 0; start < events.length; start += EVENT_BATCH) await store.appendEvents("demo", events.slice(start, start + EVENT_BATCH));
-      point.eventImport = { events: events.length, ms: performance.now() - eventsStarted };
-      log(`events appended: ${count(events.length)} in ${(point.eventImport.ms / 1000).toFixed(1)} s`);
-    }
-    demo = null;
-
-    log("ranking suites (in-process, short)…");
-    try {
-      point.ranking = (await runRankingSuites(store, "demo", imported.merchant.api_key, { timing: suiteTiming(true), budget: "rankingScaleP99" })).results;
-    } catch (error) {
-      point.errors.push(`ranking suites: ${describe(error)}`);
-    }
-    if (products <= options.similarUpTo) {
-      log("similar-products model build (train + ONNX + embed + neighbour lists)…");
-      try {
-        const buildStarted = performance.now();
-        await buildSimilarModel(store, dataDir, "demo");
-        point.similarBuildMs = performance.now() - buildStarted;
-        log(`similar model built in ${(point.similarBuildMs / 1000).toFixed(1)} s`);
-      } catch (error) {
-        point.errors.push(`similar-products build: ${describe(error)}`);
-      }
-    }
-  } finally {
-    await store.close();
+  const child = spawnTracked(process.execPath, [`--max-old-space-size=${heapMB}`, SHOP_CHILD, JSON.stringify(request)], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  const stderrTail: string[] = [];
+  // The child's progress lines pass through; the tail names the cause if it dies.
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    process.stderr.write(`${line}\n`);
+    remember(stderrTail, line);
+  });
+  let report: ShopReport | null = null;
+  child.on("message", (message) => (report = message as ShopReport));
+  const status = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  const afterS = (performance.now() - started) / 1000;
+  if (report === null || status.code !== 0) {
+    throw new Error(describeExit(`the shop-building child (--max-old-space-size=${heapMB})`, status, stderrTail, { afterS }));
   }
-  point.dataFileMB = (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / 1024 / 1024;
+  log(`shop-building child exited after ${afterS.toFixed(0)} s`);
+  return report;
 }
 
 /** One request, timed, with no timeout but a generous cap: what the first shopper after a restart waits. */
@@ -180,36 +153,73 @@ async function firstRequest(origin: string, line: string): Promise<number> {
   return performance.now() - started;
 }
 
+/** The server's exit, if it comes within `ms` (a failed request often arrives a moment before the exit event). */
+async function exitWithin(aisle: AisleProcess, ms: number): Promise<boolean> {
+  if (aisle.exit !== null) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const exited = await Promise.race([aisle.exited.then(() => true), timeout]);
+  clearTimeout(timer);
+  return exited;
+}
+
 /** Starts `aisle serve` on the imported shop and loads every product endpoint in turn. */
-async function serveAndLoad(point: CurvePoint, dataDir: string, log: (line: string) => void): Promise<void> {
+async function serveAndLoad(point: CurvePoint, dataDir: string, rotations: Rotation[], apiKey: string, log: (line: string) => void): Promise<void> {
   let aisle: AisleProcess | null = null;
+  let sampler: NodeJS.Timeout | undefined;
+  const death = (server: AisleProcess) =>
+    describeExit("aisle serve", server.exit!, server.stderrTail, { afterS: (performance.now() - server.spawnedAt) / 1000, rss: point.rssSamples });
   try {
     log("starting aisle serve on the imported shop…");
     aisle = await startAisle(dataDir, "adm_bench_scale", false);
-    point.coldStartMs = aisle.coldStartMs;
-    point.rssAfterStartMB = rssMB(aisle.pid);
-    const store = Store.open(dataDir);
-    let rotations: EndpointRotations;
-    try {
-      rotations = endpointRotations(store, "demo", aisle.apiKey);
-    } finally {
-      await store.close();
-    }
-    for (const rotation of Object.values(rotations) as Rotation[]) {
+    const server = aisle;
+    if (server.apiKey !== apiKey) throw new Error("aisle serve printed another API key than the shop-building child created");
+    point.coldStartMs = server.coldStartMs;
+    point.rssAfterStartMB = rssMB(server.pid);
+    let lastLogged = -Infinity;
+    sampler = setInterval(() => {
+      if (server.exit !== null) return;
+      try {
+        const sample = { atS: (performance.now() - server.spawnedAt) / 1000, mb: rssMB(server.pid) };
+        point.rssSamples.push(sample);
+        if (sample.atS - lastLogged >= 30) {
+          lastLogged = sample.atS;
+          log(`server RSS ${count(sample.mb)} MB at ${sample.atS.toFixed(0)} s`);
+        }
+      } catch {
+        // exited between the check and the read
+      }
+    }, RSS_SAMPLE_MS);
+    for (const [at, rotation] of rotations.entries()) {
       try {
         // By file: a rotation of thousands of keystrokes would not fit in the client's argv.
         const pathsFile = join(dataDir, "rotation.txt");
         writeFileSync(pathsFile, `${rotation.paths.join("\n")}\n`);
         const shape = { pathsFile, ...(rotation.paths.some((line: string) => line.startsWith("POST ")) ? { rotation: "shared" as const } : {}) };
-        point.firstRequestMs.set(rotation.name, await firstRequest(aisle.origin, rotation.paths[0]!));
-        point.endpoints.push(await scenario(rotation.name, "aisle", aisle.origin, [], CURVE_LOAD, { p99: rotation.budget }, shape));
+        log(`${rotation.name}: first request…`);
+        point.firstRequestMs.set(rotation.name, await firstRequest(server.origin, rotation.paths[0]!));
+        const result = await scenario(rotation.name, "aisle", server.origin, [], CURVE_LOAD, { p99: rotation.budget }, shape);
+        if (server.exit !== null) throw new Error("the server died during the load run");
+        point.endpoints.push(result);
       } catch (error) {
+        if (await exitWithin(server, 2_000)) {
+          point.serverDeath = death(server);
+          point.errors.push(`${rotation.name}: ${point.serverDeath}`);
+          const rest = rotations.slice(at + 1).map((r) => r.name.replace(/\s*\(.*$/, ""));
+          if (rest.length > 0) point.errors.push(`${rest.join(", ")}: not run (the server had died)`);
+          log(point.serverDeath);
+          break;
+        }
         point.errors.push(`${rotation.name}: ${describe(error)}`);
       }
     }
-    point.rssAfterLoadMB = rssMB(aisle.pid);
+    if (server.exit === null) point.rssAfterLoadMB = rssMB(server.pid);
   } finally {
-    if (aisle) await stopChild(aisle.child, 30_000);
+    clearInterval(sampler);
+    if (aisle) {
+      point.serverNotes = [...aisle.notable];
+      await stopChild(aisle.child, 30_000);
+    }
   }
 }
 
@@ -222,8 +232,12 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
     points.push(point);
     const dataDir = makeTempDir("aisle-bench-curve-");
     try {
-      await buildShop(point, dataDir, options, log);
-      await serveAndLoad(point, dataDir, log);
+      const customers = Math.min(Math.round((products * 2) / 3), options.maxCustomers ?? Infinity);
+      const request: ShopRequest = { products, customers, dataDir, maxImportMinutes: options.maxImportMinutes, buildSimilar: products <= options.similarUpTo };
+      const { rotations, apiKey, peakRssMB, heapLimitMB, ...shop } = await buildShopInChild(request, log);
+      Object.assign(point, shop, { build: { peakRssMB, heapLimitMB } });
+      if (rotations === null || apiKey === null) throw new Error("the shop-building child read no endpoint rotations from the shop");
+      await serveAndLoad(point, dataDir, Object.values(rotations) as Rotation[], apiKey, log);
     } catch (error) {
       point.errors.push(describe(error));
       log(`stopped: ${error instanceof Error ? error.message : String(error)}`);

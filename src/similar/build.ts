@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bucketsFor, DEFAULT_HASHING, productFeatures, type Features, type HashingScheme } from "../core/embedding/features.js";
+import { bucketsFor, DEFAULT_HASHING, productFeatures, type Features, type HashingScheme, type ProductText } from "../core/embedding/features.js";
 import type { EmbeddingModel } from "../core/embedding/model.js";
 import { ENCODER_IO, encoderGraph } from "../core/embedding/onnx-graphs.js";
 import { DEFAULT_TRAINING, fineTune, textOnlyModel, type TrainingOptions, type TrainingSummary } from "../core/embedding/train.js";
@@ -38,12 +38,27 @@ export function modelDirectory(dataDir: string, merchant: MerchantId): string {
 
 const EMBED_BATCH = 512;
 
-/** Hashing with enough buckets for this catalogue: counted with a collision-free mask first. */
-function schemeFor(products: Product[]): HashingScheme {
+/** bucketsFor's cap: once the distinct count reaches it, more products cannot change the scheme. */
+const MOST_BUCKETS = bucketsFor(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Hashing with enough buckets for this catalogue: counted with a collision-free
+ * mask first, reading products one at a time and stopping once the count
+ * reaches the cap (about 65k distinct tokens: a few thousand products).
+ */
+export function schemeFor(products: Iterable<ProductText>): HashingScheme {
   const probe: HashingScheme = { ...DEFAULT_HASHING, buckets: 2 ** 30 };
   const distinct = new Set<number>();
-  for (const product of products) for (const id of productFeatures(product, probe).ids) distinct.add(id);
+  for (const product of products) {
+    for (const id of productFeatures(product, probe).ids) distinct.add(id);
+    if (bucketsFor(distinct.size) === MOST_BUCKETS) break;
+  }
   return { ...DEFAULT_HASHING, buckets: bucketsFor(distinct.size) };
+}
+
+/** The merchant's products in `ids` order, decoded one at a time (only the caller keeps what it needs). */
+function* productsOf(store: Store, merchant: MerchantId, ids: readonly number[]): Generator<Product> {
+  for (const id of ids) yield store.product(merchant, id)!;
 }
 
 export interface TrainedModel {
@@ -57,9 +72,11 @@ export interface TrainedModel {
 /** Trains the encoder on the merchant's catalogue (and behaviour); nothing is written. */
 export function trainEncoder(store: Store, merchant: MerchantId, options: BuildOptions, onProgress: (progress: BuildProgress) => void = () => {}): TrainedModel {
   const productIds = store.productIds(merchant);
-  const products = productIds.map((id) => store.product(merchant, id)!);
-  const scheme = schemeFor(products);
-  const features = products.map((product) => productFeatures(product, scheme));
+  // Products are read twice rather than held: decoded, they take about 7 KB each
+  // (7 GB at 1M products), past the 4 GB V8 heap of the training thread, and an
+  // out-of-memory there aborts the whole server. Their features take a tenth of that.
+  const scheme = schemeFor(productsOf(store, merchant, productIds));
+  const features = Array.from(productsOf(store, merchant, productIds), (product) => productFeatures(product, scheme));
   const model = textOnlyModel(features, productIds, scheme, options.training);
   const indexOf = new Map(productIds.map((id, index) => [id, index]));
   const { groups, summary } = behaviourGroups(store, merchant, indexOf);
