@@ -68,12 +68,31 @@ export function describeExit(what: string, status: ExitStatus, stderrTail: reado
   return parts.join("");
 }
 
+/** V8 maps its heap in pages of this size, each one memory mapping of the process. */
+const V8_PAGE_MB = 0.25;
+/** Share of the process's mappings left to V8's heap (the rest: libraries, thread stacks, malloc arenas, LMDB). */
+const HEAP_SHARE_OF_MAPPINGS = 0.85;
+
 /**
  * V8 heap for the shop-building child: the machine's memory less room for the
- * kernel, LMDB's dirty pages and the other processes, and never below Node's
- * own default of about 4 GB.
+ * kernel, LMDB's pages and the other processes — and no more than the kernel's
+ * vm.max_map_count lets V8 map. Past that (65,530 mappings ≈ 16 GB of heap by
+ * default) mmap fails and the process dies of std::bad_alloc or SIGSEGV with no
+ * word on why; under it, V8 stops with a plain "JavaScript heap out of memory".
+ * Never below Node's own default of about 4 GB.
  */
-export function builderHeapMB(totalMemBytes: number, headroomMB = 4_096): number {
-  const totalMB = Math.floor(totalMemBytes / 1024 / 1024);
-  return Math.max(4_096, totalMB - headroomMB);
+export function builderHeapMB(totalMemBytes: number, maxMapCount = Infinity, headroomMB = 4_096): number {
+  const byMemory = Math.floor(totalMemBytes / 1024 / 1024) - headroomMB;
+  const byMappings = Math.floor(maxMapCount * HEAP_SHARE_OF_MAPPINGS * V8_PAGE_MB);
+  return Math.max(4_096, Math.min(byMemory, byMappings));
+}
+
+/** vm.max_map_count, or Infinity where the kernel does not say (not Linux). */
+export function maxMapCount(read: () => string): number {
+  try {
+    const value = Number(read().trim());
+    return Number.isInteger(value) && value > 0 ? value : Infinity;
+  } catch {
+    return Infinity;
+  }
 }

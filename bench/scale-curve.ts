@@ -7,7 +7,7 @@
 // as the default bench. Sizes run smallest first; a size that fails or passes
 // its time cap is reported as far as it got, and the next sizes still run. A
 // child that dies is reported with its exit status and last stderr lines.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
 import type { Rotation } from "./endpoint-paths.js";
-import { builderHeapMB, describeExit, remember, type RssSample } from "./exit-cause.js";
+import { builderHeapMB, describeExit, maxMapCount, remember, type RssSample } from "./exit-cause.js";
 import type { LoadSettings, ScenarioResult } from "./load.js";
 import { methodAndPath } from "./request-line.js";
 import type { ShopReport, ShopRequest } from "./scale-shop.js";
@@ -29,17 +29,22 @@ export interface CurveOptions {
   /** Sizes above this skip the similar-products build (the server then trains in the background). */
   similarUpTo: number;
   /**
-   * Caps the customers (and with them orders and sessions) of every shop: the 1M shop
-   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) runs the
-   * generator out of a 16 GB heap, so a capped run grows the catalogue alone past that.
+   * Caps the customers (and with them orders and sessions) of every shop. The 1M shop
+   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) is
+   * generated in 6.5 min as 15.6 GB of live V8 heap, and its import then needs more
+   * heap than V8 can map under the kernel's default vm.max_map_count (65,530 mappings of
+   * 256 KB ≈ 16 GB): the child dies 200k products into the import. A capped run grows
+   * the catalogue alone past that.
    */
   maxCustomers: number | null;
 }
 
 /**
- * The model build grows linearly here (about 3.5 s per 1,000 products on this machine's
- * 2 cores): minutes at 100k, about an hour at 1M, so by default the 1M shop has none and
- * its server trains one in the background while the endpoints run (the report says so).
+ * The model build's neighbour lists are an exact search over every pair of products, so
+ * the build grows with the square of the catalogue: 75–90 s at 100k, 35 min at 1M (one
+ * core, measured). By default the 1M shop has none and its server trains one in the
+ * background while the endpoints run (the report says so); `--similar-up-to 1000000`
+ * builds it before the server starts.
  */
 export const DEFAULT_CURVE: CurveOptions = { sizes: [10_000, 100_000, 1_000_000], maxImportMinutes: 12, similarUpTo: 100_000, maxCustomers: null };
 
@@ -123,7 +128,7 @@ function emptyPoint(products: number): CurvePoint {
  * heap (scale-shop.ts), waits for it to exit, and returns what it reported.
  */
 async function buildShopInChild(request: ShopRequest, log: (line: string) => void): Promise<ShopReport> {
-  const heapMB = builderHeapMB(totalmem());
+  const heapMB = builderHeapMB(totalmem(), maxMapCount(() => readFileSync("/proc/sys/vm/max_map_count", "utf8")));
   const started = performance.now();
   const child = spawnTracked(process.execPath, [`--max-old-space-size=${heapMB}`, SHOP_CHILD, JSON.stringify(request)], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
   const stderrTail: string[] = [];

@@ -4,11 +4,11 @@
 // machine. Here the shop is written to the data dir, the ranking suites run on
 // it, the endpoint rotations are read from it, and the process exits — before
 // the server starts. The curve forks this file with a large
-// --max-old-space-size and gets a ShopReport over IPC.
+// --max-old-space-size (see builderHeapMB) and gets a ShopReport over IPC.
 //
 // usage (alone, e.g. to keep a shop for a server investigation; the report is
 // printed as JSON on stdout, progress on stderr):
-//   node --max-old-space-size=20000 dist/bench/scale-shop.js \
+//   node --max-old-space-size=13925 dist/bench/scale-shop.js \
 //     '{"products":1000000,"customers":66667,"dataDir":"DIR","maxImportMinutes":30,"buildSimilar":false}'
 import { statSync } from "node:fs";
 import { join } from "node:path";

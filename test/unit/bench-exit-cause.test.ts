@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serverNotes } from "../../bench/curve-report.js";
-import { builderHeapMB, describeExit, remember, rssSummary } from "../../bench/exit-cause.js";
+import { builderHeapMB, describeExit, maxMapCount, remember, rssSummary } from "../../bench/exit-cause.js";
 
 const GB = 1024 ** 3;
 
@@ -64,7 +64,26 @@ describe("builderHeapMB", () => {
   it("leaves 4 GB of the machine to everything else, and never goes below Node's default", () => {
     expect(builderHeapMB(24 * GB)).toBe(20 * 1024);
     expect(builderHeapMB(6 * GB)).toBe(4096);
-    expect(builderHeapMB(24 * GB, 8192)).toBe(16 * 1024);
+    expect(builderHeapMB(24 * GB, Infinity, 8192)).toBe(16 * 1024);
+  });
+
+  it("stays under what vm.max_map_count lets V8 map (256 KB pages, 85% of the mappings)", () => {
+    // The kernel's default 65,530 mappings: 65,530 × 0.85 × 0.25 MB.
+    expect(builderHeapMB(24 * GB, 65_530)).toBe(13_925);
+    expect(builderHeapMB(24 * GB, 262_144)).toBe(20 * 1024);
+    expect(builderHeapMB(24 * GB, 1_000)).toBe(4096);
+  });
+});
+
+describe("maxMapCount", () => {
+  it("reads the kernel's number, or gives no limit when there is none to read", () => {
+    expect(maxMapCount(() => "65530\n")).toBe(65_530);
+    expect(maxMapCount(() => "nonsense")).toBe(Infinity);
+    expect(
+      maxMapCount(() => {
+        throw new Error("ENOENT");
+      }),
+    ).toBe(Infinity);
   });
 });
 
