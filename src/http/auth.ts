@@ -20,6 +20,9 @@ export function merchantForKey(store: Store, key: string | undefined): Merchant 
   return merchant;
 }
 
+/** The request headers requireAdmin reads: routes that call it declare them. */
+export const ADMIN_AUTH_HEADERS: readonly string[] = ["authorization"];
+
 export function requireAdmin(headers: Record<string, string>, adminToken: string): void {
   const header = headers.authorization ?? "";
   const token = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : "";

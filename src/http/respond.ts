@@ -34,19 +34,24 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Service Unavailable",
 };
 
+/** Status lines built once, not per answer. */
+const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([code, text]) => [Number(code), `${code} ${text}`]));
+
 export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "Age, X-Aisle-Error",
 };
+const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS);
+const JSON_TYPE = "application/json; charset=utf-8";
 
 export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean, requestId: string): void {
   if (state.aborted) return;
   res.cork(() => {
-    res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ""}`);
-    if (reply.body !== "" || reply.status !== 204) res.writeHeader("Content-Type", reply.contentType ?? "application/json; charset=utf-8");
+    res.writeStatus(STATUS_LINES.get(reply.status) ?? `${reply.status} `);
+    if (reply.body !== "" || reply.status !== 204) res.writeHeader("Content-Type", reply.contentType ?? JSON_TYPE);
     res.writeHeader("X-Request-Id", requestId);
-    if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.writeHeader(name, value);
-    for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+    if (cors) for (const [name, value] of CORS_HEADER_PAIRS) res.writeHeader(name, value);
+    if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
     res.end(reply.body);
   });
 }

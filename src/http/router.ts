@@ -1,4 +1,5 @@
 import type { ErrorStyle } from "../core/api/endpoints.js";
+import type { QueryParams } from "../core/params/query.js";
 import type { Reply } from "./respond.js";
 
 export type Method = "GET" | "POST" | "DELETE";
@@ -7,8 +8,8 @@ export type Method = "GET" | "POST" | "DELETE";
 export interface RequestInfo {
   method: string;
   path: string;
-  query: URLSearchParams;
-  /** Lower-case header names. */
+  query: QueryParams;
+  /** The route's `readsHeaders` that the request carries, by lower-case name. */
   headers: Record<string, string>;
   body: Uint8Array | null;
   /** Values of `:name` segments of the route pattern. */
@@ -21,6 +22,11 @@ export interface Route {
   /** Called from storefront browsers: answer with CORS headers. */
   cors: boolean;
   readsBody: boolean;
+  /**
+   * Request headers the handler reads (lower case). Only these are copied out
+   * of uWS's request, not every header a browser sends with each call.
+   */
+  readsHeaders?: readonly string[];
   errorStyle: ErrorStyle;
   handle(request: RequestInfo): Reply | Promise<Reply>;
 }
@@ -32,9 +38,13 @@ interface CompiledRoute {
   segments: string[];
 }
 
+/** No `:params`: shared by every match of an exact route, never written to. */
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
 /** Exact paths by map lookup; patterns with `:params` by segment comparison. */
 export class Router {
-  private readonly exact = new Map<string, Route[]>();
+  /** Per exact path, per method: the match, built once (the hot path allocates nothing). */
+  private readonly exact = new Map<string, Map<string, { route: Route; params: Record<string, string> }>>();
   private readonly patterns: CompiledRoute[] = [];
 
   constructor(routes: readonly Route[]) {
@@ -42,16 +52,20 @@ export class Router {
       if (route.pattern.includes(":")) {
         this.patterns.push({ route, segments: route.pattern.split("/") });
       } else {
-        this.exact.set(route.pattern, [...(this.exact.get(route.pattern) ?? []), route]);
+        const byMethod = this.exact.get(route.pattern) ?? new Map();
+        if (!byMethod.has(route.method)) byMethod.set(route.method, { route, params: NO_PARAMS });
+        this.exact.set(route.pattern, byMethod);
       }
     }
   }
 
   match(method: string, path: string): Match {
     const normalised = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-    const candidates: { route: Route; params: Record<string, string> }[] = (this.exact.get(normalised) ?? []).map(
-      (route) => ({ route, params: {} }),
-    );
+    const exact = this.exact.get(normalised);
+    const exactHit = exact?.get(method);
+    // An exact path wins over a pattern that also fits it.
+    if (exactHit) return exactHit;
+    const candidates: { route: Route; params: Record<string, string> }[] = [...(exact?.values() ?? [])];
     const segments = normalised.split("/");
     for (const compiled of this.patterns) {
       const params = matchSegments(compiled.segments, segments);

@@ -5,6 +5,7 @@ import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_li
 import { ApiError } from "../errors.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
 import type { RequestInfo, Router } from "./router.js";
+import { parseQuery } from "../core/params/query.js";
 
 export interface HttpServerOptions {
   host: string;
@@ -31,10 +32,22 @@ const REQUEST_ID_PREFIX = Math.random().toString(36).slice(2, 8);
 let requestCounter = 0;
 
 /** The caller's own id (a proxy's X-Request-Id) when it is sane, else a fresh one. */
-function requestIdOf(headers: Record<string, string>): string {
-  const given = headers["x-request-id"];
-  if (given !== undefined && /^[\w.:-]{1,128}$/.test(given)) return given;
+function requestIdOf(given: string): string {
+  if (given !== "" && /^[\w.:-]{1,128}$/.test(given)) return given;
   return `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
+}
+
+/** Copies the headers a route reads out of uWS's request (which is gone after the handler returns). */
+function headersFor(req: HttpRequest, names: readonly string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (names) {
+    for (const name of names) {
+      const value = req.getHeader(name);
+      // uWS answers "" for a header the request lacks.
+      if (value !== "") headers[name] = value;
+    }
+  }
+  return headers;
 }
 
 const PREFLIGHT_HEADERS: Record<string, string> = {
@@ -88,11 +101,7 @@ export class HttpServer {
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
     const rawQuery = req.getQuery() ?? "";
-    const headers: Record<string, string> = {};
-    req.forEach((name, value) => {
-      headers[name] = value;
-    });
-    const requestId = requestIdOf(headers);
+    const requestId = requestIdOf(req.getHeader("x-request-id"));
     const answer = (routeLabel: string, reply: Reply, cors: boolean) => {
       writeReply(res, state, reply, cors, requestId);
       this.options.onResponse?.({ route: routeLabel, method, path, status: reply.status, seconds: (performance.now() - started) / 1000, requestId });
@@ -113,7 +122,7 @@ export class HttpServer {
     }
 
     const { route, params } = match;
-    const request: RequestInfo = { method, path, query: new URLSearchParams(rawQuery), headers, body: null, params };
+    const request: RequestInfo = { method, path, query: parseQuery(rawQuery), headers: headersFor(req, route.readsHeaders), body: null, params };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
     const failure = (error: unknown) => {
       if (!(error instanceof ApiError)) this.options.onInternalError(error, request, requestId);
@@ -125,30 +134,37 @@ export class HttpServer {
       try {
         const reply = route.handle(request);
         if (!(reply instanceof Promise)) return finish(reply);
-        this.track(reply.then(finish, failure));
+        this.track(reply, finish, failure);
       } catch (error) {
         failure(error);
       }
       return;
     }
 
-    const declared = Number(headers["content-length"] ?? 0);
+    const declared = Number(req.getHeader("content-length") || 0);
     if (declared > this.options.maxBodyBytes) {
       return answer(route.pattern, errorReply(new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), "message"), route.cors);
     }
-    this.track(
-      readBody(res, this.options.maxBodyBytes)
-        .then((body) => {
-          request.body = body;
-          return route.handle(request);
-        })
-        .then(finish, failure),
-    );
+    const handled = readBody(res, this.options.maxBodyBytes).then((body) => {
+      request.body = body;
+      return route.handle(request);
+    });
+    this.track(handled, finish, failure);
   }
 
-  private track(work: Promise<void>): void {
+  /** Answers when `reply` settles; until then the request counts as under way (drain waits for it). */
+  private track(reply: Promise<Reply>, finish: (reply: Reply) => void, failure: (error: unknown) => void): void {
     this.inFlight++;
-    void work.finally(() => this.inFlight--);
+    reply.then(
+      (settled) => {
+        this.inFlight--;
+        finish(settled);
+      },
+      (error: unknown) => {
+        this.inFlight--;
+        failure(error);
+      },
+    );
   }
 }
 

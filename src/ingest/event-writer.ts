@@ -55,15 +55,22 @@ export type EventApplierMessage = { type: "logged"; counts: [MerchantId, number]
 /** Applier → HTTP thread. */
 export type EventApplierReply = Ready | Applied;
 
-interface Waiting {
+/** One event-loop turn's events, logged in one message, and the one promise all their callers wait on. */
+interface Batch {
+  merchants: MerchantId[];
+  events: BehaviourEvent[];
+  logged: Promise<void>;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
-interface InFlight {
-  merchants: MerchantId[];
-  events: BehaviourEvent[];
-  waiting: Waiting[];
+function newBatch(): Batch {
+  const batch = { merchants: [], events: [] } as unknown as Batch;
+  batch.logged = new Promise<void>((resolve, reject) => {
+    batch.resolve = resolve;
+    batch.reject = reject;
+  });
+  return batch;
 }
 
 /** A worker thread that is started again if it dies, until its owner closes it. */
@@ -91,12 +98,10 @@ export class EventWriter implements PendingSource {
   private readonly log: Supervised;
   private readonly applier: Supervised;
   private readonly pending = new PendingEvents();
-  private merchants: MerchantId[] = [];
-  private events: BehaviourEvent[] = [];
-  private waiting: Waiting[] = [];
-  private flushScheduled = false;
+  /** This turn's events, not handed to the log thread yet. */
+  private current: Batch | null = null;
   private nextId = 1;
-  private readonly inFlight = new Map<number, InFlight>();
+  private readonly inFlight = new Map<number, Batch>();
   private closing = false;
   private failed: Error | null = null;
 
@@ -121,20 +126,23 @@ export class EventWriter implements PendingSource {
     return applier.recovered;
   }
 
-  /** Resolves once the event is committed to the event log; rejects with an ApiError (503) when applying has fallen far behind. */
+  /**
+   * Resolves once the event is committed to the event log; rejects with an
+   * ApiError (503) when applying has fallen far behind. Events handed in during
+   * one turn share one commit, so they share the promise too.
+   */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
     if (this.pending.size >= MAX_PENDING) return Promise.reject(new ApiError("overloaded", "Event ingest is behind, retry shortly"));
-    return new Promise((resolve, reject) => {
-      this.merchants.push(merchant);
-      this.events.push(event);
-      this.waiting.push({ resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // After this turn's other requests: one message carries all of them.
-        setImmediate(() => this.flush());
-      }
-    });
+    let batch = this.current;
+    if (batch === null) {
+      batch = this.current = newBatch();
+      // After this turn's other requests: one message carries all of them.
+      setImmediate(() => this.flush());
+    }
+    batch.merchants.push(merchant);
+    batch.events.push(event);
+    return batch.logged;
   }
 
   pendingFor(merchant: MerchantId, subject: HistorySubject): PendingHistory {
@@ -149,7 +157,7 @@ export class EventWriter implements PendingSource {
   /** Answers every event handed in so far, lets the applier apply everything, and stops both threads. */
   async close(): Promise<void> {
     const deadline = Date.now() + CLOSE_WAIT_MS;
-    while ((this.flushScheduled || this.inFlight.size > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    while ((this.current !== null || this.inFlight.size > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     if (this.closing) return;
     this.closing = true;
     this.failed ??= new Error("the event writer is closed");
@@ -206,21 +214,15 @@ export class EventWriter implements PendingSource {
   }
 
   private flush(): void {
-    this.flushScheduled = false;
+    const batch = this.current!;
+    this.current = null;
     if (!this.log.alive) {
-      const busy = new ApiError("overloaded", "Event log restarting, retry shortly");
-      this.waiting.forEach(({ reject }) => reject(busy));
-      this.merchants = [];
-      this.events = [];
-      this.waiting = [];
+      batch.reject(new ApiError("overloaded", "Event log restarting, retry shortly"));
       return;
     }
     const id = this.nextId++;
-    const message: EventBatchMessage = { type: "batch", id, merchants: this.merchants, events: this.events };
-    this.inFlight.set(id, { merchants: this.merchants, events: this.events, waiting: this.waiting });
-    this.merchants = [];
-    this.events = [];
-    this.waiting = [];
+    this.inFlight.set(id, batch);
+    const message: EventBatchMessage = { type: "batch", id, merchants: batch.merchants, events: batch.events };
     this.log.worker.postMessage(message);
   }
 
@@ -231,7 +233,7 @@ export class EventWriter implements PendingSource {
    */
   private failInFlight(): void {
     const error = new Error("the event log thread stopped");
-    for (const { waiting } of this.inFlight.values()) for (const { reject } of waiting) reject(error);
+    for (const batch of this.inFlight.values()) batch.reject(error);
     this.inFlight.clear();
   }
 
@@ -247,7 +249,7 @@ export class EventWriter implements PendingSource {
       return batch;
     });
     if (reply.type === "failed") {
-      for (const batch of batches) batch?.waiting.forEach(({ reject }) => reject(new Error(`event write failed: ${reply.message}`)));
+      for (const batch of batches) batch?.reject(new Error(`event write failed: ${reply.message}`));
       return;
     }
     // Numbered as the log thread logged them: per merchant, in batch order.
@@ -264,6 +266,6 @@ export class EventWriter implements PendingSource {
     const logged: EventApplierMessage = { type: "logged", counts };
     this.applier.worker.postMessage(logged);
     this.afterCommit();
-    for (const batch of batches) batch?.waiting.forEach(({ resolve }) => resolve());
+    for (const batch of batches) batch?.resolve();
   }
 }

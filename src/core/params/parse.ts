@@ -1,6 +1,7 @@
 import { parseId } from "../ingest/fields.js";
 import { toCents } from "../money.js";
 import type { ParamDef } from "./definitions.js";
+import type { QueryParams } from "./query.js";
 
 export const MAX_LIMIT = 50;
 const MAX_LIST_ITEMS = 250;
@@ -18,7 +19,7 @@ export type ParseResult = { ok: true; params: ParsedParams } | { ok: false; mess
  * Unknown parameters are ignored (storefronts add cache-busters of their own);
  * a known parameter with a bad value is an error that names it.
  */
-export function parseParams(defs: readonly ParamDef[], query: URLSearchParams): ParseResult {
+export function parseParams(defs: readonly ParamDef[], query: QueryParams): ParseResult {
   const params: ParsedParams = {};
   for (const def of defs) {
     const raw = query.get(def.name);

@@ -3,6 +3,7 @@
 // with query, limit and country_code also accepted in the query string.
 import { parseId } from "../ingest/fields.js";
 import { MAX_LIMIT } from "../params/parse.js";
+import type { QueryParams } from "../params/query.js";
 import type { MerchantId } from "../types.js";
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -78,7 +79,7 @@ function countryFrom(value: unknown): string | null {
  * Validates a request from its body (JSON, may be empty) and query string.
  * The body wins where both carry a field. Throws BadSearchRequest naming the field.
  */
-export function parseQuickViewRequest(body: Uint8Array | null, query: URLSearchParams): QuickViewRequest {
+export function parseQuickViewRequest(body: Uint8Array | null, query: QueryParams): QuickViewRequest {
   let json: Json = {};
   const text = body === null ? "" : new TextDecoder().decode(body).trim();
   if (text !== "") {

@@ -6,7 +6,7 @@ import { ingest, INGEST_KINDS, isIngestKind } from "../../ingest/ingest.js";
 import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
 import { AlreadyExistsError } from "../../stores/store.js";
-import { requireAdmin } from "../auth.js";
+import { ADMIN_AUTH_HEADERS, requireAdmin } from "../auth.js";
 import { jsonReply, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
@@ -65,6 +65,7 @@ export function adminRoutes(services: Services): Route[] {
     pattern,
     cors: false,
     readsBody,
+    readsHeaders: ADMIN_AUTH_HEADERS,
     errorStyle: "message",
     handle(request) {
       requireAdmin(request.headers, services.adminToken);

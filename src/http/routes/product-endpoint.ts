@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { withTopLevelField } from "../../core/json.js";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { canonicalParams, parseParams, type ParsedParams } from "../../core/params/parse.js";
+import type { QueryParams } from "../../core/params/query.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
 import { PoolSaturatedError } from "../../pool/pool.js";
@@ -41,7 +42,7 @@ function opaqueKey(cacheKey: string): string {
   return createHash("sha256").update(cacheKey).digest("base64url").slice(0, 32);
 }
 
-export function parseOrThrow(endpoint: EndpointDef, query: URLSearchParams): ParsedParams {
+export function parseOrThrow(endpoint: EndpointDef, query: QueryParams): ParsedParams {
   const parsed = parseParams(endpoint.params, query);
   if (!parsed.ok) throw new ApiError("invalid_params", parsed.message);
   return parsed.params;

@@ -27,6 +27,7 @@ export function searchRoutes(services: Services): Route[] {
       pattern: QUICK_VIEW_SEARCH.path,
       cors: true,
       readsBody: true,
+      readsHeaders: ["service-api-key"],
       errorStyle: QUICK_VIEW_SEARCH.errorStyle,
       handle(info): Reply | Promise<Reply> {
         const key = info.query.get("Service-Api-Key") ?? info.headers["service-api-key"];

@@ -156,6 +156,8 @@ export function storefrontRoutes(services: Services): Route[] {
       pattern: SOURCES.path,
       cors: true,
       readsBody: false,
+      // The sources list names this service by the host the storefront called.
+      readsHeaders: ["host"],
       errorStyle: SOURCES.errorStyle,
       handle(request) {
         const params = parseOrThrow(SOURCES, request.query);

@@ -25,6 +25,7 @@ export function webhookRoutes(services: Services): Route[] {
       pattern: "/webhooks/:merchant",
       cors: false,
       readsBody: true,
+      readsHeaders: ["x-platform-hmac-sha256", "x-platform-topic"],
       errorStyle: "message",
       async handle(request) {
         const merchant = store.merchant(request.params.merchant ?? "");
