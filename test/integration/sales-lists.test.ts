@@ -99,6 +99,13 @@ describe("top_sellers", () => {
     expect((await list("top_sellers", "window_days=0")).status).toBe(400);
   });
 
+  it("follows a collection's new members (workers keep member sets per catalogue version)", async () => {
+    expect(ids((await list("top_sellers", "platform_collection_id=70&limit=10")).body)).toEqual([2, 5, 3]);
+    await postJson(t, "/admin/v1/merchants/sales/collections", { id: 70, title: "Some", product_ids: [1, 3] });
+    expect(ids((await list("top_sellers", "platform_collection_id=70&limit=10")).body)).toEqual([1, 3]);
+    await postJson(t, "/admin/v1/merchants/sales/collections", { id: 70, title: "Some", product_ids: [2, 3, 5] });
+  });
+
   it("takes back the units of a cancelled order (recomputed with bust_cache=yes)", async () => {
     const cancelled = { ...order(3, 400, 1), id: 9_999 };
     const raw = JSON.stringify(cancelled);
