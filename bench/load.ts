@@ -66,8 +66,44 @@ export interface EventCheck {
   sequenceAfter: number;
   /** 2xx answers over the whole run, warm-up included (autocannon's "2xx"). */
   acknowledged: number;
-  /** CPU the aisle process used (every thread) per acknowledged event over the same run: independent of what else loads the machine. */
+  /**
+   * CPU the aisle process used (every thread) per acknowledged event, from the
+   * run's start until the applier had applied them all: what capacity costs,
+   * independent of what else loads the machine.
+   */
   serverCpuMicrosPerEvent: number;
+  /** Acknowledged events not yet applied to histories and counts when the load stopped (aisle_events_unapplied). */
+  unappliedAtEnd: number;
+  /** How long the applier then took to apply them; null if it had not within CATCH_UP_LIMIT_MS. */
+  catchUpSeconds: number | null;
+}
+
+/** How long an event scenario waits for the applier to catch up after the load stops. */
+const CATCH_UP_LIMIT_MS = 120_000;
+
+/** aisle_events_unapplied from the service's /metrics. */
+async function unappliedEvents(origin: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  const line = /^aisle_events_unapplied (\S+)$/m.exec(text);
+  if (!line) throw new Error("/metrics has no aisle_events_unapplied");
+  return Number(line[1]);
+}
+
+/**
+ * Waits until every acknowledged event is applied. A run can outpace the
+ * applier for a while (events then wait, acknowledged, on the HTTP thread), so
+ * the throughput figure is only sustainable if the applier catches up; how far
+ * behind it was and how long it took are reported beside it.
+ */
+async function awaitCatchUp(origin: string): Promise<{ unappliedAtEnd: number; catchUpSeconds: number | null }> {
+  const started = performance.now();
+  const unappliedAtEnd = await unappliedEvents(origin);
+  let unapplied = unappliedAtEnd;
+  while (unapplied > 0 && performance.now() - started < CATCH_UP_LIMIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    unapplied = await unappliedEvents(origin);
+  }
+  return { unappliedAtEnd, catchUpSeconds: unapplied > 0 ? null : (performance.now() - started) / 1000 };
 }
 
 export interface EventRotation {
@@ -246,6 +282,7 @@ async function eventScenario(
     { okRate: "eventIngestThroughput" },
     generator,
   );
+  const catchUp = await awaitCatchUp(origin);
   const serverCpuMicrosPerEvent = (cpuMicros(aisle.pid) - cpuBefore) / Math.max(1, acknowledged);
   // The client has exited: every event it saw acknowledged was committed before its answer.
   const sequenceAfter = await demoEventSequence(dataDir);
@@ -253,7 +290,7 @@ async function eventScenario(
   process.stderr.write(
     `  load: events stored ${stored.toLocaleString("en-US")} (sequence ${sequenceBefore} → ${sequenceAfter}) vs ${acknowledged.toLocaleString("en-US")} acknowledged (2xx): ${stored >= acknowledged ? "ok" : "LOST ACKNOWLEDGED EVENTS"}\n`,
   );
-  return { ...result, events: { sequenceBefore, sequenceAfter, acknowledged, serverCpuMicrosPerEvent } };
+  return { ...result, events: { sequenceBefore, sequenceAfter, acknowledged, serverCpuMicrosPerEvent, ...catchUp } };
 }
 
 export async function runLoad(options: { quick: boolean }): Promise<LoadReport> {

@@ -100,10 +100,18 @@ function scenarioRows(s: ScenarioResult, ceilingReqPerSec: number, connections: 
     });
     rows.push({
       figure: `  ${s.name}: aisle CPU per acknowledged event`,
-      value: `${s.events.serverCpuMicrosPerEvent.toFixed(1)} µs (every thread, warm-up included)`,
+      value: `${s.events.serverCpuMicrosPerEvent.toFixed(1)} µs (every thread, warm-up and the applier's catch-up included)`,
       ceiling: "",
       budget: "",
       result: "",
+    });
+    const { unappliedAtEnd, catchUpSeconds } = s.events;
+    rows.push({
+      figure: `  ${s.name}: unapplied when the load stopped`,
+      value: `${count(unappliedAtEnd)} events, ${catchUpSeconds === null ? "NOT applied within 2 min" : `applied ${catchUpSeconds.toFixed(1)} s later`}`,
+      ceiling: "",
+      budget: "",
+      result: catchUpSeconds === null ? "BEHIND" : "",
     });
   }
   return rows;
@@ -160,7 +168,7 @@ function eventNotes(load: LoadReport): string[] {
   const { sessions, handles, paths, addedShare } = load.rotations.events;
   const little = ingest.map((s) => `${s.connections} connections ÷ ${count(s.okPerSec)}/s = ${((s.connections / s.okPerSec) * 1000).toFixed(2)} ms`).join(", ");
   return [
-    `Event ingest: POST /api/v1/analytics/event with the parameters in the query, over ${count(paths)} URLs (${count(sessions)} v4-shaped session uuids interleaved, products drawn from ${count(handles)} real active handles, ${Math.round(addedShare * 100)}% verb=added, the rest viewed); one rotation shared by all connections, so concurrent requests are different sessions. "acknowledged events/s" = 2xx answers in the measured seconds ÷ their length; the server answers only after the LMDB commit that logs the event (a log thread logs what arrived during its previous commit in one transaction of the log's own LMDB environment; an applier thread applies histories, add counts and carts behind it). "aisle CPU per acknowledged event" is the aisle process's user + system time over the run (every thread, warm-up included) ÷ its 2xx answers: what capacity costs, whatever else loads the machine.`,
+    `Event ingest: POST /api/v1/analytics/event with the parameters in the query, over ${count(paths)} URLs (${count(sessions)} v4-shaped session uuids interleaved, products drawn from ${count(handles)} real active handles, ${Math.round(addedShare * 100)}% verb=added, the rest viewed); one rotation shared by all connections, so concurrent requests are different sessions. "acknowledged events/s" = 2xx answers in the measured seconds ÷ their length; the server answers only after the LMDB commit that logs the event (a log thread logs what arrived during its previous commit in one transaction of the log's own LMDB environment; an applier thread applies histories, add counts and carts behind it). "aisle CPU per acknowledged event" is the aisle process's user + system time from the run's start until the applier has applied every acknowledged event (every thread, warm-up included) ÷ its 2xx answers: what capacity costs, whatever else loads the machine. "Unapplied when the load stopped" (aisle_events_unapplied) shows whether the applier kept up: a run that outpaces it holds events on the HTTP thread, and is sustainable only as long as that backlog stays under the 500k at which events are refused.`,
     `  A closed loop holds one event in flight per connection, so acknowledged events/s ≈ connections ÷ latency (Little's law: ${little} mean time per acknowledgement); the budget is judged at each concurrency, and the higher one shows the server's capacity. Generator: ${load.eventGenerator}, in its own process on the same cores. Each "raw uWS, the same event POSTs" row is a bare uWS server answering the same URLs with the same receipt bytes, same generator and connections, measured just before the aisle row below it; that aisle row's "vs ceiling" is its share of it.`,
     `  Stored vs acknowledged: store.eventSequence("demo") read by a separate read-only LMDB reader before and after each run; it must grow by at least the run's 2xx count (requests in flight at the end may be stored without being counted).`,
   ];
