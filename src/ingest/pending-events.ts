@@ -20,13 +20,19 @@ interface Logged {
   event: BehaviourEvent;
 }
 
-export class PendingEvents implements PendingSource {
-  /** Per merchant, in log order: what a watermark move drops from the front. */
-  private readonly byMerchant = new Map<MerchantId, Logged[]>();
+/** One merchant's pending events. Subjects are keyed by the event's own uuid string and customer id, so no key is built per event. */
+interface MerchantPending {
+  /** In log order: what a watermark move drops from the front. */
+  logged: Logged[];
   /** Per session and per customer, oldest first. */
-  private readonly bySubject = new Map<string, PendingView[]>();
-  /** Each merchant's applied watermark as last reported: events at or below it are not pending. */
-  private readonly applied = new Map<MerchantId, number>();
+  sessions: Map<string, PendingView[]>;
+  customers: Map<number, PendingView[]>;
+  /** The applied watermark as last reported: events at or below it are not pending. */
+  applied: number;
+}
+
+export class PendingEvents implements PendingSource {
+  private readonly merchants = new Map<MerchantId, MerchantPending>();
   private count = 0;
 
   get size(): number {
@@ -35,62 +41,63 @@ export class PendingEvents implements PendingSource {
 
   /** A logged event, after every earlier one of its merchant. */
   add(merchant: MerchantId, sequence: number, event: BehaviourEvent): void {
+    const pending = this.of(merchant);
     // The applier reads the log itself, so its report can overtake the log thread's.
-    if (sequence <= (this.applied.get(merchant) ?? 0)) return;
-    let logged = this.byMerchant.get(merchant);
-    if (!logged) this.byMerchant.set(merchant, (logged = []));
-    logged.push({ sequence, event });
+    if (sequence <= pending.applied) return;
+    pending.logged.push({ sequence, event });
     const view: PendingView = { sequence, product_id: event.product_id, verb: event.verb, at: event.at };
-    if (event.uuid !== null) this.listOf(sessionKey(merchant, event.uuid)).push(view);
-    if (event.customer_id !== null) this.listOf(customerKey(merchant, event.customer_id)).push(view);
+    if (event.uuid !== null) listIn(pending.sessions, event.uuid).push(view);
+    if (event.customer_id !== null) listIn(pending.customers, event.customer_id).push(view);
     this.count++;
   }
 
   /** The merchant's events up to `sequence` are applied: forget them. */
   appliedThrough(merchant: MerchantId, sequence: number): void {
-    if (sequence > (this.applied.get(merchant) ?? 0)) this.applied.set(merchant, sequence);
-    const logged = this.byMerchant.get(merchant);
-    if (!logged) return;
+    const pending = this.of(merchant);
+    if (sequence > pending.applied) pending.applied = sequence;
+    const { logged } = pending;
     let applied = 0;
     while (applied < logged.length && logged[applied]!.sequence <= sequence) {
       const { event } = logged[applied]!;
       // Events are applied in log order, so each subject's oldest pending event is the one leaving.
-      if (event.uuid !== null) this.dropOldest(sessionKey(merchant, event.uuid));
-      if (event.customer_id !== null) this.dropOldest(customerKey(merchant, event.customer_id));
+      if (event.uuid !== null) dropOldest(pending.sessions, event.uuid);
+      if (event.customer_id !== null) dropOldest(pending.customers, event.customer_id);
       applied++;
     }
     this.count -= applied;
-    if (applied === logged.length) this.byMerchant.delete(merchant);
+    if (applied === logged.length) logged.length = 0;
     else logged.splice(0, applied);
   }
 
   pendingFor(merchant: MerchantId, subject: HistorySubject): PendingHistory {
-    if (this.count === 0) return NO_PENDING;
-    const recent = (key: string) => (this.bySubject.get(key) ?? []).slice(-HISTORY_LIMIT);
+    const pending = this.merchants.get(merchant);
+    if (this.count === 0 || pending === undefined || pending.logged.length === 0) return NO_PENDING;
     return {
-      session: subject.uuid === null ? [] : recent(sessionKey(merchant, subject.uuid)),
-      customer: subject.customerId === null ? [] : recent(customerKey(merchant, subject.customerId)),
+      session: subject.uuid === null ? [] : recent(pending.sessions.get(subject.uuid)),
+      customer: subject.customerId === null ? [] : recent(pending.customers.get(subject.customerId)),
     };
   }
 
-  private listOf(key: string): PendingView[] {
-    let list = this.bySubject.get(key);
-    if (!list) this.bySubject.set(key, (list = []));
-    return list;
-  }
-
-  private dropOldest(key: string): void {
-    const list = this.bySubject.get(key);
-    if (!list) return;
-    if (list.length <= 1) this.bySubject.delete(key);
-    else list.shift();
+  private of(merchant: MerchantId): MerchantPending {
+    let pending = this.merchants.get(merchant);
+    if (!pending) this.merchants.set(merchant, (pending = { logged: [], sessions: new Map(), customers: new Map(), applied: 0 }));
+    return pending;
   }
 }
 
-function sessionKey(merchant: MerchantId, uuid: string): string {
-  return `${merchant}\u0000s\u0000${uuid}`;
+function recent(list: PendingView[] | undefined): PendingView[] {
+  return list === undefined ? [] : list.slice(-HISTORY_LIMIT);
 }
 
-function customerKey(merchant: MerchantId, customerId: number): string {
-  return `${merchant}\u0000c\u0000${customerId}`;
+function listIn<K>(lists: Map<K, PendingView[]>, key: K): PendingView[] {
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = []));
+  return list;
+}
+
+function dropOldest<K>(lists: Map<K, PendingView[]>, key: K): void {
+  const list = lists.get(key);
+  if (!list) return;
+  if (list.length <= 1) lists.delete(key);
+  else list.shift();
 }
