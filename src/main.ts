@@ -17,6 +17,7 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
+import { warmSearchIndexes } from "./search/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -45,24 +46,6 @@ function adminTokenFor(config: Config): string {
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return token;
-}
-
-/**
- * Each worker builds its own search index of each merchant; starting that now
- * (one task per thread, run side by side) spares the first shoppers the build.
- */
-function warmSearchIndexes(store: Store, pool: WorkerPool, threads: number, log: Logger, metrics: ServiceMetrics): void {
-  const decoder = new TextDecoder();
-  for (const merchant of store.listMerchants()) {
-    for (let thread = 0; thread < threads; thread++) {
-      pool.run({ kind: "search_warm", merchantId: merchant.id }).then(
-        (result) => {
-          if (result.ok && result.body.byteLength > 0) metrics.build("search_index", (JSON.parse(decoder.decode(result.body)) as { seconds: number }).seconds);
-        },
-        (error: unknown) => log.error("search index warm-up failed", { merchant: merchant.id, error: String(error) }),
-      );
-    }
-  }
 }
 
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
@@ -132,7 +115,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     },
   });
   const port = await server.listen();
-  warmSearchIndexes(store, pool, config.workers, log, metrics);
+  warmSearchIndexes(store.listMerchants().map((merchant) => merchant.id), pool, config.workers, log, metrics);
 
   let closing: Promise<void> | null = null;
   const close = () => {

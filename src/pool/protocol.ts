@@ -12,9 +12,19 @@ export interface RefreshSimilarTask {
 }
 
 /** Builds a merchant's search index in the worker that runs it, so the first shopper does not wait. */
+/** One step of a worker's search-index warm-up: index for about `sliceMs`, then answer a SearchWarmReply. */
 export interface SearchWarmTask {
   kind: "search_warm";
   merchantId: string;
+  sliceMs: number;
+}
+
+/** The body of a search_warm answer: which worker, and whether its index is complete. */
+export interface SearchWarmReply {
+  threadId: number;
+  done: boolean;
+  /** Set by the step that completed the build. */
+  buildSeconds: number | null;
 }
 
 export type Task =

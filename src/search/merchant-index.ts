@@ -28,12 +28,9 @@ export class MerchantSearchIndex {
 
   /** Reads the whole catalogue; `sequence` is read in the same snapshot, so no change is missed or applied twice. */
   static build(store: Store, merchant: MerchantId): MerchantSearchIndex {
-    const built = new MerchantSearchIndex(merchant);
-    built.sequence = store.catalogueSequence(merchant);
-    for (const id of store.productIds(merchant)) built.applyProduct(store, id);
-    for (const collection of store.collectionsOf(merchant)) built.collections.upsert(collection.id, collection.title);
-    built.products.refreshPriorsIfDrifted();
-    return built;
+    const build = new IndexBuild(store, merchant);
+    build.advance(store, Number.POSITIVE_INFINITY);
+    return build.index;
   }
 
   /** Applies the changes logged since this index was built; false when they are too many (rebuild instead). */
@@ -82,7 +79,8 @@ export class MerchantSearchIndex {
     this.rankings.set(key, ranked);
   }
 
-  private applyProduct(store: Store, id: number): void {
+  /** @internal for IndexBuild */
+  applyProduct(store: Store, id: number): void {
     const product = store.product(this.merchant, id);
     const indexed = product ? indexedProduct(product) : null;
     if (indexed) this.products.upsert(indexed);
@@ -98,22 +96,99 @@ export class MerchantSearchIndex {
 
 const MAX_CACHED_RANKINGS = 5_000;
 
+/** Products read per store call while building. */
+const BUILD_SLICE = 512;
+
+/**
+ * An index built a slice of the catalogue at a time, so that warming it up
+ * (at start, in every worker) leaves the worker free for other tasks between
+ * slices: a 1M-product catalogue takes about a minute to index. Slices read in
+ * later snapshots may already hold changes made after `sequence`; the first
+ * catch-up applies those again, which is harmless (an upsert replaces, a
+ * remove of an absent product does nothing), and applies every other change.
+ */
+class IndexBuild {
+  readonly index: MerchantSearchIndex;
+  /** The last product id indexed; null before the first slice. */
+  private after: number | null = null;
+  /** Time spent indexing so far, over all slices. */
+  busyMs = 0;
+
+  constructor(store: Store, readonly merchant: MerchantId) {
+    this.index = new MerchantSearchIndex(merchant);
+    this.index.sequence = store.catalogueSequence(merchant);
+  }
+
+  /** Indexes slices until every product is in (true) or `deadline` (performance.now()) has passed (false). */
+  advance(store: Store, deadline: number): boolean {
+    const started = performance.now();
+    try {
+      for (;;) {
+        const ids = store.productIdsAfter(this.merchant, this.after, BUILD_SLICE);
+        for (const id of ids) this.index.applyProduct(store, id);
+        if (ids.length < BUILD_SLICE) break;
+        this.after = ids[ids.length - 1]!;
+        if (performance.now() >= deadline) return false;
+      }
+      for (const collection of store.collectionsOf(this.merchant)) this.index.collections.upsert(collection.id, collection.title);
+      this.index.products.refreshPriorsIfDrifted();
+      return true;
+    } finally {
+      this.busyMs += performance.now() - started;
+    }
+  }
+}
+
 /** Per store (a thread opens one; tests and evaluations open several), per merchant. */
 const indexes = new WeakMap<Store, Map<MerchantId, MerchantSearchIndex>>();
+/** Builds a warm-up started and has not finished, per store, per merchant. */
+const builds = new WeakMap<Store, Map<MerchantId, IndexBuild>>();
+
+function perMerchant<T>(maps: WeakMap<Store, Map<MerchantId, T>>, store: Store): Map<MerchantId, T> {
+  let map = maps.get(store);
+  if (!map) maps.set(store, (map = new Map()));
+  return map;
+}
 
 /** This thread's search index of a merchant, up to date with the catalogue of the current snapshot. */
 export function searchIndexOf(store: Store, merchant: MerchantId): MerchantSearchIndex {
-  let perMerchant = indexes.get(store);
-  if (!perMerchant) {
-    perMerchant = new Map();
-    indexes.set(store, perMerchant);
-  }
-  let index = perMerchant.get(merchant);
-  if (!index || !index.catchUp(store)) {
-    index = MerchantSearchIndex.build(store, merchant);
-    perMerchant.set(merchant, index);
-  }
+  const ready = perMerchant(indexes, store);
+  let index = ready.get(merchant);
+  if (index && index.catchUp(store)) return index;
+  // A warm-up under way is finished rather than thrown away.
+  const started = perMerchant(builds, store).get(merchant);
+  perMerchant(builds, store).delete(merchant);
+  if (started && started.advance(store, Number.POSITIVE_INFINITY) && started.index.catchUp(store)) index = started.index;
+  else index = MerchantSearchIndex.build(store, merchant);
+  ready.set(merchant, index);
   return index;
+}
+
+export interface WarmStep {
+  /** The index is complete and current. */
+  done: boolean;
+  /** When this step completed a build: the time spent indexing, over all its slices. */
+  buildSeconds: number | null;
+}
+
+/**
+ * Warm-up: advances this thread's index of the merchant for about `sliceMs`,
+ * building it a slice at a time across calls.
+ */
+export function warmSearchIndex(store: Store, merchant: MerchantId, sliceMs: number): WarmStep {
+  const index = perMerchant(indexes, store).get(merchant);
+  if (index && index.catchUp(store)) return { done: true, buildSeconds: null };
+  const pending = perMerchant(builds, store);
+  const build = pending.get(merchant) ?? new IndexBuild(store, merchant);
+  if (!build.advance(store, performance.now() + sliceMs)) {
+    pending.set(merchant, build);
+    return { done: false, buildSeconds: null };
+  }
+  pending.delete(merchant);
+  // Too many changes while it was built (catch-up declines): build again in one go.
+  const built = build.index.catchUp(store) ? build.index : MerchantSearchIndex.build(store, merchant);
+  perMerchant(indexes, store).set(merchant, built);
+  return { done: true, buildSeconds: build.busyMs / 1000 };
 }
 
 /**

@@ -344,6 +344,17 @@ export class Store {
     return [...this.products.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
   }
 
+  /** Up to `limit` product ids above `after` (from the first when null), in id order: the catalogue read a slice at a time. */
+  productIdsAfter(merchant: MerchantId, after: number | null, limit: number): number[] {
+    const { start, end } = merchantRange(merchant);
+    const ids: number[] = [];
+    for (const key of this.products.getKeys({ start: after === null ? start : [merchant, after], end, limit: limit + 1 })) {
+      const id = (key as Key)[1] as number;
+      if (id !== after && ids.length < limit) ids.push(id);
+    }
+    return ids;
+  }
+
   collectionsOf(merchant: MerchantId): Collection[] {
     return [...this.collections.getRange(merchantRange(merchant)).map(({ value }) => value)];
   }

@@ -6,7 +6,7 @@ import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { createMerchant } from "../../src/ingest/merchants.js";
-import { MerchantSearchIndex, searchIndexOf } from "../../src/search/merchant-index.js";
+import { MerchantSearchIndex, searchIndexOf, warmSearchIndex } from "../../src/search/merchant-index.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
 
@@ -107,6 +107,49 @@ describe("merchant search index", () => {
     const after = searchIndexOf(store, "shop");
     expect(after).not.toBe(index);
     expect(after.products.size).toBe(1_201);
+  });
+
+  it("warms up a slice at a time; what changes between slices ends up indexed as in a fresh build", async () => {
+    const next = random(7);
+    const products = Array.from({ length: 1_500 }, (_, i) => product(i + 1, { title: title(next), variants: [variant({ id: 10_000 + i, sku: `W-${i}` })] }));
+    await ingest(store, "shop", "products", products);
+    await ingest(store, "other", "products", [product(1, { title: "Copper Pipe" })]);
+
+    // No time to spare: one slice per step.
+    expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: false, buildSeconds: null });
+    // Changes behind the first slice and ahead of it.
+    await store.deleteProduct("shop", 3);
+    await ingest(store, "shop", "products", [product(5, { title: "Brass Lantern Kit" }), product(1_400, { title: "Garden Hose Reel" }), product(2_000, { title: "Cordless Drill Case" })]);
+    await store.deleteProduct("shop", 1_300);
+    let steps = 1;
+    let step;
+    do {
+      step = warmSearchIndex(store, "shop", 0);
+      steps++;
+    } while (!step.done);
+    // 1,499 products in slices of 512.
+    expect(steps).toBe(3);
+    expect(step.buildSeconds).toBeGreaterThan(0);
+    // Later steps find the index complete; shoppers' tasks use that same index.
+    expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
+    const warmed = searchIndexOf(store, "shop");
+    expect(searchIndexOf(store, "shop")).toBe(warmed);
+
+    warmed.products.refreshPriorsIfDrifted(true);
+    const fresh = MerchantSearchIndex.build(store, "shop");
+    expect(warmed.products.size).toBe(1_499);
+    expect(warmed.products.has(3)).toBe(false);
+    expect(warmed.products.has(1_300)).toBe(false);
+    for (const query of ["brass lantern", "garden hose reel", "cordless drill case", "drill", "18 in steel", "w-7", "copper pipe"]) {
+      expect(ranking(warmed, query), query).toEqual(ranking(fresh, query));
+    }
+  });
+
+  it("finishes a warm-up under way when a shopper's search needs the index first", async () => {
+    await ingest(store, "shop", "products", Array.from({ length: 1_100 }, (_, i) => product(i + 1, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })));
+    expect(warmSearchIndex(store, "shop", 0).done).toBe(false);
+    expect(searchIndexOf(store, "shop").products.size).toBe(1_100);
+    expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
   });
 
   it("indexes vendor, product type, tags and variant titles behind the title", async () => {

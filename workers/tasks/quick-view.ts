@@ -1,6 +1,7 @@
+import { threadId } from "node:worker_threads";
 import type { QuickViewTask } from "../../src/core/search/request.js";
-import type { SearchWarmTask, TaskResult } from "../../src/pool/protocol.js";
-import { searchIndexOf } from "../../src/search/merchant-index.js";
+import type { SearchWarmReply, SearchWarmTask, TaskResult } from "../../src/pool/protocol.js";
+import { warmSearchIndex } from "../../src/search/merchant-index.js";
 import { quickView, type QuickViewDependencies } from "../../src/search/quick-view.js";
 import { liveModel, nearestToText } from "../../src/similar/live-model.js";
 import type { Store } from "../../src/stores/store.js";
@@ -32,10 +33,9 @@ export function quickViewSearch(store: Store, dataDir: string, task: QuickViewTa
   return quickView(store, task, dependencies);
 }
 
-/** Builds (or brings up to date) this worker's index of the merchant; answers how long that took. */
+/** One step of this worker's index warm-up (see warmSearchIndex); the answer says whether the index is complete. */
 export function warmSearch(store: Store, task: SearchWarmTask): TaskResult {
-  if (!store.merchant(task.merchantId)) return { ok: true, body: new Uint8Array(0) };
-  const started = performance.now();
-  searchIndexOf(store, task.merchantId);
-  return { ok: true, body: new TextEncoder().encode(JSON.stringify({ seconds: (performance.now() - started) / 1000 })) };
+  const step = store.merchant(task.merchantId) ? warmSearchIndex(store, task.merchantId, task.sliceMs) : { done: true, buildSeconds: null };
+  const reply: SearchWarmReply = { threadId, ...step };
+  return { ok: true, body: new TextEncoder().encode(JSON.stringify(reply)) };
 }
