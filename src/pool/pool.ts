@@ -1,4 +1,5 @@
 import { Piscina } from "piscina";
+import { BACKGROUND, BackgroundLastQueue } from "./background-last-queue.js";
 import { compiledWorkerFile } from "./worker-file.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "./protocol.js";
 
@@ -32,17 +33,21 @@ export class WorkerPool {
       // Without strict FIFO a busy pool lets later tasks overtake earlier ones,
       // and a request can wait seconds behind newer ones.
       stricterFIFO: true,
+      taskQueue: new BackgroundLastQueue(),
     });
   }
 
-  async run(task: Task): Promise<TaskResult> {
+  /** `background`: the task waits until no other task is queued (see BackgroundLastQueue). */
+  async run(task: Task, options: { background?: boolean } = {}): Promise<TaskResult> {
     if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
       throw new PoolSaturatedError("worker pool queue is full");
     }
     const started = performance.now();
     let ok = false;
     try {
-      const wire = (await this.piscina.run(task)) as WireResult;
+      // The queue option travels under a symbol, which the structured clone to the worker leaves behind.
+      const queued = options.background ? { ...task, [Piscina.queueOptionsSymbol]: BACKGROUND } : task;
+      const wire = (await this.piscina.run(queued)) as WireResult;
       const result: TaskResult = wire instanceof Uint8Array ? { ok: true, body: wire } : wire;
       ok = result.ok;
       return result;
