@@ -12,11 +12,29 @@ const names = (queue: BackgroundLastQueue) => {
 
 describe("BackgroundLastQueue", () => {
   it("hands out every shopper's task, in arrival order, before any background task", () => {
-    const queue = new BackgroundLastQueue();
+    // One background task ran just now: none is due before BACKGROUND_EVERY_MS.
+    const queue = new BackgroundLastQueue(() => 1_000);
+    queue.push(task("warm-0", true));
+    expect(queue.shift()?.name).toBe("warm-0");
     for (const t of [task("warm-1", true), task("a"), task("warm-2", true), task("b"), task("c")]) queue.push(t);
     expect(queue.size).toBe(5);
     expect(names(queue)).toEqual(["a", "b", "c", "warm-1", "warm-2"]);
     expect(queue.size).toBe(0);
+  });
+
+  it("still hands out a background task every BACKGROUND_EVERY_MS while shoppers' tasks keep coming", () => {
+    let clock = 0;
+    const queue = new BackgroundLastQueue(() => clock);
+    for (const t of [task("warm-1", true), task("warm-2", true)]) queue.push(t);
+    for (let i = 0; i < 20; i++) queue.push(task(`s${i}`));
+    const order: string[] = [];
+    for (let next = queue.shift(); next !== null; next = queue.shift()) {
+      order.push(next.name);
+      clock += 10; // each task takes 10 ms
+    }
+    // The first background task is due at once, the next one 50 ms later.
+    expect(order.slice(0, 8)).toEqual(["warm-1", "s0", "s1", "s2", "s3", "warm-2", "s4", "s5"]);
+    expect(order).toHaveLength(22);
   });
 
   it("removes a task from whichever list holds it", () => {
