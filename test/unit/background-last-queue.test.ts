@@ -37,6 +37,18 @@ describe("BackgroundLastQueue", () => {
     expect(order).toHaveLength(22);
   });
 
+  it("puts a task piscina could not hand out back at the front of its list", () => {
+    const queue = new BackgroundLastQueue(() => 1_000);
+    queue.push(task("warm-0", true));
+    expect(queue.shift()?.name).toBe("warm-0");
+    const [a, b] = [task("a"), task("b")];
+    queue.push(a);
+    queue.push(b);
+    expect(queue.shift()).toBe(a);
+    queue.unshift(a);
+    expect(names(queue)).toEqual(["a", "b"]);
+  });
+
   it("removes a task from whichever list holds it", () => {
     const queue = new BackgroundLastQueue();
     const [a, warm, b] = [task("a"), task("warm", true), task("b")];
