@@ -68,6 +68,11 @@ export function describeExit(what: string, status: ExitStatus, stderrTail: reado
   return parts.join("");
 }
 
+/** An error as a report line: its stack when it has one. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 /** V8 maps its heap in pages of this size, each one memory mapping of the process. */
 const V8_PAGE_MB = 0.25;
 /** Share of the process's mappings left to V8's heap (the rest: libraries, thread stacks, malloc arenas, LMDB). */

@@ -16,10 +16,11 @@ import { fileURLToPath } from "node:url";
 import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
 import type { Rotation } from "./endpoint-paths.js";
-import { builderHeapMB, describeExit, maxMapCount, remember, type RssSample } from "./exit-cause.js";
+import { builderHeapMB, describeError, describeExit, maxMapCount, remember, type RssSample } from "./exit-cause.js";
 import type { LoadSettings, ScenarioResult } from "./load.js";
 import { methodAndPath } from "./request-line.js";
-import type { ShopReport, ShopRequest } from "./scale-shop.js";
+import { count } from "./report.js";
+import { emptyShopOutcome, type ShopReport, type ShopRequest } from "./scale-shop.js";
 import { scenario } from "./scenario.js";
 
 export interface CurveOptions {
@@ -93,23 +94,11 @@ export interface CurvePoint extends Omit<ShopReport, "rotations" | "apiKey" | "p
 const FIRST_REQUEST_CAP_MS = 600_000;
 const RSS_SAMPLE_MS = 1_000;
 const SHOP_CHILD = fileURLToPath(new URL("./scale-shop.js", import.meta.url));
-const count = (n: number) => Math.round(n).toLocaleString("en-US");
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
 
 function emptyPoint(products: number): CurvePoint {
   return {
     products,
-    volumes: null,
-    generateMs: NaN,
-    imports: [],
-    importComplete: false,
-    eventImport: null,
-    similarBuildMs: null,
-    dataFileMB: NaN,
-    ranking: [],
+    ...emptyShopOutcome(),
     build: { peakRssMB: NaN, heapLimitMB: NaN },
     coldStartMs: NaN,
     rssAfterStartMB: NaN,
@@ -119,7 +108,6 @@ function emptyPoint(products: number): CurvePoint {
     firstRequestMs: new Map(),
     serverDeath: null,
     serverNotes: [],
-    errors: [],
   };
 }
 
@@ -215,7 +203,7 @@ async function serveAndLoad(point: CurvePoint, dataDir: string, rotations: Rotat
           log(point.serverDeath);
           break;
         }
-        point.errors.push(`${rotation.name}: ${describe(error)}`);
+        point.errors.push(`${rotation.name}: ${describeError(error)}`);
       }
     }
     if (server.exit === null) point.rssAfterLoadMB = rssMB(server.pid);
@@ -244,7 +232,7 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
       if (rotations === null || apiKey === null) throw new Error("the shop-building child read no endpoint rotations from the shop");
       await serveAndLoad(point, dataDir, Object.values(rotations) as Rotation[], apiKey, log);
     } catch (error) {
-      point.errors.push(describe(error));
+      point.errors.push(describeError(error));
       log(`stopped: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       removeTempDir(dataDir);

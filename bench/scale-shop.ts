@@ -20,8 +20,10 @@ import { MAX_BATCH_ITEMS } from "../src/ingest/ingest.js";
 import { buildSimilarModel } from "../src/similar/build.js";
 import { Store } from "../src/stores/store.js";
 import { endpointRotations, type EndpointRotations } from "./endpoint-paths.js";
+import { describeError } from "./exit-cause.js";
 import type { MicroResult } from "./micro-result.js";
 import { runRankingSuites, suiteTiming } from "./ranking.js";
+import { count } from "./report.js";
 import { importDemo, type KindImport } from "./scale.js";
 
 export interface ShopRequest {
@@ -55,30 +57,16 @@ export interface ShopReport {
   errors: string[];
 }
 
-const EVENT_BATCH = 100_000;
-const MB = 1024 * 1024;
-const count = (n: number) => Math.round(n).toLocaleString("en-US");
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+/** What a shop build reports before it has done anything: also the scale curve's starting point for a size. */
+export function emptyShopOutcome(): Omit<ShopReport, "rotations" | "apiKey" | "peakRssMB" | "heapLimitMB"> {
+  return { volumes: null, generateMs: NaN, imports: [], importComplete: false, eventImport: null, similarBuildMs: null, dataFileMB: NaN, ranking: [], errors: [] };
 }
 
+const EVENT_BATCH = 100_000;
+const MB = 1024 * 1024;
+
 export async function buildShop(request: ShopRequest, log: (line: string) => void): Promise<ShopReport> {
-  const report: ShopReport = {
-    volumes: null,
-    generateMs: NaN,
-    imports: [],
-    importComplete: false,
-    eventImport: null,
-    similarBuildMs: null,
-    dataFileMB: NaN,
-    ranking: [],
-    rotations: null,
-    apiKey: null,
-    peakRssMB: NaN,
-    heapLimitMB: getHeapStatistics().heap_size_limit / MB,
-    errors: [],
-  };
+  const report: ShopReport = { ...emptyShopOutcome(), rotations: null, apiKey: null, peakRssMB: NaN, heapLimitMB: getHeapStatistics().heap_size_limit / MB };
   const { products, customers, dataDir } = request;
   log(`generating ${count(products)} products, ${count(customers)} customers, ${count(customers * 10)} sessions (heap limit ${count(report.heapLimitMB)} MB)…`);
   const started = performance.now();
@@ -111,7 +99,7 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
     try {
       report.ranking = (await runRankingSuites(store, "demo", imported.merchant.api_key, { timing: suiteTiming(true), budget: "rankingScaleP99" })).results;
     } catch (error) {
-      report.errors.push(`ranking suites: ${describe(error)}`);
+      report.errors.push(`ranking suites: ${describeError(error)}`);
     }
     if (request.buildSimilar) {
       log("similar-products model build (train + ONNX + embed + neighbour lists)…");
@@ -121,14 +109,14 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
         report.similarBuildMs = performance.now() - buildStarted;
         log(`similar model built in ${(report.similarBuildMs / 1000).toFixed(1)} s`);
       } catch (error) {
-        report.errors.push(`similar-products build: ${describe(error)}`);
+        report.errors.push(`similar-products build: ${describeError(error)}`);
       }
     }
     log("endpoint rotations from the shop's own ids, sessions, customers and titles…");
     try {
       report.rotations = endpointRotations(store, "demo", imported.merchant.api_key);
     } catch (error) {
-      report.errors.push(`endpoint rotations: ${describe(error)}`);
+      report.errors.push(`endpoint rotations: ${describeError(error)}`);
     }
   } finally {
     await store.close();
