@@ -2,10 +2,10 @@
 // preflights, routes, reads bodies with a size limit and writes the reply.
 // Handlers may answer synchronously (cache hits) so the hot path never awaits.
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
+import { parseQuery } from "../core/params/query.js";
 import { ApiError } from "../errors.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
 import type { RequestInfo, Router } from "./router.js";
-import { parseQuery } from "../core/params/query.js";
 
 export interface HttpServerOptions {
   host: string;

@@ -152,16 +152,9 @@ function perMerchant<T>(maps: WeakMap<Store, Map<MerchantId, T>>, store: Store):
 
 /** This thread's search index of a merchant, up to date with the catalogue of the current snapshot. */
 export function searchIndexOf(store: Store, merchant: MerchantId): MerchantSearchIndex {
-  const ready = perMerchant(indexes, store);
-  let index = ready.get(merchant);
-  if (index && index.catchUp(store)) return index;
-  // A warm-up under way is finished rather than thrown away.
-  const started = perMerchant(builds, store).get(merchant);
-  perMerchant(builds, store).delete(merchant);
-  if (started && started.advance(store, Number.POSITIVE_INFINITY) && started.index.catchUp(store)) index = started.index;
-  else index = MerchantSearchIndex.build(store, merchant);
-  ready.set(merchant, index);
-  return index;
+  // With no deadline, a warm-up under way is finished rather than thrown away.
+  warmSearchIndex(store, merchant, Number.POSITIVE_INFINITY);
+  return perMerchant(indexes, store).get(merchant)!;
 }
 
 export interface WarmStep {
@@ -172,8 +165,9 @@ export interface WarmStep {
 }
 
 /**
- * Warm-up: advances this thread's index of the merchant for about `sliceMs`,
- * building it a slice at a time across calls.
+ * Advances this thread's index of the merchant for about `sliceMs`, building
+ * it a slice at a time across calls (warm-up); with no deadline, until it is
+ * complete and current.
  */
 export function warmSearchIndex(store: Store, merchant: MerchantId, sliceMs: number): WarmStep {
   const index = perMerchant(indexes, store).get(merchant);
