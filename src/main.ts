@@ -74,9 +74,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
   similar.reconcile();
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
+    store,
     config.dataDir,
     () => store.refreshSnapshot(),
-    (thread, error) => log.error("an event thread died and was started again (events in flight to the log were answered 500)", { thread, error: String(error) }),
+    (thread, error) => log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
   );
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();

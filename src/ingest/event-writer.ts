@@ -1,14 +1,14 @@
-// Behaviour events are written by two threads of their own. The log thread
-// (workers/event-writer-entry.ts) commits what an acknowledgement waits for:
-// each turn of the HTTP thread's event loop hands its events over in one
-// message, and everything that arrived during a commit goes into the next
-// (group commit), in the log's own LMDB environment, so nothing else holds
-// its write lock. The applier thread (workers/event-applier-entry.ts) applies
-// logged events to histories, add counts and carts behind the log, in
-// batches where many events of one session make one history write.
-// Meanwhile this thread keeps the acknowledged events that are not applied
-// yet (PendingEvents), and viewed tasks carry a subject's, so nothing lags
-// for the shopper.
+// Behaviour events are logged from the HTTP thread, applied by a thread of
+// their own. Logging is what an acknowledgement waits for: each turn of the
+// event loop puts its events in the log's own LMDB environment with lmdb's
+// asynchronous puts (Store.logEvents), so lmdb's write thread commits them as
+// one transaction and flushes it while the next turn's are written (group
+// commit, and nothing else holds the log's write lock). The applier thread
+// (workers/event-applier-entry.ts) applies logged events to histories, add
+// counts and carts behind the log, in batches where many events of one
+// session make one history write. Meanwhile this thread keeps the
+// acknowledged events that are not applied yet (PendingEvents), and viewed
+// tasks carry a subject's, so nothing lags for the shopper.
 import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
@@ -20,15 +20,12 @@ export interface EventThreadData {
   dataDir: string;
 }
 
-/** HTTP thread → log thread: the events one turn of the event loop validated. */
-export interface EventBatchMessage {
-  type: "batch";
-  id: number;
-  merchants: MerchantId[];
-  events: BehaviourEvent[];
+/** The part of the store that logs events (Store.logEvents). */
+export interface EventLog {
+  logEvents(groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>): { firsts: Map<MerchantId, number>; durable: Promise<void> };
 }
 
-/** Both threads, once started: `recovered` events an earlier run logged are now applied, up to `through`. */
+/** The applier, once started: `recovered` events an earlier run logged are now applied, up to `through`. */
 interface Ready {
   type: "ready";
   recovered: number;
@@ -41,31 +38,23 @@ interface Applied {
   through: [MerchantId, number][];
 }
 
-/** Log thread → HTTP thread. */
-export type EventWriterReply =
-  | Ready
-  /** These batches are logged, in this order; each merchant's events in them are numbered from its `first`. */
-  | { type: "committed"; ids: number[]; firsts: [MerchantId, number][] }
-  /** These batches failed: their commit threw, so nothing of theirs was written. */
-  | { type: "failed"; ids: number[]; message: string };
-
 /** HTTP thread → applier: how many events per merchant a log commit added; or stop, once all is applied. */
 export type EventApplierMessage = { type: "logged"; counts: [MerchantId, number][] } | { type: "close" };
 
 /** Applier → HTTP thread. */
 export type EventApplierReply = Ready | Applied;
 
-/** One event-loop turn's events, logged in one message, and the one promise all their callers wait on. */
+/** One event-loop turn's events, logged in one transaction, and the one promise all their callers wait on. */
 interface Batch {
-  merchants: MerchantId[];
-  events: BehaviourEvent[];
+  /** Per merchant, in arrival order. */
+  groups: Map<MerchantId, BehaviourEvent[]>;
   logged: Promise<void>;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 function newBatch(): Batch {
-  const batch = { merchants: [], events: [] } as unknown as Batch;
+  const batch = { groups: new Map() } as Batch;
   batch.logged = new Promise<void>((resolve, reject) => {
     batch.resolve = resolve;
     batch.reject = reject;
@@ -73,13 +62,11 @@ function newBatch(): Batch {
   return batch;
 }
 
-/** A worker thread that is started again if it dies, until its owner closes it. */
+/** The applier thread, started again if it dies, until its owner closes it. */
 interface Supervised {
   worker: Worker;
   /** Resolves when the current worker has exited. */
   exited: Promise<void>;
-  /** False between a worker's death and its replacement's start. */
-  alive: boolean;
   ready: Promise<Ready>;
 }
 
@@ -89,47 +76,43 @@ interface Supervised {
  * bounds its memory if applying stalls (e.g. a full disk).
  */
 const MAX_PENDING = 500_000;
-/** How long closing waits for events in flight to the log before giving up on them. */
-const CLOSE_WAIT_MS = 10_000;
 /** A thread that keeps dying is started again after a growing pause, up to this long. */
 const MAX_RESTART_DELAY_MS = 5_000;
 
 export class EventWriter implements PendingSource {
-  private readonly log: Supervised;
   private readonly applier: Supervised;
   private readonly pending = new PendingEvents();
-  /** This turn's events, not handed to the log thread yet. */
+  /** This turn's events, not logged yet. */
   private current: Batch | null = null;
-  private nextId = 1;
-  private readonly inFlight = new Map<number, Batch>();
+  /** Settles once every batch logged so far is answered; each batch is answered after the one before it. */
+  private lastBatch: Promise<void> = Promise.resolve();
   private closing = false;
   private failed: Error | null = null;
 
   /**
-   * Starts both threads; `started()` resolves once the applier has applied what
-   * an earlier run logged but did not apply. `afterCommit` runs before the
+   * Starts the applier; `started()` resolves once it has applied what an
+   * earlier run logged but did not apply. `afterCommit` runs before the
    * callers of a committed batch are answered (e.g. to renew read snapshots).
-   * `onRestart` hears of a thread that died and was started again.
+   * `onRestart` hears of an applier that died and was started again.
    */
   constructor(
+    private readonly log: EventLog,
     private readonly dataDir: string,
     private readonly afterCommit: () => void = () => {},
     private readonly onRestart: (thread: string, error: Error) => void = () => {},
   ) {
-    this.log = this.supervise("workers/event-writer-entry.js", (reply: EventWriterReply) => this.fromLog(reply), () => this.failInFlight());
-    this.applier = this.supervise("workers/event-applier-entry.js", (reply: EventApplierReply) => this.applied(reply.through), () => {});
+    this.applier = this.supervise("workers/event-applier-entry.js", (reply: EventApplierReply) => this.applied(reply.through));
   }
 
-  /** Resolves with the number of events recovered at start, once both threads take work. */
+  /** Resolves with the number of events recovered at start, once the applier takes work. */
   async started(): Promise<number> {
-    const [, applier] = await Promise.all([this.log.ready, this.applier.ready]);
-    return applier.recovered;
+    return (await this.applier.ready).recovered;
   }
 
   /**
-   * Resolves once the event is committed to the event log; rejects with an
-   * ApiError (503) when applying has fallen far behind. Events handed in during
-   * one turn share one commit, so they share the promise too.
+   * Resolves once the event is committed to the event log and flushed; rejects
+   * with an ApiError (503) when applying has fallen far behind. Events handed
+   * in during one turn share one commit, so they share the promise too.
    */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
@@ -137,11 +120,12 @@ export class EventWriter implements PendingSource {
     let batch = this.current;
     if (batch === null) {
       batch = this.current = newBatch();
-      // After this turn's other requests: one message carries all of them.
+      // After this turn's other requests: one transaction carries all of them.
       setImmediate(() => this.flush());
     }
-    batch.merchants.push(merchant);
-    batch.events.push(event);
+    const group = batch.groups.get(merchant);
+    if (group) group.push(event);
+    else batch.groups.set(merchant, [event]);
     return batch.logged;
   }
 
@@ -154,20 +138,19 @@ export class EventWriter implements PendingSource {
     return this.pending.size;
   }
 
-  /** Answers every event handed in so far, lets the applier apply everything, and stops both threads. */
+  /** Answers every event handed in so far, lets the applier apply everything, and stops it. */
   async close(): Promise<void> {
-    const deadline = Date.now() + CLOSE_WAIT_MS;
-    while ((this.current !== null || this.inFlight.size > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     if (this.closing) return;
     this.closing = true;
+    // This turn's batch is flushed by its setImmediate; then every batch is answered.
+    while (this.current !== null) await new Promise((resolve) => setImmediate(resolve));
+    await this.lastBatch;
     this.failed ??= new Error("the event writer is closed");
-    for (const thread of [this.log, this.applier]) {
-      thread.worker.postMessage({ type: "close" });
-      await thread.exited;
-    }
+    this.applier.worker.postMessage({ type: "close" } satisfies EventApplierMessage);
+    await this.applier.exited;
   }
 
-  private supervise<Reply extends { type: string }>(file: string, onReply: (reply: Reply) => void, onDeath: () => void): Supervised {
+  private supervise<Reply extends { type: string }>(file: string, onReply: (reply: Reply) => void): Supervised {
     let resolveFirst!: (ready: Ready) => void;
     let rejectFirst!: (error: Error) => void;
     const thread = { ready: new Promise((resolve, reject) => ([resolveFirst, rejectFirst] = [resolve, reject])) } as Supervised;
@@ -179,7 +162,6 @@ export class EventWriter implements PendingSource {
       const data: EventThreadData = { dataDir: this.dataDir };
       const worker = new Worker(compiledWorkerFile(file), { workerData: data });
       thread.worker = worker;
-      thread.alive = true;
       thread.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
       let stopped = false;
       worker.on("message", (reply: Reply | Ready) => {
@@ -193,8 +175,6 @@ export class EventWriter implements PendingSource {
       const stop = (error: Error) => {
         if (stopped) return;
         stopped = true;
-        thread.alive = false;
-        onDeath();
         if (this.closing) return;
         if (!everStarted) {
           // It could not start at all (e.g. the data dir): the service must not start either.
@@ -203,7 +183,8 @@ export class EventWriter implements PendingSource {
           return;
         }
         this.onRestart(file, error);
-        // After a pause that grows while it keeps dying; meanwhile events are refused with a 503.
+        // After a pause that grows while it keeps dying. Events are still logged
+        // meanwhile; the new thread applies them at its start.
         setTimeout(() => this.closing || start(), Math.min(MAX_RESTART_DELAY_MS, 50 * 2 ** restarts++));
       };
       worker.on("error", stop);
@@ -216,56 +197,41 @@ export class EventWriter implements PendingSource {
   private flush(): void {
     const batch = this.current!;
     this.current = null;
-    if (!this.log.alive) {
-      batch.reject(new ApiError("overloaded", "Event log restarting, retry shortly"));
+    let logged: ReturnType<EventLog["logEvents"]>;
+    try {
+      logged = this.log.logEvents(batch.groups);
+    } catch (error) {
+      batch.reject(error);
       return;
     }
-    const id = this.nextId++;
-    this.inFlight.set(id, batch);
-    const message: EventBatchMessage = { type: "batch", id, merchants: batch.merchants, events: batch.events };
-    this.log.worker.postMessage(message);
-  }
-
-  /**
-   * Unanswered events are failed, not retried: the caller sees a 500. If the
-   * thread died between its commit and its reply, they are logged all the
-   * same, and a caller that sends again logs them twice.
-   */
-  private failInFlight(): void {
-    const error = new Error("the event log thread stopped");
-    for (const batch of this.inFlight.values()) batch.reject(error);
-    this.inFlight.clear();
+    const { durable, firsts } = logged;
+    // Observed at once: a failure while an earlier batch is still being flushed must not count as unhandled.
+    durable.catch(() => {});
+    // Transactions commit in order, but their answers are chained too, so pending events go in in log order.
+    this.lastBatch = this.lastBatch
+      .then(() => durable)
+      .then(
+        () => this.committed(batch, firsts),
+        (error: unknown) => batch.reject(new Error(`event write failed: ${String((error as Error)?.message ?? error)}`)),
+      )
+      // Never rejected itself, so a later batch's answer does not depend on this one's.
+      .catch((error: unknown) => batch.reject(error));
   }
 
   private applied(through: readonly [MerchantId, number][]): void {
     for (const [merchant, sequence] of through) this.pending.appliedThrough(merchant, sequence);
   }
 
-  private fromLog(reply: EventWriterReply): void {
-    if (reply.type === "ready") return;
-    const batches = reply.ids.map((id) => {
-      const batch = this.inFlight.get(id);
-      this.inFlight.delete(id);
-      return batch;
-    });
-    if (reply.type === "failed") {
-      for (const batch of batches) batch?.reject(new Error(`event write failed: ${reply.message}`));
-      return;
+  /** Numbered as logged: each merchant's events from its first sequence number, in arrival order. */
+  private committed(batch: Batch, firsts: Map<MerchantId, number>): void {
+    const counts: [MerchantId, number][] = [];
+    for (const [merchant, events] of batch.groups) {
+      const first = firsts.get(merchant)!;
+      events.forEach((event, i) => this.pending.add(merchant, first + i, event));
+      counts.push([merchant, events.length]);
     }
-    // Numbered as the log thread logged them: per merchant, in batch order.
-    const next = new Map(reply.firsts);
-    for (const batch of batches) {
-      batch?.events.forEach((event, i) => {
-        const merchant = batch.merchants[i]!;
-        const sequence = next.get(merchant)!;
-        next.set(merchant, sequence + 1);
-        this.pending.add(merchant, sequence, event);
-      });
-    }
-    const counts: [MerchantId, number][] = reply.firsts.map(([merchant, first]) => [merchant, next.get(merchant)! - first]);
-    const logged: EventApplierMessage = { type: "logged", counts };
-    this.applier.worker.postMessage(logged);
+    this.applier.worker.postMessage({ type: "logged", counts } satisfies EventApplierMessage);
     this.afterCommit();
-    for (const batch of batches) batch?.resolve();
+    batch.resolve();
   }
 }

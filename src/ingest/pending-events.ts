@@ -42,7 +42,7 @@ export class PendingEvents implements PendingSource {
   /** A logged event, after every earlier one of its merchant. */
   add(merchant: MerchantId, sequence: number, event: BehaviourEvent): void {
     const pending = this.of(merchant);
-    // The applier reads the log itself, so its report can overtake the log thread's.
+    // The applier reads the log itself once a batch is committed, so its report can overtake the batch's flush.
     if (sequence <= pending.applied) return;
     pending.logged.push({ sequence, event });
     const view: PendingView = { sequence, product_id: event.product_id, verb: event.verb, at: event.at };

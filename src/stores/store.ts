@@ -20,6 +20,7 @@ import { dayNumber } from "../core/recs/days.js";
 import { appendEncoded, decodeHistory, encodeHistory } from "../core/recs/history-codec.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
+import { RecentMap } from "./recent-map.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -46,10 +47,17 @@ export class StoreFormatError extends Error {}
 
 /** Where each environment keeps the id that pairs aisle.lmdb with its events.lmdb. */
 const PAIR_KEY = "environment_pair";
+/** Sessions whose merchant logEvents remembers without reading the index: about 100k sessions take ~10 MB. */
+const RECENT_SESSIONS = 100_000;
 const MISMATCHED_LOG =
   "events.lmdb in this data dir is missing or belongs to another aisle.lmdb (their pair ids differ): restore the two files together, or move both away to start afresh";
 
 /** The meta key of a merchant's derived watermark (see deriveEventsSync). */
+/** The log's counter of a merchant's last event sequence number. */
+function eventSequenceKey(merchant: MerchantId): string {
+  return `event_sequence:${merchant}`;
+}
+
 function derivedKey(merchant: MerchantId): string {
   return `event_derived:${merchant}`;
 }
@@ -123,6 +131,10 @@ export class Store {
 
   /** Event-log sequence counters ("event_sequence:<merchant>"), in the log's environment. */
   private readonly logMeta: Database<unknown, string>;
+  /** Per merchant, the next sequence number logEvents hands out, once it has logged for that merchant. */
+  private readonly nextSequences = new Map<MerchantId, number>();
+  /** Sessions logEvents has indexed lately: most events come from a session it has seen, and a Map is cheaper than an LMDB read. */
+  private readonly indexedSessions = new RecentMap<string, MerchantId>(RECENT_SESSIONS);
 
   private constructor(
     private readonly root: RootDatabase,
@@ -171,7 +183,8 @@ export class Store {
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
     mkdirSync(dataDir, { recursive: true });
     const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64, mapSize: 64 * 1024 ** 3 });
-    const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3 });
+    // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
+    const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3, separateFlushed: true });
     const store = new Store(root, logRoot, options.copurchase ?? DEFAULT_COPURCHASE);
     store.checkFormat();
     return store;
@@ -603,10 +616,11 @@ export class Store {
   }
 
   /**
-   * Appends behaviour events and applies them at once, in one transaction:
-   * for bulk loaders (demo seed, evaluations, imports), which want everything
-   * in place when this resolves. The service acknowledges after the log alone
-   * (appendEventLogSync) and derives behind it (deriveEventsSync).
+   * Appends behaviour events and applies them at once: for bulk loaders
+   * (demo seed, evaluations, imports), which want everything in place when
+   * this resolves, and run while no service writes to the log. The service
+   * acknowledges after the log alone (logEvents) and derives behind it
+   * (deriveEventsSync).
    */
   async appendEvents(merchant: MerchantId, events: BehaviourEvent[]): Promise<void> {
     await this.logRoot.transaction(() => this.writeEventLog(merchant, events));
@@ -625,15 +639,46 @@ export class Store {
    * follow it) and the session → merchant index, nothing else: this commit is
    * what an acknowledgement waits for, and it writes small records on
    * sequential keys, a few pages per hundred events. Histories, add counts and
-   * carts follow in deriveEventsSync. For the event-writer thread, which can
-   * block on its commits. Returns each merchant's first new sequence number.
+   * carts follow in deriveEventsSync.
+   *
+   * For the service's HTTP thread: lmdb's asynchronous puts, so nothing here
+   * blocks. They join this event-loop turn's write batch, which lmdb's own
+   * write thread commits as one transaction, and with overlappingSync flushes
+   * to disk while the next batch is written. Sequence numbers are handed out
+   * from memory: while the service runs it is the log's only writer (a bulk
+   * appendEvents is for seeding and evaluation, with no service running).
+   * Returns each merchant's first sequence number and a promise that resolves
+   * once the batch is committed and flushed, or rejects if its commit failed;
+   * the numbers it took then stay unused, a gap readers of the log skip.
    */
-  appendEventLogSync(groups: Iterable<[MerchantId, BehaviourEvent[]]>): Map<MerchantId, number> {
-    return this.logRoot.transactionSync(() => {
-      const firsts = new Map<MerchantId, number>();
-      for (const [merchant, events] of groups) firsts.set(merchant, this.writeEventLog(merchant, events));
-      return firsts;
-    });
+  logEvents(groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>): { firsts: Map<MerchantId, number>; durable: Promise<void> } {
+    const firsts = new Map<MerchantId, number>();
+    let last: Promise<boolean> | undefined;
+    for (const [merchant, events] of groups) {
+      const first = this.nextSequences.get(merchant) ?? this.eventSequence(merchant) + 1;
+      let sequence = first - 1;
+      for (const event of events) {
+        void this.events.put([merchant, ++sequence], event);
+        if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+      }
+      this.nextSequences.set(merchant, sequence + 1);
+      firsts.set(merchant, first);
+      last = this.logMeta.put(eventSequenceKey(merchant), sequence);
+    }
+    if (last === undefined) return { firsts, durable: Promise.resolve() };
+    // Every put of this turn is in one transaction: the last one's promises stand for all.
+    const committed = last as Promise<boolean> & { flushed: Promise<void> };
+    const durable = committed.then(() => committed.flushed);
+    // A failed batch may have taken sessions' index entries with it: read the index again from now on.
+    durable.catch(() => this.indexedSessions.clear());
+    return { firsts, durable };
+  }
+
+  /** Adds a session to the session → merchant index (in this turn's write batch) unless it is there already. */
+  private indexSession(uuid: string, merchant: MerchantId): void {
+    if (this.indexedSessions.get(uuid) === merchant) return;
+    if (this.sessionMerchants.get(uuid) !== merchant) void this.sessionMerchants.put(uuid, merchant);
+    this.indexedSessions.set(uuid, merchant);
   }
 
   /**
@@ -688,7 +733,7 @@ export class Store {
 
   /** Logs events in the caller's transaction (of the log's environment); returns the first one's sequence number. */
   private writeEventLog(merchant: MerchantId, events: readonly BehaviourEvent[]): number {
-    const counterKey = `event_sequence:${merchant}`;
+    const counterKey = eventSequenceKey(merchant);
     const before = (this.logMeta.get(counterKey) as number | undefined) ?? 0;
     let sequence = before;
     for (const event of events) {
@@ -696,6 +741,7 @@ export class Store {
       if (event.uuid !== null && this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
     }
     this.logMeta.put(counterKey, sequence);
+    this.nextSequences.set(merchant, sequence + 1);
     return before + 1;
   }
 
@@ -744,7 +790,7 @@ export class Store {
 
   /** The latest event sequence number of a merchant (0: none yet). */
   eventSequence(merchant: MerchantId): number {
-    return (this.logMeta.get(`event_sequence:${merchant}`) as number | undefined) ?? 0;
+    return (this.logMeta.get(eventSequenceKey(merchant)) as number | undefined) ?? 0;
   }
 
   /** Events with sequence numbers after `after`, oldest first. */

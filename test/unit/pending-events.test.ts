@@ -33,7 +33,7 @@ describe("PendingEvents", () => {
     expect(pending.size).toBe(1);
   });
 
-  it("keeps out events the applier has already reported applied (its report can overtake the log thread's)", () => {
+  it("keeps out events the applier has already reported applied (its report can overtake a batch's flush)", () => {
     const pending = new PendingEvents();
     pending.appliedThrough("a", 2);
     pending.add("a", 1, event(S1, null, 11));

@@ -14,9 +14,9 @@ const RECORDED = jsonReply(200, { data: "Event recorded" });
 export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either platform_customer_id or uuid.";
 
 /**
- * POST /api/v1/analytics/event: validated on this thread, written by the
- * event-writer thread, acknowledged only after LMDB committed it to the event
- * log. Concurrent events share commits, so throughput grows with load while
+ * POST /api/v1/analytics/event: validated on this thread and logged from
+ * it, acknowledged only after the LMDB commit that logs it is flushed to
+ * disk. Concurrent events share commits, so throughput grows with load while
  * each acknowledgement waits about one commit; histories and counts follow
  * (see EventWriter).
  */
