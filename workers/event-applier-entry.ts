@@ -37,7 +37,8 @@ const behind = new Map<MerchantId, { count: number; since: number }>();
 let lastLoggedAt = 0;
 let refreshRoundStarted = 0;
 let lastRoundEnded = 0;
-let pollScheduled = false;
+/** The next poll, if one is scheduled, and when it is due. */
+let nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
 let closing = false;
 
 // Start-up: apply what an earlier run logged but did not get to, and refresh the lists it left stale.
@@ -70,15 +71,24 @@ port.on("message", (message: EventApplierMessage) => {
   void store.close().then(() => process.exit(0));
 });
 
+/**
+ * Polls after `delayMs`, or sooner if a poll is already due sooner. A later
+ * poll is brought forward: when the log was quiet and only stale lists waited
+ * (REFRESH_EVERY_MS away), new events must not wait that long.
+ */
 function schedulePoll(delayMs: number): void {
-  if (pollScheduled || closing) return;
-  pollScheduled = true;
-  setTimeout(poll, delayMs);
+  if (closing) return;
+  const at = Date.now() + delayMs;
+  if (nextPoll !== null) {
+    if (nextPoll.at <= at) return;
+    clearTimeout(nextPoll.timer);
+  }
+  nextPoll = { timer: setTimeout(poll, delayMs), at };
 }
 
 /** A slice for each merchant that is due, then (when a round is due) a slice of stale lists. */
 function poll(): void {
-  pollScheduled = false;
+  nextPoll = null;
   if (closing) return;
   const now = Date.now();
   const quiet = now - lastLoggedAt >= QUIET_AFTER_MS;
