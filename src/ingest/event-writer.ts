@@ -76,6 +76,8 @@ interface Supervised {
  * bounds its memory if applying stalls (e.g. a full disk).
  */
 const MAX_PENDING = 500_000;
+/** The applier hears of logged events at most this often (it counts a quiet log from 50 ms). */
+const REPORT_EVERY_MS = 10;
 /** A thread that keeps dying is started again after a growing pause, up to this long. */
 const MAX_RESTART_DELAY_MS = 5_000;
 
@@ -84,6 +86,9 @@ export class EventWriter implements PendingSource {
   private readonly pending = new PendingEvents();
   /** This turn's events, not logged yet. */
   private current: Batch | null = null;
+  /** Events logged per merchant since the applier was last told. */
+  private readonly unreported = new Map<MerchantId, number>();
+  private reportScheduled = false;
   /** Settles once every batch logged so far is answered; each batch is answered after the one before it. */
   private lastBatch: Promise<void> = Promise.resolve();
   private closing = false;
@@ -224,14 +229,29 @@ export class EventWriter implements PendingSource {
 
   /** Numbered as logged: each merchant's events from its first sequence number, in arrival order. */
   private committed(batch: Batch, firsts: Map<MerchantId, number>): void {
-    const counts: [MerchantId, number][] = [];
     for (const [merchant, events] of batch.groups) {
       const first = firsts.get(merchant)!;
       events.forEach((event, i) => this.pending.add(merchant, first + i, event));
-      counts.push([merchant, events.length]);
+      this.unreported.set(merchant, (this.unreported.get(merchant) ?? 0) + events.length);
     }
-    this.applier.worker.postMessage({ type: "logged", counts } satisfies EventApplierMessage);
+    this.reportSoon();
     this.afterCommit();
     batch.resolve();
+  }
+
+  /**
+   * Tells the applier what was logged, at most every REPORT_EVERY_MS: a
+   * message wakes its thread, which costs more than the message (tens of µs
+   * in a VM), and it applies in slices of thousands of events anyway.
+   */
+  private reportSoon(): void {
+    if (this.reportScheduled) return;
+    this.reportScheduled = true;
+    setTimeout(() => {
+      this.reportScheduled = false;
+      const counts = [...this.unreported];
+      this.unreported.clear();
+      this.applier.worker.postMessage({ type: "logged", counts } satisfies EventApplierMessage);
+    }, REPORT_EVERY_MS);
   }
 }
