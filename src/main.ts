@@ -17,7 +17,7 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
-import { warmSearchIndexes } from "./search/warm-up.js";
+import { warmIndexes } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -116,7 +116,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     },
   });
   const port = await server.listen();
-  warmSearchIndexes(store.listMerchants().map((merchant) => merchant.id), pool, config.workers, log, metrics);
+  const merchantIds = store.listMerchants().map((merchant) => merchant.id);
+  warmIndexes("search_warm", merchantIds, pool, config.workers, log, metrics);
+  warmIndexes("sessions_warm", merchantIds, pool, config.workers, log, metrics);
 
   let closing: Promise<void> | null = null;
   const close = () => {

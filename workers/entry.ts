@@ -9,7 +9,8 @@ import { recommended } from "./tasks/recommended.js";
 import { viewedRelated } from "./tasks/viewed-related.js";
 import { salesList } from "./tasks/sales-lists.js";
 import { staticProducts } from "./tasks/static-products.js";
-import { quickViewSearch, warmSearch } from "./tasks/quick-view.js";
+import { quickViewSearch } from "./tasks/quick-view.js";
+import { warmUp } from "./tasks/warm-up.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
@@ -45,7 +46,8 @@ async function run(task: Task): Promise<TaskResult> {
     case "quick_view":
       return quickViewSearch(store, config.dataDir, task);
     case "search_warm":
-      return warmSearch(store, task);
+    case "sessions_warm":
+      return warmUp(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
     default:

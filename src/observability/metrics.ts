@@ -124,7 +124,7 @@ export class ServiceMetrics {
     this.eventAckSeconds.observe(seconds);
   }
 
-  build(what: "search_index" | "similar_model", seconds: number): void {
+  build(what: "search_index" | "session_index" | "similar_model", seconds: number): void {
     this.buildSeconds.observe({ what }, seconds);
   }
 

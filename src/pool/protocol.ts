@@ -11,20 +11,28 @@ export interface RefreshSimilarTask {
   productIds: number[];
 }
 
-/** Builds a merchant's search index in the worker that runs it, so the first shopper does not wait. */
-/** One step of a worker's search-index warm-up: index for about `sliceMs`, then answer a SearchWarmReply. */
-export interface SearchWarmTask {
-  kind: "search_warm";
+/**
+ * One step of a worker's warm-up of a merchant's in-memory index, so the first
+ * shopper does not wait for its build: the search index, or the session index
+ * of viewed-related. Works for about `sliceMs`, then answers a WarmReply.
+ */
+export interface WarmTask {
+  kind: "search_warm" | "sessions_warm";
   merchantId: string;
   sliceMs: number;
 }
 
-/** The body of a search_warm answer: which worker, and whether its index is complete. */
-export interface SearchWarmReply {
-  threadId: number;
+/** Where a warm-up step left the index. */
+export interface WarmStep {
+  /** The index is complete and current. */
   done: boolean;
-  /** Set by the step that completed the build. */
+  /** When this step completed the build: the time spent building, over all steps. */
   buildSeconds: number | null;
+}
+
+/** The body of a warm-up step's answer: which worker, and where its index is. */
+export interface WarmReply extends WarmStep {
+  threadId: number;
 }
 
 export type Task =
@@ -34,7 +42,7 @@ export type Task =
   | ViewedTask
   | PurchasedTask
   | QuickViewTask
-  | SearchWarmTask
+  | WarmTask
   | RefreshSimilarTask
   | { kind: "ping" };
 

@@ -1,8 +1,11 @@
 // Each worker keeps, per merchant, an in-memory session index fed from the
 // event log: new events are read on demand (only those after the last one
-// seen), so the index follows live traffic without a rebuild.
+// seen), so the index follows live traffic without a rebuild. At start the
+// service warms it in short background steps (warmSessions), because a
+// first read of a large log takes seconds (4M events: 10-13 s).
 import { DEFAULT_SESSION_KNN, SessionIndex, type SessionKnnConfig } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
+import type { WarmStep } from "../pool/protocol.js";
 import type { Store } from "../stores/store.js";
 
 export class MerchantSessions {
@@ -11,24 +14,39 @@ export class MerchantSessions {
   private readonly itemOf = new Map<number, number>();
   private readonly productOf: number[] = [];
   private lastSequence = 0;
+  /** Time spent reading the log into the index so far, over all calls. */
+  busyMs = 0;
 
   constructor(
     private readonly store: Store,
     private readonly merchant: MerchantId,
   ) {}
 
-  /** Reads the events logged since the last call into the index. */
-  catchUp(): void {
-    if (this.store.eventSequence(this.merchant) === this.lastSequence) return;
-    for (const { sequence, event } of this.store.eventsSince(this.merchant, this.lastSequence)) {
-      this.lastSequence = sequence;
-      if (event.verb !== "viewed" || event.uuid === null) continue;
-      let session = this.sessionOf.get(event.uuid);
-      if (session === undefined) {
-        session = this.index.newSession();
-        this.sessionOf.set(event.uuid, session);
+  /**
+   * Reads the events logged since the last call into the index, until
+   * `deadline` (performance.now()) has passed; true once it has read to the
+   * end of the log.
+   */
+  catchUp(deadline = Number.POSITIVE_INFINITY): boolean {
+    if (this.store.eventSequence(this.merchant) === this.lastSequence) return true;
+    const started = performance.now();
+    let read = 0;
+    try {
+      for (const { sequence, event } of this.store.eventsSince(this.merchant, this.lastSequence)) {
+        // Before this event is taken: the next call starts with it.
+        if (++read % DEADLINE_CHECK_EVERY === 0 && performance.now() >= deadline) return false;
+        this.lastSequence = sequence;
+        if (event.verb !== "viewed" || event.uuid === null) continue;
+        let session = this.sessionOf.get(event.uuid);
+        if (session === undefined) {
+          session = this.index.newSession();
+          this.sessionOf.set(event.uuid, session);
+        }
+        this.index.append(session, this.itemFor(event.product_id));
       }
-      this.index.append(session, this.itemFor(event.product_id));
+      return true;
+    } finally {
+      this.busyMs += performance.now() - started;
     }
   }
 
@@ -55,15 +73,38 @@ export class MerchantSessions {
   }
 }
 
-const perMerchant = new Map<MerchantId, MerchantSessions>();
+/** Events read between looks at the clock: a look costs about as much as reading a few events. */
+const DEADLINE_CHECK_EVERY = 256;
 
-/** This thread's session index of a merchant, brought up to date with the event log. */
-export function sessionsOf(store: Store, merchant: MerchantId): MerchantSessions {
+const perMerchant = new Map<MerchantId, MerchantSessions>();
+/** Merchants whose index this thread has read to the end of the log at least once. */
+const complete = new Set<MerchantId>();
+
+function merchantSessions(store: Store, merchant: MerchantId): MerchantSessions {
   let sessions = perMerchant.get(merchant);
   if (!sessions) {
     sessions = new MerchantSessions(store, merchant);
     perMerchant.set(merchant, sessions);
   }
+  return sessions;
+}
+
+/** This thread's session index of a merchant, brought up to date with the event log. */
+export function sessionsOf(store: Store, merchant: MerchantId): MerchantSessions {
+  const sessions = merchantSessions(store, merchant);
   sessions.catchUp();
   return sessions;
+}
+
+/**
+ * One warm-up step: reads the log into this thread's index of the merchant for
+ * about `sliceMs`. Done once the index has read to the end of the log; the
+ * step that gets there first reports the time all steps spent reading.
+ */
+export function warmSessions(store: Store, merchant: MerchantId, sliceMs: number): WarmStep {
+  const sessions = merchantSessions(store, merchant);
+  if (!sessions.catchUp(performance.now() + sliceMs)) return { done: false, buildSeconds: null };
+  if (complete.has(merchant)) return { done: true, buildSeconds: null };
+  complete.add(merchant);
+  return { done: true, buildSeconds: sessions.busyMs / 1000 };
 }

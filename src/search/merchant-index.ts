@@ -4,6 +4,7 @@
 import { indexedProduct } from "../core/search/indexed-product.js";
 import { LexicalIndex } from "../core/search/lexical-index.js";
 import type { MerchantId } from "../core/types.js";
+import type { WarmStep } from "../pool/protocol.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import type { Store } from "../stores/store.js";
 import { CollectionIndex } from "./collection-index.js";
@@ -155,13 +156,6 @@ export function searchIndexOf(store: Store, merchant: MerchantId): MerchantSearc
   // With no deadline, a warm-up under way is finished rather than thrown away.
   warmSearchIndex(store, merchant, Number.POSITIVE_INFINITY);
   return perMerchant(indexes, store).get(merchant)!;
-}
-
-export interface WarmStep {
-  /** The index is complete and current. */
-  done: boolean;
-  /** When this step completed a build: the time spent indexing, over all its slices. */
-  buildSeconds: number | null;
 }
 
 /**

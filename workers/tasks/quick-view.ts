@@ -1,7 +1,5 @@
-import { threadId } from "node:worker_threads";
 import type { QuickViewTask } from "../../src/core/search/request.js";
-import type { SearchWarmReply, SearchWarmTask, TaskResult } from "../../src/pool/protocol.js";
-import { warmSearchIndex } from "../../src/search/merchant-index.js";
+import type { TaskResult } from "../../src/pool/protocol.js";
 import { quickView, type QuickViewDependencies } from "../../src/search/quick-view.js";
 import { liveModel, nearestToText } from "../../src/similar/live-model.js";
 import type { Store } from "../../src/stores/store.js";
@@ -31,11 +29,4 @@ let dependencies: QuickViewDependencies | null = null;
 export function quickViewSearch(store: Store, dataDir: string, task: QuickViewTask): Promise<TaskResult> {
   dependencies ??= meaningFallback(store, dataDir);
   return quickView(store, task, dependencies);
-}
-
-/** One step of this worker's index warm-up (see warmSearchIndex); the answer says whether the index is complete. */
-export function warmSearch(store: Store, task: SearchWarmTask): TaskResult {
-  const step = store.merchant(task.merchantId) ? warmSearchIndex(store, task.merchantId, task.sliceMs) : { done: true, buildSeconds: null };
-  const reply: SearchWarmReply = { threadId, ...step };
-  return { ok: true, body: new TextEncoder().encode(JSON.stringify(reply)) };
 }

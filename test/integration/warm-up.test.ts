@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, startTestService, type TestService } from "../helpers/service.js";
+
+let t: TestService;
+
+beforeAll(async () => {
+  // The demo merchant exists when the service starts, so its workers warm their indexes.
+  t = await startTestService({ demo: true });
+});
+afterAll(() => t.stop());
+
+const metricsText = async () => (await fetch(`${t.base}/metrics`)).text();
+const stepsOf = (metrics: string, kind: string) => Number(new RegExp(`^aisle_pool_task_duration_seconds_count\\{kind="${kind}",outcome="ok"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0);
+
+describe("index warm-up at start", () => {
+  it("builds the search index in steps queued with other tasks, once per worker, and searches use it", async () => {
+    const demo = t.service.demo!;
+    // Products answer while the warm-up runs: its steps share the pool with them.
+    const listed = await fetch(`${t.base}/api/v1/products/static?key=${demo.apiKey}&ids=${demo.sample.productIds.join(",")}`);
+    expect(listed.status).toBe(200);
+    await eventually(async () => {
+      // One worker in tests: one completed build.
+      expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="search_index"\} 1$/m);
+    });
+    const steps = stepsOf(await metricsText(), "search_warm");
+    expect(steps).toBeGreaterThanOrEqual(1);
+
+    const [handle] = demo.sample.handles;
+    const query = handle!.split("-").slice(0, 2).join(" ");
+    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${demo.apiKey}`, { method: "POST", body: JSON.stringify({ query }) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { productSuggestions: unknown[] } }).data.productSuggestions.length).toBeGreaterThan(0);
+    // No further warm-up step ran: the worker's index was complete.
+    expect(stepsOf(await metricsText(), "search_warm")).toBe(steps);
+  });
+
+  it("reads the event log into the session index of viewed-related the same way, once per worker", async () => {
+    const demo = t.service.demo!;
+    await eventually(async () => {
+      expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="session_index"\} 1$/m);
+    });
+    const steps = stepsOf(await metricsText(), "sessions_warm");
+    expect(steps).toBeGreaterThanOrEqual(1);
+    // A session that viewed a product gets related products from the warmed index.
+    const uuid = "5b0e7c2a-8f1d-4e3b-9a6c-2d4f8e1b7a90";
+    const [productHandle] = demo.sample.handles;
+    const event = await fetch(`${t.base}/api/v1/analytics/event?key=${demo.apiKey}&subject=user&verb=viewed&noun=product&uuid=${uuid}&platform_product_handle=${productHandle}`, { method: "POST" });
+    expect(event.status).toBe(200);
+    const related = await fetch(`${t.base}/api/v1/products/viewed-related?key=${demo.apiKey}&uuid=${uuid}`);
+    expect(related.status).toBe(200);
+    expect(((await related.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(stepsOf(await metricsText(), "sessions_warm")).toBe(steps);
+  });
+});
