@@ -52,10 +52,23 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Resident set size of a process in MB (MiB), from /proc; includes every thread, so the worker pool too. */
 export function rssMB(pid: number): number {
+  return rssPartsMB(pid).total;
+}
+
+/**
+ * VmRSS and its parts: anonymous memory (heaps, indexes, native buffers) and
+ * file-backed pages (LMDB's memory map as far as the process touched it, and
+ * ~40 MB of the node binary and libraries), which the kernel can drop and read
+ * again under memory pressure.
+ */
+export function rssPartsMB(pid: number): { total: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-  if (kb === undefined) throw new Error(`no VmRSS for pid ${pid}`);
-  return Number(kb) / 1024;
+  const field = (name: string) => {
+    const kb = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status)?.[1];
+    if (kb === undefined) throw new Error(`no ${name} for pid ${pid}`);
+    return Number(kb) / 1024;
+  };
+  return { total: field("VmRSS"), anon: field("RssAnon"), file: field("RssFile") };
 }
 
 /**

@@ -111,6 +111,10 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     { figure: "  cold start (spawn → healthz 200)", cells: points.map((p) => seconds(p.coldStartMs)), budget: "scaleColdStart", judged: points.map((p) => p.coldStartMs / 1000) },
     { figure: "  RSS after start", cells: points.map((p) => mb(p.rssAfterStartMB)) },
     { figure: "  RSS after the endpoint runs", cells: points.map((p) => mb(p.rssAfterLoadMB)) },
+    {
+      figure: "    of which anonymous / file-backed (LMDB pages, binary)",
+      cells: points.map(({ rssAfterLoadParts: { anon, file } }) => (Number.isFinite(anon) ? `${mb(anon)} / ${mb(file)}` : "n/a")),
+    },
     { figure: "  RSS peak while serving (sampled every 1 s)", cells: points.map((p) => (p.rssSamples.length === 0 ? "n/a" : mb(Math.max(...p.rssSamples.map((s) => s.mb))))) },
     {
       figure: `  RSS growth per 100k products over the ${first ? count(first.products) : "first"} shop`,
@@ -161,7 +165,7 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number, opt
     "Shops: the demo generator at each size with its own proportions (2 customers per 3 products, or at most --max-customers when given; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built (up to --similar-up-to products) — all in a shop-building child process with a V8 heap of the machine's memory less 4 GB (at most what vm.max_map_count lets V8 map: 85% of the mappings × 256 KB), which exits before `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
     "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one autocannon process per endpoint, 10 connections, on the same cores as the server. Results read \"pass / over\" per size, left to right.",
     "First request after start: each endpoint's first URL sent alone (no timeout up to 10 min) just before its load run, so state a worker builds on first use (the quick-view index, the session index read from the whole event log, shop-wide rankings) is timed there rather than turning the load run into timeouts; the endpoints run in the table's order on one server, so a later endpoint's first request may find work already done by an earlier one.",
-    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included).",
+    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included); after the endpoint runs it is also split into anonymous memory (V8 heaps, the workers' search and session indexes, native buffers) and file-backed pages (of the LMDB map, and ~40 MB of the node binary and libraries), which the kernel may drop and read again under memory pressure. The growth budget is judged on the whole VmRSS.",
   ];
   for (const p of points) for (const note of serverNotes(p)) out.push(`Server log at ${count(p.products)} products: ${note}`);
   for (const p of points) for (const error of p.errors) out.push(`NOT MEASURED at ${count(p.products)} products: ${error.split("\n")[0]}`);

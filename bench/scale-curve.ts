@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
+import { rssMB, rssPartsMB, startAisle, type AisleProcess } from "./aisle-process.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
 import type { Rotation } from "./endpoint-paths.js";
 import { builderHeapMB, describeError, describeExit, maxMapCount, remember, type RssSample } from "./exit-cause.js";
@@ -76,6 +76,8 @@ export interface CurvePoint extends Omit<ShopReport, "rotations" | "apiKey" | "p
   coldStartMs: number;
   rssAfterStartMB: number;
   rssAfterLoadMB: number;
+  /** The parts of rssAfterLoadMB: anonymous memory, and touched pages of the LMDB map (see rssPartsMB). */
+  rssAfterLoadParts: { anon: number; file: number };
   /** The server's RSS sampled every second from start to stop. */
   rssSamples: RssSample[];
   endpoints: ScenarioResult[];
@@ -103,6 +105,7 @@ function emptyPoint(products: number): CurvePoint {
     coldStartMs: NaN,
     rssAfterStartMB: NaN,
     rssAfterLoadMB: NaN,
+    rssAfterLoadParts: { anon: NaN, file: NaN },
     rssSamples: [],
     endpoints: [],
     firstRequestMs: new Map(),
@@ -206,7 +209,11 @@ async function serveAndLoad(point: CurvePoint, dataDir: string, rotations: Rotat
         point.errors.push(`${rotation.name}: ${describeError(error)}`);
       }
     }
-    if (server.exit === null) point.rssAfterLoadMB = rssMB(server.pid);
+    if (server.exit === null) {
+      const { total, anon, file } = rssPartsMB(server.pid);
+      point.rssAfterLoadMB = total;
+      point.rssAfterLoadParts = { anon, file };
+    }
   } finally {
     clearInterval(sampler);
     if (aisle) {
