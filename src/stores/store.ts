@@ -52,12 +52,12 @@ const RECENT_SESSIONS = 100_000;
 const MISMATCHED_LOG =
   "events.lmdb in this data dir is missing or belongs to another aisle.lmdb (their pair ids differ): restore the two files together, or move both away to start afresh";
 
-/** The meta key of a merchant's derived watermark (see deriveEventsSync). */
 /** The log's counter of a merchant's last event sequence number. */
 function eventSequenceKey(merchant: MerchantId): string {
   return `event_sequence:${merchant}`;
 }
 
+/** The meta key of a merchant's derived watermark (see deriveEventsSync). */
 function derivedKey(merchant: MerchantId): string {
   return `event_derived:${merchant}`;
 }
@@ -674,7 +674,7 @@ export class Store {
     return { firsts, durable };
   }
 
-  /** Adds a session to the session → merchant index (in this turn's write batch) unless it is there already. */
+  /** Adds a session to the session → merchant index (in the write batch or transaction under way) unless it is there already. */
   private indexSession(uuid: string, merchant: MerchantId): void {
     if (this.indexedSessions.get(uuid) === merchant) return;
     if (this.sessionMerchants.get(uuid) !== merchant) void this.sessionMerchants.put(uuid, merchant);
@@ -738,7 +738,7 @@ export class Store {
     let sequence = before;
     for (const event of events) {
       this.events.put([merchant, ++sequence], event);
-      if (event.uuid !== null && this.sessionMerchants.get(event.uuid) !== merchant) this.sessionMerchants.put(event.uuid, merchant);
+      if (event.uuid !== null) this.indexSession(event.uuid, merchant);
     }
     this.logMeta.put(counterKey, sequence);
     this.nextSequences.set(merchant, sequence + 1);
