@@ -19,6 +19,7 @@ import { evalSearch } from "./eval/search.js";
 import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
+import { DataDirInUseError } from "./stores/serve-lock.js";
 import { AlreadyExistsError, Store, StoreFormatError } from "./stores/store.js";
 import { VERSION } from "./version.js";
 
@@ -266,7 +267,7 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof InvalidInput || error instanceof ConfigError || error instanceof AlreadyExistsError || error instanceof StoreFormatError) {
+  if (error instanceof InvalidInput || error instanceof ConfigError || error instanceof AlreadyExistsError || error instanceof StoreFormatError || error instanceof DataDirInUseError) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);
   }

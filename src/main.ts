@@ -1,6 +1,6 @@
 // The composition root: opens the store, seeds the demo, starts the worker pool
 // and the HTTP front end, and shuts them down in order.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ResponseCache } from "./cache/response-cache.js";
 import type { Config } from "./config.js";
@@ -19,6 +19,7 @@ import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
 import { warmIndexes } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
+import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
 
@@ -49,6 +50,17 @@ function adminTokenFor(config: Config): string {
 }
 
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const unlock = lockDataDir(config.dataDir);
+  try {
+    return await startLocked(config, log, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function startLocked(config: Config, log: Logger, unlock: () => void): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const adminToken = adminTokenFor(config);
   const seeding = config.demo === "auto" && store.isEmpty();
@@ -128,6 +140,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await similar.close();
       await pool.close();
       await store.close();
+      unlock();
     })();
     return closing;
   };

@@ -67,6 +67,11 @@ describe("aisle serve", () => {
         }
       }
     }
+    // A second service on the same data dir is refused while the first runs: both would number events from memory.
+    const rival = aisle(["serve", "--port", "0"], dataDir);
+    expect(rival.status).toBe(2);
+    expect(rival.stderr).toContain(`is in use by aisle serve (pid ${first.child.pid})`);
+
     first.child.kill("SIGTERM");
     expect(await exitOf(first.child)).toBe(0);
 

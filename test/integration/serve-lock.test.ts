@@ -1,0 +1,49 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DataDirInUseError, lockDataDir } from "../../src/stores/serve-lock.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "aisle-serve-lock-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A process that runs until killed, and its pid. */
+function otherProcess() {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  return { pid: child.pid!, stop: () => new Promise((resolve) => child.once("exit", resolve).kill("SIGKILL")) };
+}
+
+describe("one aisle serve per data dir", () => {
+  it("refuses a data dir whose lock a running process holds, naming it", async () => {
+    const dir = tempDir();
+    const other = otherProcess();
+    try {
+      writeFileSync(join(dir, "serve.pid"), `${other.pid}\n`);
+      expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
+      expect(() => lockDataDir(dir)).toThrow(`pid ${other.pid}`);
+      // Refusing left the holder's file as it was.
+      expect(readFileSync(join(dir, "serve.pid"), "utf8").trim()).toBe(String(other.pid));
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("takes over the lock of a process that has died, and gives it back", async () => {
+    const dir = tempDir();
+    const other = otherProcess();
+    writeFileSync(join(dir, "serve.pid"), `${other.pid}\n`);
+    await other.stop();
+    const unlock = lockDataDir(dir);
+    expect(readFileSync(join(dir, "serve.pid"), "utf8").trim()).toBe(String(process.pid));
+    unlock();
+    expect(existsSync(join(dir, "serve.pid"))).toBe(false);
+    // Free again: the next start takes it at once.
+    lockDataDir(dir)();
+  });
+});
