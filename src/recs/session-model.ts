@@ -2,7 +2,8 @@
 // event log: new events are read on demand (only those after the last one
 // seen), so the index follows live traffic without a rebuild. At start the
 // service warms it in short background steps (warmSessions), because a
-// first read of a large log takes seconds (4M events: 10-13 s).
+// first read of a large log takes seconds (4M events: ~7 s).
+import { IntegerIds, StringIds } from "../core/recs/id-tables.js";
 import { DEFAULT_SESSION_KNN, SessionIndex, type SessionKnnConfig } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
@@ -10,8 +11,10 @@ import type { Store } from "../stores/store.js";
 
 export class MerchantSessions {
   readonly index = new SessionIndex();
-  private readonly sessionOf = new Map<string, number>();
-  private readonly itemOf = new Map<number, number>();
+  /** Session uuid → the index's session number. */
+  private readonly sessionOf = new StringIds();
+  /** Product id → the index's item number, and back. */
+  private readonly itemOf = new IntegerIds();
   private readonly productOf: number[] = [];
   private lastSequence = 0;
   /** Time spent reading the log into the index so far, over all calls. */
@@ -38,7 +41,7 @@ export class MerchantSessions {
         this.lastSequence = sequence;
         if (event.verb !== "viewed" || event.uuid === null) continue;
         let session = this.sessionOf.get(event.uuid);
-        if (session === undefined) {
+        if (session < 0) {
           session = this.index.newSession();
           this.sessionOf.set(event.uuid, session);
         }
@@ -55,8 +58,8 @@ export class MerchantSessions {
    * `uuid` names the session itself, kept out of its own neighbours.
    */
   scoreNext(viewed: readonly number[], uuid: string | null, config: SessionKnnConfig = DEFAULT_SESSION_KNN): Map<number, number> {
-    const prefix = viewed.map((id) => this.itemOf.get(id)).filter((item): item is number => item !== undefined);
-    const self = uuid === null ? -1 : (this.sessionOf.get(uuid) ?? -1);
+    const prefix = viewed.map((id) => this.itemOf.get(id)).filter((item) => item >= 0);
+    const self = uuid === null ? -1 : this.sessionOf.get(uuid);
     const scores = new Map<number, number>();
     for (const [item, score] of this.index.query(prefix, config, self)) scores.set(this.productOf[item]!, score);
     return scores;
@@ -64,7 +67,7 @@ export class MerchantSessions {
 
   private itemFor(productId: number): number {
     let item = this.itemOf.get(productId);
-    if (item === undefined) {
+    if (item < 0) {
       item = this.productOf.length;
       this.itemOf.set(productId, item);
       this.productOf.push(productId);

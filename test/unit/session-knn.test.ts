@@ -82,6 +82,7 @@ describe("session kNN query", () => {
       fc.property(sessionsArb, fc.array(fc.array(fc.integer({ min: 0, max: 35 }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), configArb, (sessions, prefixes, { base, sampleSize, neighbours }) => {
         const config = { ...base, sampleSize, neighbours, recencyScale: 50 };
         const index = new SessionIndex();
+        // Sessions of over four items and the postings of items, which grow interleaved, move in the index's pools.
         for (const items of sessions) {
           const session = index.newSession();
           for (const item of items) index.append(session, item);

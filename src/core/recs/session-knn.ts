@@ -3,6 +3,8 @@
 // views most; items of the most similar sessions are recommended. Everything is
 // typed arrays and integer ids so a query costs well under a millisecond.
 
+import { IntListPool } from "./int-list-pool.js";
+
 export interface SessionKnnConfig {
   /** The most recent sessions sharing any prefix item considered as neighbours. */
   sampleSize: number;
@@ -45,31 +47,16 @@ export const DEFAULT_SESSION_KNN: SessionKnnConfig = {
 /** The protocol's setting: repeat views count as hits, so recently viewed items are boosted. */
 export const REMINDING_SESSION_KNN: SessionKnnConfig = { ...DEFAULT_SESSION_KNN, remind: true, boost: 1 };
 
-/** A growable Int32 list (JS arrays of numbers cost 2–4× the memory). */
-class IntList {
-  data = new Int32Array(4);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-}
-
 /**
  * Sessions and, per item, the sessions that contain it (in order of arrival,
  * so the tail holds the most recent). Items and sessions are dense ints; the
  * caller maps its own ids in and out.
  */
 export class SessionIndex {
-  /** Items of each session, in order. */
-  private readonly sessions: IntList[] = [];
-  /** Per item: sessions containing it, each once, most recent last. */
-  private readonly postings: IntList[] = [];
+  /** Items of each session, in order: list s is session s. */
+  private readonly sessions = new IntListPool();
+  /** Per item: sessions containing it, each once, most recent last (list i is item i). */
+  private readonly postings = new IntListPool();
   /** Scratch per session for one query: its similarity, valid where sessionMark equals the query's stamp. */
   private sessionScores = new Float64Array(0);
   private sessionMark = new Int32Array(0);
@@ -86,26 +73,32 @@ export class SessionIndex {
   private ballotStamp = 0;
 
   get sessionCount(): number {
-    return this.sessions.length;
+    return this.sessions.size;
   }
 
   get itemCount(): number {
-    return this.postings.length;
+    return this.postings.size;
+  }
+
+  /** Bytes of the index's lists (not its per-query scratch): for memory accounting. */
+  get listBytes(): number {
+    return 4 * (this.sessions.allocatedInts + this.postings.allocatedInts);
   }
 
   newSession(): number {
-    this.sessions.push(new IntList());
-    return this.sessions.length - 1;
+    return this.sessions.add();
   }
 
   /** Appends an item view to a session (sessions grow as their events arrive). */
   append(session: number, item: number): void {
-    const list = this.sessions[session]!;
+    const { data } = this.sessions;
+    const start = this.sessions.start(session);
+    const end = start + this.sessions.length(session);
     let seen = false;
-    for (let i = 0; i < list.length; i++) if (list.data[i] === item) seen = true;
-    list.push(item);
-    while (this.postings.length <= item) this.postings.push(new IntList());
-    if (!seen) this.postings[item]!.push(session);
+    for (let i = start; i < end; i++) if (data[i] === item) seen = true;
+    this.sessions.push(session, item);
+    while (this.postings.size <= item) this.postings.add();
+    if (!seen) this.postings.push(item, session);
   }
 
   /**
@@ -125,7 +118,7 @@ export class SessionIndex {
     const weights = new Map<number, number>();
     for (let p = 0; p < length; p++) {
       const item = prefix[p]!;
-      if (item >= this.postings.length) continue;
+      if (item >= this.postings.size) continue;
       weights.set(item, (p + 1) / length);
       this.itemStep[item] = length - p;
       this.itemStepMark[item] = stamp;
@@ -135,11 +128,12 @@ export class SessionIndex {
     // Candidates: the most recent sessions holding any prefix item (session ids
     // grow with time), scored by the weights of the items they share.
     let candidateCount = 0;
+    const postings = this.postings.data;
     for (const [item, weight] of weights) {
-      const posting = this.postings[item]!;
-      const start = Math.max(0, posting.length - config.sampleSize);
-      for (let k = posting.length - 1; k >= start; k--) {
-        const session = posting.data[k]!;
+      const first = this.postings.start(item);
+      const last = first + this.postings.length(item) - 1;
+      for (let k = last; k >= Math.max(first, last + 1 - config.sampleSize); k--) {
+        const session = postings[k]!;
         if (session === self) continue;
         if (this.sessionMark[session] !== stamp) {
           this.sessionMark[session] = stamp;
@@ -159,14 +153,16 @@ export class SessionIndex {
     // Each neighbour votes for its items with its similarity, divided by how far
     // back the latest prefix item it shares sits.
     const voted: number[] = [];
-    const newest = this.sessions.length - 1;
+    const newest = this.sessions.size - 1;
+    const items = this.sessions.data;
     for (let n = 0; n < neighbours.length; n++) {
       const session = neighbours[n]!;
-      const list = this.sessions[session]!;
+      const start = this.sessions.start(session);
+      const length = this.sessions.length(session);
       let nearest = Number.POSITIVE_INFINITY;
       let anchor = -1;
-      for (let i = 0; i < list.length; i++) {
-        const step = stepOf(list.data[i]!);
+      for (let i = 0; i < length; i++) {
+        const step = stepOf(items[start + i]!);
         if (step < nearest || (step === nearest && i > anchor)) {
           nearest = step;
           anchor = i;
@@ -177,8 +173,8 @@ export class SessionIndex {
       if (config.recencyScale > 0) vote *= Math.exp(-(newest - session) / config.recencyScale);
       // A stamp per neighbour: each of its items votes once.
       const ballot = ++this.ballotStamp;
-      for (let i = 0; i < list.length; i++) {
-        const item = list.data[i]!;
+      for (let i = 0; i < length; i++) {
+        const item = items[start + i]!;
         if (this.itemBallot[item] === ballot || (!config.remind && this.itemStepMark[item] === stamp)) continue;
         this.itemBallot[item] = ballot;
         const position = config.positionDecay > 0 ? positionWeight(Math.abs(i - anchor), config.positionDecay) : 1;
@@ -191,13 +187,14 @@ export class SessionIndex {
       }
     }
     const scores = new Map<number, number>();
-    const lift = config.idfWeight > 0 && this.sessions.length > 1;
-    const logSessions = Math.log(this.sessions.length);
+    const sessionCount = this.sessions.size;
+    const lift = config.idfWeight > 0 && sessionCount > 1;
+    const logSessions = Math.log(sessionCount);
     for (const item of voted) {
       const score = this.itemScores[item]!;
       if (!lift) scores.set(item, score);
       else {
-        const idf = Math.log(this.sessions.length / Math.max(1, this.postings[item]?.length ?? 1)) / logSessions;
+        const idf = Math.log(sessionCount / Math.max(1, this.postings.length(item))) / logSessions;
         scores.set(item, score * (1 + config.idfWeight * idf));
       }
     }
@@ -214,8 +211,8 @@ export class SessionIndex {
   }
 
   private ensureScratch(): void {
-    if (this.sessionMark.length < this.sessions.length) {
-      const size = Math.max(1024, this.sessions.length * 2);
+    if (this.sessionMark.length < this.sessions.size) {
+      const size = Math.max(1024, this.sessions.size * 2);
       this.sessionMark = new Int32Array(size);
       this.sessionScores = new Float64Array(size);
       this.candidates = new Int32Array(size);
@@ -223,8 +220,8 @@ export class SessionIndex {
       this.itemStepMark.fill(0);
       this.itemScoreMark.fill(0);
     }
-    if (this.itemStepMark.length < this.postings.length) {
-      const size = Math.max(1024, this.postings.length * 2);
+    if (this.itemStepMark.length < this.postings.size) {
+      const size = Math.max(1024, this.postings.size * 2);
       this.itemStep = new Int32Array(size);
       this.itemStepMark = new Int32Array(size);
       this.itemScores = new Float64Array(size);
