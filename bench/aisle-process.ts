@@ -33,6 +33,8 @@ export interface AisleProcess {
   spawnedAt: number;
   /** The server's own warn and error log lines, and its model-training lines: what it said about itself. */
   notable: string[];
+  /** Resolves once the server logs that a merchant's similar-products model is trained (also if it did before the call). */
+  untilTrained(merchant: string, timeoutMs: number): Promise<void>;
 }
 
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
@@ -110,9 +112,19 @@ export async function startAisle(dataDir: string, adminToken: string, expectSeed
   });
   const stdout = createInterface({ input: child.stdout! });
   const notable: string[] = [];
+  const trained = new Set<string>();
   stdout.on("line", (line) => {
     if (/^\{.*"level":"(warn|error|fatal)"/.test(line) || /"message":"[^"]*(trained|training)/.test(line)) keep(notable, line, 100);
+    if (line.includes('"similar-products model trained"')) trained.add((JSON.parse(line) as { merchant: string }).merchant);
   });
+  const untilTrained = async (merchant: string, timeoutMs: number) => {
+    const deadline = performance.now() + timeoutMs;
+    while (!trained.has(merchant)) {
+      if (exit !== null) throw new Error(`aisle serve exited before training the similar-products model of ${merchant}:\n${tail.join("\n")}`);
+      if (performance.now() > deadline) throw new Error(`aisle serve did not train the similar-products model of ${merchant} within ${timeoutMs} ms:\n${tail.join("\n")}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   const banner = await new Promise<{ apiKey: string; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
     let apiKey: string | null = null;
@@ -166,6 +178,7 @@ export async function startAisle(dataDir: string, adminToken: string, expectSeed
     exited,
     spawnedAt,
     notable,
+    untilTrained,
   };
 }
 

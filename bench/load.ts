@@ -80,6 +80,8 @@ export interface EventCheck {
 
 /** How long an event scenario waits for the applier to catch up after the load stops. */
 const CATCH_UP_LIMIT_MS = 120_000;
+/** The demo's similar-products model trains in ~10 s; this allows for a slow machine. */
+const DEMO_MODEL_TIMEOUT_MS = 180_000;
 
 /** aisle_events_unapplied from the service's /metrics. */
 async function unappliedEvents(origin: string): Promise<number> {
@@ -306,6 +308,10 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
   try {
     process.stderr.write("  load: starting aisle serve on an empty data dir (seeds the demo)…\n");
     aisle = await startAisle(dataDir, "adm_bench");
+    // The demo's similar-products model trains on a background thread after listening: measured from here on, it
+    // would take one of the two cores from the load runs, and context=similar would not answer from it yet.
+    process.stderr.write("  load: waiting for the demo's similar-products model (trained in the background)…\n");
+    await aisle.untilTrained("demo", DEMO_MODEL_TIMEOUT_MS);
     const rssAfterStartMB = rssMB(aisle.pid);
     const { origin, apiKey } = aisle;
 

@@ -77,12 +77,9 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   });
   queueDepth = () => pool.queueSize;
   const similar = new SimilarModels(store, pool, config.dataDir, log, (seconds) => metrics.build("similar_model", seconds));
-  if (seeding && demo) {
-    // Part of seeding: the demo's similar-products answers come from its own trained model from the first request.
-    log.info("training the demo's similar-products model (seconds; once per data dir)");
-    const manifest = await similar.train(demo.merchantId);
-    log.info("demo similar-products model trained", { seconds: manifest.training.seconds, products: manifest.training.products });
-  }
+  // A shop without a model, the demo just seeded included, gets one trained in
+  // the background (~10 s for the demo): listening first keeps a first start
+  // within seconds, and until then context=similar is answered as README says.
   similar.reconcile();
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
