@@ -1,21 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { tempDirs } from "../helpers/temp-dirs.js";
 
 // These run the built CLI (npm test builds first) exactly as an operator would.
 const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "aisle-cli-"));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("aisle-cli-", "all");
 
 function aisle(args: string[], dataDir: string) {
   return spawnSync(process.execPath, [CLI, ...args, "--data", dataDir], { encoding: "utf8", env: { ...process.env, AISLE_ADMIN_TOKEN: "" } });

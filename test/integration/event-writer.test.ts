@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { EventWriter } from "../../src/ingest/event-writer.js";
 import { Store } from "../../src/stores/store.js";
 import { historyOf } from "../../workers/tasks/history-lists.js";
 import { product } from "../helpers/fixtures.js";
+import { tempDirs } from "../helpers/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "aisle-event-writer-"));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("aisle-event-writer-");
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({ at, uuid: SESSION, customer_id: 7, verb, product_id, theme_id: null });

@@ -1,17 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DataDirInUseError, lockDataDir } from "../../src/stores/serve-lock.js";
+import { tempDirs } from "../helpers/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "aisle-serve-lock-"));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("aisle-serve-lock-");
 
 /** A process that runs until killed, and its pid. */
 function otherProcess() {

@@ -1,21 +1,15 @@
-import { mkdtempSync, renameSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { normaliseMarket } from "../../src/core/ingest/records.js";
 import { Store, StoreFormatError } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { tempDirs } from "../helpers/temp-dirs.js";
 
 const NOW = "2026-05-01T00:00:00+00:00";
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "aisle-store-"));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("aisle-store-");
 
 const located = (id: number, overrides: Record<string, unknown> = {}) => ({
   path: `products[${id}]`,
