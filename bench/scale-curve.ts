@@ -31,11 +31,12 @@ export interface CurveOptions {
   similarUpTo: number;
   /**
    * Caps the customers (and with them orders and sessions) of every shop. The 1M shop
-   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) is
-   * generated in 6.5 min as 15.6 GB of live V8 heap, and its import then needs more
+   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) was
+   * generated in 6.5 min as 15.6 GB of live V8 heap, and its import then needed more
    * heap than V8 can map under the kernel's default vm.max_map_count (65,530 mappings of
-   * 256 KB ≈ 16 GB): the child dies 200k products into the import. A capped run grows
-   * the catalogue alone past that.
+   * 256 KB ≈ 16 GB): the child died 200k products into the import. That was measured
+   * before orders and events were streamed into the import (scale-shop.ts), which no
+   * longer holds them all. A capped run grows the catalogue alone past that.
    */
   maxCustomers: number | null;
 }

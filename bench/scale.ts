@@ -14,8 +14,8 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { generateDemo, type DemoData } from "../src/demo/generator.js";
-import { demoBatches } from "../src/demo/seed.js";
+import { generateDemo, type DemoData, type DemoOrder } from "../src/demo/generator.js";
+import { demoBatches, type DemoBatchSource } from "../src/demo/seed.js";
 import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../src/ingest/ingest.js";
 import { createMerchant } from "../src/ingest/merchants.js";
 import { formatTimestamp } from "../src/core/timestamps.js";
@@ -63,7 +63,7 @@ export interface ChunkTiming {
 
 export interface KindImport {
   kind: IngestKind;
-  /** Objects generated of this kind. */
+  /** Objects generated of this kind; for streamed orders, those generated until the import stopped. */
   total: number;
   chunks: ChunkTiming[];
 }
@@ -103,39 +103,60 @@ function describe(error: unknown): string {
 
 const count = (n: number) => Math.round(n).toLocaleString("en-US");
 
+/** What importDemo writes: the demo's arrays, with the orders as an array or streamed (generateDemoStream). */
+export type ImportableDemo = DemoBatchSource<Iterable<DemoOrder>> & Pick<DemoData, "merchant">;
+
+/** Consecutive runs of `size` items (the last may be shorter), read from `items` only as each run is asked for. */
+export function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[], void, undefined> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
 /**
  * The demo into a new merchant, in seedDemo's order (catalogue, customers,
  * orders) and batch size, through what ingest() does: validateBatch then
  * writeBatch, timed apart. Stops between batches once past the time cap.
+ * Streamed orders are read a chunk at a time, so they are never all in memory;
+ * their total is counted as they are read (generation is not in the timings).
  */
 export async function importDemo(
   store: Store,
-  demo: DemoData,
+  demo: ImportableDemo,
   options: Pick<ScaleOptions, "chunk" | "maxImportMinutes">,
   log: (line: string) => void,
   merchantId = "scale",
 ): Promise<{ merchant: Merchant; imports: KindImport[]; importComplete: boolean }> {
   const merchant = await createMerchant(store, { ...demo.merchant, id: merchantId });
-  const batches = demoBatches(demo);
   const imports: KindImport[] = [];
   const deadline = performance.now() + options.maxImportMinutes * 60_000;
-  for (const [kind, items] of batches) {
-    const record: KindImport = { kind, total: items.length, chunks: [] };
+  for (const [kind, items] of demoBatches(demo)) {
+    const known = Array.isArray(items) ? items.length : null;
+    const record: KindImport = { kind, total: known ?? 0, chunks: [] };
     imports.push(record);
-    for (let start = 0; start < items.length; start += options.chunk) {
+    let done = 0;
+    for (const part of chunksOf(items, options.chunk)) {
+      if (known === null) record.total += part.length;
       if (performance.now() > deadline) {
-        log(`import time cap (${options.maxImportMinutes} min) reached: ${kind} stopped at ${count(start)} of ${count(items.length)}`);
+        const of = known === null ? `${count(record.total)} generated` : count(known);
+        log(`import time cap (${options.maxImportMinutes} min) reached: ${kind} stopped at ${count(done)} of ${of}`);
         return { merchant, imports, importComplete: false };
       }
-      const part = items.slice(start, start + options.chunk);
       const t0 = performance.now();
-      const batch = validateBatch(kind, part, formatTimestamp(new Date()), start);
+      const batch = validateBatch(kind, part, formatTimestamp(new Date()), done);
       const t1 = performance.now();
       await writeBatch(store, merchant.id, batch);
       const t2 = performance.now();
       record.chunks.push({ items: part.length, validateMs: t1 - t0, writeMs: t2 - t1 });
+      done += part.length;
       log(
-        `${kind} ${count(start + part.length)}/${count(items.length)}: validate ${((t1 - t0) / 1000).toFixed(2)} s, write ${((t2 - t1) / 1000).toFixed(2)} s, ` +
+        `${kind} ${count(done)}${known === null ? "" : `/${count(known)}`}: validate ${((t1 - t0) / 1000).toFixed(2)} s, write ${((t2 - t1) / 1000).toFixed(2)} s, ` +
           `RSS ${rss().toFixed(0)} MB`,
       );
     }

@@ -198,6 +198,21 @@ export interface DemoTruth {
   rising: number[];
 }
 
+/**
+ * The demo shop with its two big lists generated on demand: everything but the
+ * orders and events as arrays, those two as iterables that generate their
+ * records as they are read. A consumer can import a shop whose orders and events
+ * would not fit in the heap, holding only the catalogue, the customers and a
+ * day or so of events at a time.
+ */
+export interface DemoStream extends Omit<DemoData, "orders" | "events"> {
+  /** The same orders, in the same order, as generateDemo's `orders`. */
+  orders: Iterable<DemoOrder>;
+  /** The same events, in the same (time) order, as generateDemo's `events`. */
+  events: Iterable<BehaviourEvent>;
+  truth: DemoTruth;
+}
+
 /** The demo shop for these options; identical (seed, sizes, now) give byte-identical JSON. */
 export function generateDemo(options: DemoOptions = {}): DemoData {
   return generateDemoWithTruth(options).data;
@@ -205,21 +220,35 @@ export function generateDemo(options: DemoOptions = {}): DemoData {
 
 /** As generateDemo, plus the latent bundles and rising products it was drawn from. */
 export function generateDemoWithTruth(options: DemoOptions = {}): { data: DemoData; truth: DemoTruth } {
+  const { merchant, products, collections, customers, orders, markets, events, truth } = generateDemoStream(options);
+  // Key order is part of the JSON: keep it as it always was.
+  const data: DemoData = { merchant, products, collections, customers, orders: [...orders], markets, events: [...events] };
+  return { data, truth };
+}
+
+/**
+ * As generateDemoWithTruth, with orders and events generated lazily as they
+ * are read. Each pass over `orders` or `events` generates them afresh from the
+ * seed (every part of the shop draws from its own random stream, and nothing
+ * the passes share is mutated), so they can be read in any interleaving, or
+ * again, with identical results.
+ */
+export function generateDemoStream(options: DemoOptions = {}): DemoStream {
   const cfg = resolveOptions(options);
   const catalogue = buildCatalogue(cfg);
   const customers = buildCustomers(cfg);
   const shopper = buildShopper(cfg, catalogue, customers);
-  const data: DemoData = {
+  const ids = (indices: number[]): number[] => indices.map((i) => at(catalogue.products, i).id);
+  return {
     merchant: { id: "demo", name: "Demo Outfitters", domain: "demo-outfitters.example", currency: "USD" },
     products: catalogue.products,
     collections: buildCollections(cfg, catalogue),
     customers: customers.records,
-    orders: buildOrders(cfg, shopper),
+    orders: { [Symbol.iterator]: () => generateOrders(cfg, shopper) },
     markets: buildMarkets(cfg, catalogue.products),
-    events: buildEvents(cfg, shopper),
+    events: { [Symbol.iterator]: () => generateEvents(cfg, shopper) },
+    truth: { bundles: shopper.bundles.map(ids), rising: ids(shopper.rising) },
   };
-  const ids = (indices: number[]): number[] => indices.map((i) => at(catalogue.products, i).id);
-  return { data, truth: { bundles: shopper.bundles.map(ids), rising: ids(shopper.rising) } };
 }
 
 // ---------------------------------------------------------------------------
@@ -1505,30 +1534,29 @@ function pickRisingProduct(s: Shopper, rng: Rng, tS: number): number {
 
 const MAX_LINES = 5;
 
-/** ~150 orders a day per 2,000 customers, 1–5 lines, ids increasing with time. */
-function buildOrders(cfg: Config, s: Shopper): DemoOrder[] {
+/** ~150 orders a day per 2,000 customers, 1–5 lines, ids increasing with time; generated a day at a time. */
+function* generateOrders(cfg: Config, s: Shopper): Generator<DemoOrder, void, undefined> {
   const rng = stream(cfg.seed, "orders");
   const ids = new IdSequence(5_600_000_000_000, 5_000, rng);
   const perDay = perDayCounts(s.dayFactor, Math.round(cfg.customers * 0.075 * cfg.days));
   const products = s.catalogue.products;
-  const orders: DemoOrder[] = [];
-  perDay.forEach((count, d) => {
+  for (const [d, count] of perDay.entries()) {
     const times = Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort((a, b) => a - b);
     for (const tS of times) {
       const guest = rng.chance(0.15);
       const customer = guest ? -1 : s.customers.activity.sample(rng);
       const items = composeBasket(s, rng, tS, customer);
       if (items.length === 0) continue;
-      orders.push({
+      // Field by field in this order: each draws from rng in turn.
+      yield {
         id: ids.take(),
         created_at: iso(tS),
         customer: customer < 0 ? null : { id: at(s.customers.records, customer).id },
         line_items: items.map((p) => orderLine(rng, at(products, p), at(s.catalogue.variantCumulative, p))),
         cancelled_at: rng.chance(0.02) ? iso(Math.min(cfg.nowS, tS + rng.int(600, 2 * DAY_S))) : null,
-      });
+      };
     }
-  });
-  return orders;
+  }
 }
 
 /**
@@ -1635,18 +1663,84 @@ function convertCents(cents: number, rate: number): number {
 // Browsing sessions
 // ---------------------------------------------------------------------------
 
+/** Views per session: MIN_VIEWS to MAX_VIEWS, skewed towards few. */
+const MIN_VIEWS = 2;
+const MAX_VIEWS = 12;
+/** Pauses within a session in ms: from a view to adding to the cart, from adding to removing, and on to the next view. */
+const ADD_AFTER_MS = { min: 2_000, max: 20_000 } as const;
+const REMOVE_AFTER_MS = { min: 5_000, max: 60_000 } as const;
+const NEXT_VIEW_AFTER_MS = { min: 5_000, max: 180_000 } as const;
+/**
+ * A bound on a session's length, first event to last: as if every view were
+ * followed by an add, a remove and the longest pause (the last view's pause is
+ * not even part of the session).
+ */
+const MAX_SESSION_MS = MAX_VIEWS * (ADD_AFTER_MS.max + REMOVE_AFTER_MS.max + NEXT_VIEW_AFTER_MS.max);
+
+const byTime = (a: BehaviourEvent, b: BehaviourEvent): number => a.at - b.at;
+
 /**
  * Sessions of 2–12 views in time order that wander along the same structure as
  * baskets (complements, alternatives of the same type, popular items), with the
- * odd add/remove. Returned sorted by time, as a live stream would arrive.
+ * odd add/remove. Yielded sorted by time, as a live stream would arrive: the
+ * order of one stable sort of every event by `at`, holding about a day of events
+ * at a time rather than all of them.
+ *
+ * After each day, the events below that day's floor (see laterEventsFloor) are
+ * final: no event generated later can sort before them. The rest wait, sorted,
+ * and the next day's events are appended behind them before sorting again.
+ * That reproduces the one big sort (Array.prototype.sort is stable): an event
+ * waiting from earlier days was also generated earlier, so among equal times it
+ * stays in front, exactly where the big sort keeps it.
  */
-function buildEvents(cfg: Config, s: Shopper): BehaviourEvent[] {
+function* generateEvents(cfg: Config, s: Shopper): Generator<BehaviourEvent, void, undefined> {
+  let waiting: BehaviourEvent[] = [];
+  let day = 0;
+  for (const dayEvents of eventsByDay(cfg, s)) {
+    waiting = waiting.concat(dayEvents).sort(byTime);
+    const final = countEarlier(waiting, laterEventsFloor(cfg, day++));
+    yield* waiting.slice(0, final);
+    waiting = waiting.slice(final);
+  }
+  yield* waiting;
+}
+
+/**
+ * The earliest time an event generated for a day after `day` can have.
+ *  - A later day's session starts no earlier than that day's first second
+ *    (timeInDay), and browse only moves forward from the start.
+ *  - A session that would end after now is shifted back to end at now, which
+ *    puts its first event at now minus its length, after now - MAX_SESSION_MS.
+ *    (Only the last day's sessions can reach now, and after the last day
+ *    everything is yielded anyway; the bound just does not depend on that.)
+ *  - Clamping to the window start only moves events later.
+ * Events equal to the floor could be final too; strictly below is simply safe.
+ */
+function laterEventsFloor(cfg: Config, day: number): number {
+  const nextDayStartMs = (cfg.windowStartS + (day + 1) * DAY_S) * 1000;
+  return Math.min(nextDayStartMs, cfg.nowMs - MAX_SESSION_MS);
+}
+
+/** How many of these events, sorted by time, are earlier than `time` (binary search). */
+function countEarlier(sorted: readonly BehaviourEvent[], time: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at(sorted, mid).at < time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Each day's events in generation order: its sessions by start time, each session's events kept inside [now - days, now]. */
+function* eventsByDay(cfg: Config, s: Shopper): Generator<BehaviourEvent[], void, undefined> {
   const rng = stream(cfg.seed, "sessions");
-  const events: BehaviourEvent[] = [];
   const windowStartMs = cfg.nowMs - cfg.days * DAY_MS;
-  perDayCounts(s.dayFactor, cfg.sessions).forEach((count, d) => {
-    // Starting sessions in time order leaves the final sort only short overlaps to fix.
+  for (const [d, count] of perDayCounts(s.dayFactor, cfg.sessions).entries()) {
+    // Starting sessions in time order leaves the sort only short overlaps to fix.
     const starts = Float64Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort();
+    const events: BehaviourEvent[] = [];
     for (const startS of starts) {
       const session = browse(s, rng, startS, startS * 1000 + rng.int(0, 999));
       // Keep the whole session inside [now - days, now].
@@ -1657,15 +1751,15 @@ function buildEvents(cfg: Config, s: Shopper): BehaviourEvent[] {
         events.push(e);
       }
     }
-  });
-  return events.sort((a, b) => a.at - b.at);
+    yield events;
+  }
 }
 
 function browse(s: Shopper, rng: Rng, startS: number, startMs: number): BehaviourEvent[] {
   const uuid = rng.uuid();
   const customer = rng.chance(0.1) ? s.customers.activity.sample(rng) : -1;
   const customerId = customer < 0 ? null : at(s.customers.records, customer).id;
-  const views = 2 + Math.floor(Math.pow(rng.next(), 1.8) * 11);
+  const views = MIN_VIEWS + Math.floor(Math.pow(rng.next(), 1.8) * (MAX_VIEWS - MIN_VIEWS + 1));
   const products = s.catalogue.products;
   const events: BehaviourEvent[] = [];
   const emit = (verb: BehaviourEvent["verb"], p: number, atMs: number): void => {
@@ -1682,14 +1776,14 @@ function browse(s: Shopper, rng: Rng, startS: number, startMs: number): Behaviou
   for (let v = 0; v < views; v++) {
     emit("viewed", current, t);
     if (rng.chance(0.1)) {
-      t += rng.int(2_000, 20_000);
+      t += rng.int(ADD_AFTER_MS.min, ADD_AFTER_MS.max);
       emit("added", current, t);
       if (rng.chance(0.15)) {
-        t += rng.int(5_000, 60_000);
+        t += rng.int(REMOVE_AFTER_MS.min, REMOVE_AFTER_MS.max);
         emit("removed", current, t);
       }
     }
-    t += rng.int(5_000, 180_000);
+    t += rng.int(NEXT_VIEW_AFTER_MS.min, NEXT_VIEW_AFTER_MS.max);
     const r = rng.next();
     const tS = Math.floor(t / 1000);
     let next = r < 0.4 ? pickComplement(s, rng, current, tS) : r < 0.75 ? pickSimilar(s, rng, current, tS) : -1;

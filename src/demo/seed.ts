@@ -4,7 +4,7 @@ import { isInMarket } from "../core/products/market.js";
 import { ingest, MAX_BATCH_ITEMS, type IngestKind } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
-import { generateDemo, type DemoData, type DemoOptions } from "./generator.js";
+import { generateDemo, type DemoData, type DemoOptions, type DemoOrder } from "./generator.js";
 
 export const DEMO_MERCHANT_ID = "demo";
 
@@ -24,8 +24,11 @@ export interface DemoInfo {
   sample: { productIds: number[]; handles: string[]; collectionId: number | null };
 }
 
+/** What demoBatches reads: the demo's arrays, with the orders as an array or streamed (generateDemoStream). */
+export type DemoBatchSource<Orders extends Iterable<DemoOrder>> = Pick<DemoData, "products" | "collections" | "markets" | "customers"> & { orders: Orders };
+
 /** The demo's objects by kind, in an order where every reference points back: products first. */
-export function demoBatches(demo: DemoData): [IngestKind, unknown[]][] {
+export function demoBatches<Orders extends Iterable<DemoOrder>>(demo: DemoBatchSource<Orders>): [IngestKind, unknown[] | Orders][] {
   return [
     ["products", demo.products],
     ["collections", demo.collections],

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, it, expect } from "vitest";
-import { generateDemo, generateDemoWithTruth, type DemoData, type DemoOrder } from "../../src/demo/generator.js";
+import { generateDemo, generateDemoStream, generateDemoWithTruth, type DemoData, type DemoOptions, type DemoOrder } from "../../src/demo/generator.js";
 
 // A fixed clock with milliseconds, so the window edges are exercised.
 const NOW = new Date("2026-08-23T14:05:09.456Z");
@@ -87,6 +88,37 @@ function randomPairs(data: DemoData, exclude: [number, number][], count: number)
   return pairs;
 }
 
+/**
+ * sha256 of JSON.stringify(generateDemoWithTruth(options)), computed once from
+ * the generator and pinned: demo data, tests and evals depend on exact output,
+ * so a refactor of the generator must leave every byte alone. Regenerate only
+ * for a deliberate change to the demo shop.
+ */
+const GOLDEN: readonly { name: string; options: DemoOptions; sha256: string }[] = [
+  { name: "the default sizes", options: { now: NOW }, sha256: "1206aef91527b8f27e816f9173286e1a6df98c517b2b41a026af46b063a79bb7" },
+  { name: "300 products, 200 customers", options: { products: 300, customers: 200, now: NOW }, sha256: "1aad5e785fcc974939dd64150a3e1effc2c37b9b1ad6b4ee20a960d72dd1b971" },
+  {
+    name: "2,000 products, 1,500 customers, another seed",
+    options: { seed: 987_654_321, products: 2000, customers: 1500, now: NOW },
+    sha256: "38ecdcff703e5c3903c4c26d1ceb90ae07b8d91088acee8c5674cc760d629601",
+  },
+  // A seed past 2^32 (the high half is mixed in), a shorter window, no sessions (what the scale bench asks for).
+  { name: "a seed past 2^32, 30 days, no sessions", options: { seed: 2 ** 40 + 7, products: 400, customers: 300, days: 30, sessions: 0, now: NOW }, sha256: "95812408467e27ac6ff7b31797cf102a9b64a7f910408a2c64f5ccdf1aafb74c" },
+  // Sessions crowded into few days: many overlap day boundaries, run past now or are clamped to the window start.
+  { name: "a tiny catalogue, 3 days of dense sessions", options: { seed: 3, products: 5, customers: 4, days: 3, sessions: 3000, now: NOW }, sha256: "b6cf7e4c5278b781016b4e00eb678d2ea42cd4be773e0bea0c44feb2f9ec695b" },
+  { name: "one product, one day", options: { seed: 11, products: 1, customers: 1, days: 1, sessions: 400, now: NOW }, sha256: "1b0080a2523fe8b4789f106a0b244f6c40b24ea357b5d71f6005cedebb3133d1" },
+];
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+describe("generateDemo golden output", () => {
+  for (const { name, options, sha256: expected } of GOLDEN) {
+    it(`is byte-identical for ${name}`, () => {
+      expect(sha256(JSON.stringify(generateDemoWithTruth(options)))).toBe(expected);
+    });
+  }
+});
+
 describe("generateDemo determinism", () => {
   it("returns byte-identical JSON for the same seed, counts and clock", () => {
     expect(JSON.stringify(generateDemo(SMALL))).toBe(JSON.stringify(small.data));
@@ -102,6 +134,44 @@ describe("generateDemo determinism", () => {
     expect(() => generateDemo({ products: 0, now: NOW })).toThrow(RangeError);
     expect(() => generateDemo({ customers: 1.5, now: NOW })).toThrow(RangeError);
     expect(() => generateDemo({ now: new Date(Number.NaN) })).toThrow(RangeError);
+  });
+});
+
+describe("generateDemoStream", () => {
+  // Dense sessions over a few days: many run across day boundaries, where the streamed sort has to wait for the next day.
+  const DENSE: DemoOptions = { seed: 5, products: 200, customers: 100, days: 4, sessions: 4000, now: NOW };
+
+  it("reads orders and events in any interleaving, and again, as the arrays of generateDemo", () => {
+    const { orders, events } = generateDemo(DENSE);
+    const stream = generateDemoStream(DENSE);
+    const streamedOrders: unknown[] = [];
+    const streamedEvents: unknown[] = [];
+    const orderReader = stream.orders[Symbol.iterator]();
+    const eventReader = stream.events[Symbol.iterator]();
+    // Alternate pulls: lazily generated parts must not disturb one another.
+    for (let done = false; !done; ) {
+      const order = orderReader.next();
+      const event = eventReader.next();
+      if (!order.done) streamedOrders.push(order.value);
+      if (!event.done) streamedEvents.push(event.value);
+      done = Boolean(order.done && event.done);
+    }
+    expect(JSON.stringify(streamedOrders)).toBe(JSON.stringify(orders));
+    expect(JSON.stringify(streamedEvents)).toBe(JSON.stringify(events));
+    expect(JSON.stringify([...stream.events])).toBe(JSON.stringify(events));
+  });
+
+  it("yields the first events of a window too big to hold, without generating the rest", () => {
+    // Seven million sessions: generating all their events (some 35 million) would take minutes and gigabytes.
+    const { events } = generateDemoStream({ products: 300, customers: 50, days: 700, sessions: 7_000_000, now: NOW });
+    const first: number[] = [];
+    for (const event of events) {
+      first.push(event.at);
+      if (first.length === 5_000) break;
+    }
+    expect(first).toHaveLength(5_000);
+    expect(first).toEqual([...first].sort((a, b) => a - b));
+    expect(first[0]).toBeGreaterThanOrEqual(NOW.getTime() - 700 * DAY_MS);
   });
 });
 
