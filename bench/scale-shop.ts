@@ -6,8 +6,8 @@
 // the server starts. The curve forks this file with a large
 // --max-old-space-size (see builderHeapMB) and gets a ShopReport over IPC.
 // Orders and events are streamed from the generator into the import
-// (generateDemoStream): the process holds the catalogue and customers, but
-// never all the orders or all the events.
+// (generateDemoStream): the process holds the catalogue and customers only
+// until they are imported, and never all the orders or all the events.
 //
 // usage (alone, e.g. to keep a shop for a server investigation; the report is
 // printed as JSON on stdout, progress on stderr):
@@ -28,7 +28,8 @@ import { describeError } from "./exit-cause.js";
 import type { MicroResult } from "./micro-result.js";
 import { runRankingSuites, suiteTiming } from "./ranking.js";
 import { count } from "./report.js";
-import { chunksOf, importDemo, type KindImport } from "./scale.js";
+import { importDemo, type ImportableDemo, type KindImport } from "./scale.js";
+import { chunksOf } from "../src/core/chunks.js";
 
 export interface ShopRequest {
   products: number;
@@ -85,22 +86,21 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
       `(heap limit ${count(report.heapLimitMB)} MB)…`,
   );
   const started = performance.now();
-  let demo: DemoStream | null = generateDemoStream({ products, customers });
+  const volumes: Volumes = { customers: 0, orders: 0, orderLines: 0, events: 0 };
+  const { shop, events } = importableOnce(generateDemoStream({ products, customers }), volumes);
   report.generateMs = performance.now() - started;
-  const volumes: Volumes = { customers: demo.customers.length, orders: 0, orderLines: 0, events: 0 };
   report.volumes = volumes;
   log(`catalogue and customers generated in ${(report.generateMs / 1000).toFixed(1)} s`);
 
   const store = Store.open(dataDir);
   try {
     const options = { chunk: MAX_BATCH_ITEMS, maxImportMinutes: request.maxImportMinutes };
-    const imported = await importDemo(store, { ...demo, orders: countingOrders(demo.orders, volumes) }, options, log, "demo");
+    const imported = await importDemo(store, shop, options, log, "demo");
     report.apiKey = imported.merchant.api_key;
     report.imports = imported.imports;
     report.importComplete = imported.importComplete;
     log(`orders generated: ${count(volumes.orders)} with ${count(volumes.orderLines)} lines`);
-    if (imported.importComplete) report.eventImport = await appendEvents(store, demo.events, volumes, log);
-    demo = null;
+    if (imported.importComplete) report.eventImport = await appendEvents(store, events, volumes, log);
 
     log("ranking suites (in-process, short)…");
     try {
@@ -132,6 +132,40 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
   // ru_maxrss is in KiB on Linux.
   report.peakRssMB = process.resourceUsage().maxRSS / 1024;
   return report;
+}
+
+/**
+ * The generated shop as importDemo reads it, each array handed out once and
+ * then dropped, so nothing keeps the catalogue or the customers alive once
+ * they are imported: at 1M products they are most of the heap, and an import
+ * beside them spent its time in garbage collection (events appended at ~14k/s,
+ * V8 marking a heap near its limit). Orders and events are generated as they
+ * are read, from what the generator keeps per product and customer (ids, no objects).
+ */
+function importableOnce(demo: DemoStream, volumes: Volumes): { shop: ImportableDemo; events: Iterable<BehaviourEvent> } {
+  volumes.customers = demo.customers.length;
+  const shop: ImportableDemo = {
+    merchant: demo.merchant,
+    products: once(demo.products),
+    collections: once(demo.collections),
+    markets: once(demo.markets),
+    customers: once(demo.customers),
+    orders: countingOrders(demo.orders, volumes),
+  };
+  return { shop, events: demo.events };
+}
+
+/** An array that can be read once; after that this holds no reference to it. */
+function once<T>(items: readonly T[]): Iterable<T> {
+  let held: readonly T[] | null = items;
+  return {
+    *[Symbol.iterator]() {
+      const list = held;
+      if (list === null) throw new Error("a list handed out once was read again");
+      held = null;
+      yield* list;
+    },
+  };
 }
 
 /** The orders as they stream past, counted into the report's volumes. */

@@ -14,8 +14,9 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { generateDemo, type DemoData, type DemoOrder } from "../src/demo/generator.js";
-import { demoBatches, type DemoBatchSource } from "../src/demo/seed.js";
+import { generateDemo, type DemoData } from "../src/demo/generator.js";
+import { demoBatches, type DemoLists } from "../src/demo/seed.js";
+import { chunksOf } from "../src/core/chunks.js";
 import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../src/ingest/ingest.js";
 import { createMerchant } from "../src/ingest/merchants.js";
 import { formatTimestamp } from "../src/core/timestamps.js";
@@ -103,21 +104,8 @@ function describe(error: unknown): string {
 
 const count = (n: number) => Math.round(n).toLocaleString("en-US");
 
-/** What importDemo writes: the demo's arrays, with the orders as an array or streamed (generateDemoStream). */
-export type ImportableDemo = DemoBatchSource<Iterable<DemoOrder>> & Pick<DemoData, "merchant">;
-
-/** Consecutive runs of `size` items (the last may be shorter), read from `items` only as each run is asked for. */
-export function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[], void, undefined> {
-  let chunk: T[] = [];
-  for (const item of items) {
-    chunk.push(item);
-    if (chunk.length === size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}
+/** What importDemo writes: the demo's lists, as arrays or read as they are generated (generateDemoStream). */
+export type ImportableDemo = DemoLists & Pick<DemoData, "merchant">;
 
 /**
  * The demo into a new merchant, in seedDemo's order (catalogue, customers,

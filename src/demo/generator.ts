@@ -235,17 +235,18 @@ export function generateDemoWithTruth(options: DemoOptions = {}): { data: DemoDa
  */
 export function generateDemoStream(options: DemoOptions = {}): DemoStream {
   const cfg = resolveOptions(options);
-  const catalogue = buildCatalogue(cfg);
+  const { products, catalogue } = buildCatalogue(cfg);
   const customers = buildCustomers(cfg);
-  const shopper = buildShopper(cfg, catalogue, customers);
-  const ids = (indices: number[]): number[] => indices.map((i) => at(catalogue.products, i).id);
+  // The shopper, which the orders and events read, holds no product or customer object.
+  const shopper = buildShopper(cfg, catalogue, customers.pool);
+  const ids = (indices: number[]): number[] => indices.map((i) => catalogue.ids[i]!);
   return {
     merchant: { id: "demo", name: "Demo Outfitters", domain: "demo-outfitters.example", currency: "USD" },
-    products: catalogue.products,
-    collections: buildCollections(cfg, catalogue),
+    products,
+    collections: buildCollections(cfg, products, catalogue),
     customers: customers.records,
     orders: { [Symbol.iterator]: () => generateOrders(cfg, shopper) },
-    markets: buildMarkets(cfg, catalogue.products),
+    markets: buildMarkets(cfg, products),
     events: { [Symbol.iterator]: () => generateEvents(cfg, shopper) },
     truth: { bundles: shopper.bundles.map(ids), rising: ids(shopper.rising) },
   };
@@ -644,12 +645,18 @@ const IMAGE_SIZES: readonly (readonly [number, number])[] = [[2048, 2048], [1600
 // ---------------------------------------------------------------------------
 
 /**
- * The products plus what the order and session simulators need to know about
- * each, by product index. Kept as flat typed arrays: the simulators read them
- * millions of times at benchmark sizes, and scattered objects cost a cache miss each.
+ * What the order and session simulators need to know about each product, by
+ * product index. Kept as flat typed arrays: the simulators read them millions of
+ * times at benchmark sizes, and scattered objects cost a cache miss each. It
+ * holds no product object, so a consumer that streams orders and events can let
+ * the products go once it has imported them (at 1M products they are most of
+ * the heap, and a heap near its limit spends its time collecting garbage).
  */
 interface Catalogue {
-  products: DemoProduct[];
+  /** Product ids. */
+  ids: Float64Array;
+  /** Each product's variant ids and prices, in variant order: what an order line copies. */
+  variants: { ids: Float64Array; prices: readonly string[] }[];
   type: Uint8Array;
   style: Uint8Array;
   createdS: Float64Array;
@@ -670,7 +677,7 @@ interface ProductIds {
   metafield: IdSequence;
 }
 
-function buildCatalogue(cfg: Config): Catalogue {
+function buildCatalogue(cfg: Config): { products: DemoProduct[]; catalogue: Catalogue } {
   const rng = stream(cfg.seed, "catalogue");
   const ids: ProductIds = {
     product: new IdSequence(7_100_000_000_000, 40_000, rng),
@@ -688,8 +695,10 @@ function buildCatalogue(cfg: Config): Catalogue {
   const typeShares = TYPES.map((t) => t.share);
 
   const n = cfg.products;
+  const products: DemoProduct[] = [];
   const catalogue: Catalogue = {
-    products: [],
+    ids: new Float64Array(n),
+    variants: [],
     type: new Uint8Array(n),
     style: new Uint8Array(n),
     createdS: Float64Array.from(createdTimes),
@@ -709,7 +718,9 @@ function buildCatalogue(cfg: Config): Catalogue {
       createdS: at(createdTimes, i),
       popularity: draft ? 0 : at(weights, i) / maxWeight,
     });
-    catalogue.products.push(built.product);
+    products.push(built.product);
+    catalogue.ids[i] = built.product.id;
+    catalogue.variants.push({ ids: Float64Array.from(built.product.variants, (v) => v.id), prices: built.product.variants.map((v) => v.price) });
     catalogue.type[i] = type;
     catalogue.style[i] = style;
     catalogue.sellable[i] = draft ? 0 : 1;
@@ -717,7 +728,7 @@ function buildCatalogue(cfg: Config): Catalogue {
     catalogue.weight[i] = draft ? 0 : at(weights, i);
     catalogue.variantCumulative.push(built.variantCumulative);
   }
-  return catalogue;
+  return { products, catalogue };
 }
 
 /** Creation times spread over two years, sorted so ids increase with age like the platform's. */
@@ -1146,10 +1157,10 @@ function productMetafields(rng: Rng, ids: ProductIds, spec: TypeSpec, popularity
 // ---------------------------------------------------------------------------
 
 /** One collection per type plus thematic ones a merchant would curate (20 in all). */
-function buildCollections(cfg: Config, catalogue: Catalogue): DemoCollection[] {
+function buildCollections(cfg: Config, products: readonly DemoProduct[], catalogue: Catalogue): DemoCollection[] {
   const rng = stream(cfg.seed, "collections");
   const ids = new IdSequence(280_000_000_000, 100_000, rng);
-  const { products, sellable, createdS } = catalogue;
+  const { sellable, createdS } = catalogue;
   const where = (keep: (p: DemoProduct, i: number) => boolean): number[] => products.filter(keep).map((p) => p.id);
   const forSale = (i: number): boolean => sellable[i] === 1;
   const hasTag = (p: DemoProduct, tag: string): boolean => `, ${p.tags}, `.includes(`, ${tag}, `);
@@ -1236,15 +1247,16 @@ const COUNTRIES: readonly CountrySpec[] = [
   },
 ];
 
+/** What the simulators need to know about each customer, by index: no customer object (see Catalogue). */
 interface CustomerPool {
-  records: DemoCustomer[];
+  ids: Float64Array;
   /** Preferred department, so a customer's orders lean one way. */
   dept: number[];
   /** Repeat-purchase skew: a minority of customers place most orders. */
   activity: Sampler;
 }
 
-function buildCustomers(cfg: Config): CustomerPool {
+function buildCustomers(cfg: Config): { records: DemoCustomer[]; pool: CustomerPool } {
   const rng = stream(cfg.seed, "customers");
   const ids = new IdSequence(6_800_000_000_000, 50_000, rng);
   const addressIds = new IdSequence(8_900_000_000_000, 20_000, rng);
@@ -1286,7 +1298,8 @@ function buildCustomers(cfg: Config): CustomerPool {
     dept.push(rng.weighted([0.45, 0.3, 0.25]));
   }
   const activity = zipfWeights(cfg.customers, 0.6, 20, rng);
-  return { records, dept, activity: new Sampler(records.map((_, i) => i), (i) => at(activity, i)) };
+  const pool = { ids: Float64Array.from(records, (c) => c.id), dept, activity: new Sampler(records.map((_, i) => i), (i) => at(activity, i)) };
+  return { records, pool };
 }
 
 function address(rng: Rng, ids: IdSequence, first: string, last: string, country: CountrySpec, isDefault: boolean): DemoAddress {
@@ -1371,7 +1384,7 @@ function buildShopper(cfg: Config, catalogue: Catalogue, customers: CustomerPool
   const byTypeStyle = TYPES.map(() => STYLES.map((): number[] => []));
   const byType = TYPES.map((): number[] => []);
   const byDept = [APPAREL, OUTDOOR, HOME].map((): number[] => []);
-  for (let i = 0; i < catalogue.products.length; i++) {
+  for (let i = 0; i < catalogue.ids.length; i++) {
     if (catalogue.sellable[i] !== 1) continue;
     const t = type[i] ?? 0;
     sellable.push(i);
@@ -1539,7 +1552,6 @@ function* generateOrders(cfg: Config, s: Shopper): Generator<DemoOrder, void, un
   const rng = stream(cfg.seed, "orders");
   const ids = new IdSequence(5_600_000_000_000, 5_000, rng);
   const perDay = perDayCounts(s.dayFactor, Math.round(cfg.customers * 0.075 * cfg.days));
-  const products = s.catalogue.products;
   for (const [d, count] of perDay.entries()) {
     const times = Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort((a, b) => a - b);
     for (const tS of times) {
@@ -1551,8 +1563,8 @@ function* generateOrders(cfg: Config, s: Shopper): Generator<DemoOrder, void, un
       yield {
         id: ids.take(),
         created_at: iso(tS),
-        customer: customer < 0 ? null : { id: at(s.customers.records, customer).id },
-        line_items: items.map((p) => orderLine(rng, at(products, p), at(s.catalogue.variantCumulative, p))),
+        customer: customer < 0 ? null : { id: s.customers.ids[customer]! },
+        line_items: items.map((p) => orderLine(rng, s.catalogue, p)),
         cancelled_at: rng.chance(0.02) ? iso(Math.min(cfg.nowS, tS + rng.int(600, 2 * DAY_S))) : null,
       };
     }
@@ -1589,10 +1601,11 @@ function composeBasket(s: Shopper, rng: Rng, tS: number, customer: number): numb
   return items;
 }
 
-function orderLine(rng: Rng, product: DemoProduct, variantCumulative: number[]): DemoOrderLine {
-  const variant = at(product.variants, pickVariant(rng, variantCumulative));
+function orderLine(rng: Rng, catalogue: Catalogue, p: number): DemoOrderLine {
+  const variants = at(catalogue.variants, p);
+  const v = pickVariant(rng, at(catalogue.variantCumulative, p));
   const r = rng.next();
-  return { product_id: product.id, variant_id: variant.id, quantity: r < 0.85 ? 1 : r < 0.95 ? 2 : rng.int(3, 4), price: variant.price };
+  return { product_id: catalogue.ids[p]!, variant_id: variants.ids[v]!, quantity: r < 0.85 ? 1 : r < 0.95 ? 2 : rng.int(3, 4), price: at(variants.prices, v) };
 }
 
 function pickVariant(rng: Rng, cumulativeWeights: number[]): number {
@@ -1758,12 +1771,11 @@ function* eventsByDay(cfg: Config, s: Shopper): Generator<BehaviourEvent[], void
 function browse(s: Shopper, rng: Rng, startS: number, startMs: number): BehaviourEvent[] {
   const uuid = rng.uuid();
   const customer = rng.chance(0.1) ? s.customers.activity.sample(rng) : -1;
-  const customerId = customer < 0 ? null : at(s.customers.records, customer).id;
+  const customerId = customer < 0 ? null : s.customers.ids[customer]!;
   const views = MIN_VIEWS + Math.floor(Math.pow(rng.next(), 1.8) * (MAX_VIEWS - MIN_VIEWS + 1));
-  const products = s.catalogue.products;
   const events: BehaviourEvent[] = [];
   const emit = (verb: BehaviourEvent["verb"], p: number, atMs: number): void => {
-    events.push({ at: atMs, uuid, customer_id: customerId, verb, product_id: at(products, p).id, theme_id: null });
+    events.push({ at: atMs, uuid, customer_id: customerId, verb, product_id: s.catalogue.ids[p]!, theme_id: null });
   };
 
   let t = startMs;

@@ -1,10 +1,11 @@
 import { performance } from "node:perf_hooks";
 import { isProductAvailable, isProductPublished } from "../core/availability.js";
+import { chunksOf } from "../core/chunks.js";
 import { isInMarket } from "../core/products/market.js";
 import { ingest, MAX_BATCH_ITEMS, type IngestKind } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
-import { generateDemo, type DemoData, type DemoOptions, type DemoOrder } from "./generator.js";
+import { generateDemo, type DemoData, type DemoOptions } from "./generator.js";
 
 export const DEMO_MERCHANT_ID = "demo";
 
@@ -24,11 +25,11 @@ export interface DemoInfo {
   sample: { productIds: number[]; handles: string[]; collectionId: number | null };
 }
 
-/** What demoBatches reads: the demo's arrays, with the orders as an array or streamed (generateDemoStream). */
-export type DemoBatchSource<Orders extends Iterable<DemoOrder>> = Pick<DemoData, "products" | "collections" | "markets" | "customers"> & { orders: Orders };
+/** What demoBatches reads: the demo's lists, as arrays (generateDemo) or read as they are generated (generateDemoStream). */
+export type DemoLists = { [Kind in "products" | "collections" | "markets" | "customers" | "orders"]: Iterable<DemoData[Kind][number]> };
 
 /** The demo's objects by kind, in an order where every reference points back: products first. */
-export function demoBatches<Orders extends Iterable<DemoOrder>>(demo: DemoBatchSource<Orders>): [IngestKind, unknown[] | Orders][] {
+export function demoBatches(demo: DemoLists): [IngestKind, Iterable<unknown>][] {
   return [
     ["products", demo.products],
     ["collections", demo.collections],
@@ -46,9 +47,7 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
 
   const merchant = await createMerchant(store, { ...demo.merchant, id: DEMO_MERCHANT_ID });
   for (const [kind, items] of demoBatches(demo)) {
-    for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS) {
-      await ingest(store, merchant.id, kind, items.slice(start, start + MAX_BATCH_ITEMS));
-    }
+    for (const batch of chunksOf(items, MAX_BATCH_ITEMS)) await ingest(store, merchant.id, kind, batch);
   }
   await store.appendEvents(merchant.id, demo.events);
 
