@@ -145,6 +145,7 @@ describe("logged events applied behind the log", () => {
     // Never quiet for 50 ms, so lists the carts leave stale wait for a round (at most every 10 s),
     // while the events themselves must be applied within about MAX_WAIT_MS.
     const lag: number[] = [];
+    let listsWaited = false;
     for (let i = 0; i < 150; i++) {
       // A new cart every two adds: each pair changes two products' lists.
       const uuid = `${SESSION.slice(0, -4)}${String(Math.floor(i / 2)).padStart(4, "0")}`;
@@ -152,10 +153,13 @@ describe("logged events applied behind the log", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       store.refreshSnapshot();
       lag.push(store.eventSequence("shop") - store.derivedSequence("shop"));
+      listsWaited ||= store.staleListProducts("shop").length > 0;
     }
     // Over the last 100 adds (2 s or more), the applier was never more than about a second behind.
     expect(Math.max(...lag.slice(-100))).toBeLessThan(50);
-    expect(store.staleListProducts("shop").length).toBeGreaterThan(0);
+    // The case this is about arose: applied carts left lists stale, waiting for a round. (Seen along the way, not
+    // required at the end: a slow flush can leave a 50 ms gap in the stream, which counts as quiet and starts a round.)
+    expect(listsWaited).toBe(true);
     await writer.close();
     await store.close();
   });
