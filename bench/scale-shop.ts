@@ -138,7 +138,7 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
  * The generated shop as importDemo reads it, each array handed out once and
  * then dropped, so nothing keeps the catalogue or the customers alive once
  * they are imported: at 1M products they are most of the heap, and an import
- * beside them spent its time in garbage collection (events appended at ~14k/s,
+ * beside them spent its time in garbage collection (events appended at 9.2k/s,
  * V8 marking a heap near its limit). Orders and events are generated as they
  * are read, from what the generator keeps per product and customer (ids, no objects).
  */

@@ -20,10 +20,6 @@ class PairTable {
     return this.count;
   }
 
-  get bytes(): number {
-    return 12 * this.values.length;
-  }
-
   /** The number set for the pair, or -1. */
   get(high: number, low: number): number {
     return this.values[this.find(high, low)]! - 1;
@@ -74,11 +70,6 @@ export class StringIds {
 
   get size(): number {
     return this.table.size;
-  }
-
-  /** Bytes the table holds: for memory accounting. */
-  get bytes(): number {
-    return this.table.bytes;
   }
 
   /** The number set for this key, or -1. */

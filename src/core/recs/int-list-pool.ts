@@ -25,7 +25,7 @@ export class IntListPool {
     return this.count;
   }
 
-  /** Ints the pool holds, its bookkeeping included: for memory accounting. */
+  /** Ints the pool holds, its bookkeeping included (what it costs in memory, ÷ 4 bytes). */
   get allocatedInts(): number {
     return this.data.length + 3 * this.starts.length;
   }

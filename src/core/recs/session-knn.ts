@@ -80,11 +80,6 @@ export class SessionIndex {
     return this.postings.size;
   }
 
-  /** Bytes of the index's lists (not its per-query scratch): for memory accounting. */
-  get listBytes(): number {
-    return 4 * (this.sessions.allocatedInts + this.postings.allocatedInts);
-  }
-
   newSession(): number {
     return this.sessions.add();
   }
