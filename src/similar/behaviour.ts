@@ -4,6 +4,7 @@ import { DEFAULT_COPURCHASE } from "../core/recs/copurchase.js";
 import type { BehaviourGroups } from "../core/embedding/train.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
+import type { Checkpoint } from "./cancellation.js";
 
 /** Views this many steps apart in a session still count as "viewed together". */
 const VIEW_WINDOW = 3;
@@ -22,7 +23,12 @@ export interface BehaviourSummary {
  * square root of the pairs a group holds, so a big basket counts more than a
  * pair but not quadratically more.
  */
-export function behaviourGroups(store: Store, merchant: MerchantId, indexOf: Map<number, number>): { groups: BehaviourGroups; summary: BehaviourSummary } {
+export function behaviourGroups(
+  store: Store,
+  merchant: MerchantId,
+  indexOf: Map<number, number>,
+  checkpoint: Checkpoint,
+): { groups: BehaviourGroups; summary: BehaviourSummary } {
   const members: Int32Array[] = [];
   const times: number[] = [];
   const windows: number[] = [];
@@ -44,12 +50,14 @@ export function behaviourGroups(store: Store, merchant: MerchantId, indexOf: Map
   };
 
   for (const order of store.allOrders(merchant)) {
+    checkpoint();
     if (order.cancelled_at !== null) continue;
     add(order.line_items.map((line) => line.product_id), Date.parse(order.created_at), 0);
   }
   const orderGroups = members.length;
   const sessions = new Map<string, { views: number[]; at: number }>();
   for (const { event } of store.eventsSince(merchant, 0)) {
+    checkpoint();
     if (event.verb !== "viewed" || event.uuid === null) continue;
     const session = sessions.get(event.uuid) ?? { views: [], at: event.at };
     session.views.push(event.product_id);

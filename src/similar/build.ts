@@ -13,6 +13,7 @@ import type { MerchantId, Product } from "../core/types.js";
 import type { ModelManifest } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
+import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
 import { neighbourLists, type VectorMatrix } from "./neighbours.js";
 import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
@@ -57,8 +58,11 @@ export function schemeFor(products: Iterable<ProductText>): HashingScheme {
 }
 
 /** The merchant's products in `ids` order, decoded one at a time (only the caller keeps what it needs). */
-function* productsOf(store: Store, merchant: MerchantId, ids: readonly number[]): Generator<Product> {
-  for (const id of ids) yield store.product(merchant, id)!;
+function* productsOf(store: Store, merchant: MerchantId, ids: readonly number[], checkpoint: Checkpoint): Generator<Product> {
+  for (const id of ids) {
+    checkpoint();
+    yield store.product(merchant, id)!;
+  }
 }
 
 export interface TrainedModel {
@@ -70,18 +74,24 @@ export interface TrainedModel {
 }
 
 /** Trains the encoder on the merchant's catalogue (and behaviour); nothing is written. */
-export function trainEncoder(store: Store, merchant: MerchantId, options: BuildOptions, onProgress: (progress: BuildProgress) => void = () => {}): TrainedModel {
+export function trainEncoder(
+  store: Store,
+  merchant: MerchantId,
+  options: BuildOptions,
+  onProgress: (progress: BuildProgress) => void = () => {},
+  checkpoint: Checkpoint = NEVER_CANCELLED,
+): TrainedModel {
   const productIds = store.productIds(merchant);
   // Products are read twice rather than held: decoded, they take about 7 KB each
   // (7 GB at 1M products), past the 4 GB V8 heap of the training thread, and an
   // out-of-memory there aborts the whole server. Their features take a tenth of that.
-  const scheme = schemeFor(productsOf(store, merchant, productIds));
-  const features = Array.from(productsOf(store, merchant, productIds), (product) => productFeatures(product, scheme));
+  const scheme = schemeFor(productsOf(store, merchant, productIds, checkpoint));
+  const features = Array.from(productsOf(store, merchant, productIds, checkpoint), (product) => productFeatures(product, scheme));
   const model = textOnlyModel(features, productIds, scheme, options.training);
   const indexOf = new Map(productIds.map((id, index) => [id, index]));
-  const { groups, summary } = behaviourGroups(store, merchant, indexOf);
+  const { groups, summary } = behaviourGroups(store, merchant, indexOf, checkpoint);
   const training = options.useBehaviour
-    ? fineTune(model, features, groups, options.training, ({ done, total }) => onProgress({ stage: "training", done, total }))
+    ? fineTune(model, features, groups, options.training, ({ done, total }) => onProgress({ stage: "training", done, total }), checkpoint)
     : null;
   return { model, productIds, features, training, behaviour: summary };
 }
@@ -91,6 +101,7 @@ export async function embedCatalogue(
   onnx: Uint8Array,
   trained: TrainedModel,
   onProgress: (progress: BuildProgress) => void = () => {},
+  checkpoint: Checkpoint = NEVER_CANCELLED,
 ): Promise<{ vectors: VectorMatrix; lists: Awaited<ReturnType<typeof neighbourLists>> }> {
   const { dims } = trained.model;
   const encoder = await Encoder.load(onnx, dims);
@@ -98,13 +109,17 @@ export async function embedCatalogue(
   try {
     const matrix = new Float32Array(trained.productIds.length * dims);
     for (let start = 0; start < trained.features.length; start += EMBED_BATCH) {
+      checkpoint();
       const batch = trained.features.slice(start, start + EMBED_BATCH);
       matrix.set(await encoder.embed(batch), start * dims);
       onProgress({ stage: "embedding", done: start + batch.length, total: trained.features.length });
     }
     const vectors: VectorMatrix = { ids: trained.productIds, matrix, dims };
     const rows = trained.productIds.map((_, index) => index);
-    const lists = await neighbourLists(search, vectors, rows, new Set(), (done) => onProgress({ stage: "neighbours", done, total: rows.length }));
+    const lists = await neighbourLists(search, vectors, rows, new Set(), (done) => {
+      checkpoint();
+      onProgress({ stage: "neighbours", done, total: rows.length });
+    });
     return { vectors, lists };
   } finally {
     await encoder.release();
@@ -156,18 +171,24 @@ function writeModelFiles(dataDir: string, merchant: MerchantId, onnx: Uint8Array
   }
 }
 
-/** Trains, exports, embeds and stores a merchant's model; returns its manifest. */
+/**
+ * Trains, exports, embeds and stores a merchant's model; returns its manifest.
+ * `checkpoint` may stop it (BuildCancelled) at any step before the files and
+ * the store are written; once writing has begun, it finishes.
+ */
 export async function buildSimilarModel(
   store: Store,
   dataDir: string,
   merchant: MerchantId,
   options: BuildOptions = DEFAULT_BUILD,
   onProgress: (progress: BuildProgress) => void = () => {},
+  checkpoint: Checkpoint = NEVER_CANCELLED,
 ): Promise<ModelManifest> {
   const started = performance.now();
-  const trained = trainEncoder(store, merchant, options, onProgress);
+  const trained = trainEncoder(store, merchant, options, onProgress, checkpoint);
   const onnx = encoderGraph(trained.model);
-  const { vectors, lists } = await embedCatalogue(onnx, trained, onProgress);
+  const { vectors, lists } = await embedCatalogue(onnx, trained, onProgress, checkpoint);
+  checkpoint();
   const manifest = manifestFor(trained, onnx, options, (performance.now() - started) / 1000);
   writeModelFiles(dataDir, merchant, onnx, manifest);
   const { dims } = trained.model;

@@ -7,6 +7,7 @@ import type { WorkerPool } from "../pool/pool.js";
 import type { ModelManifest } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import type { BuildProgress } from "./build.js";
+import { BuildCancelled } from "./cancellation.js";
 import { trainInWorker } from "./trainer.js";
 
 export interface SimilarLog {
@@ -23,6 +24,8 @@ export class SimilarModels {
   private readonly queues = new Map<MerchantId, Promise<void>>();
   private readonly pendingChanges = new Map<MerchantId, Set<number>>();
   private readonly timers = new Map<MerchantId, NodeJS.Timeout>();
+  /** Aborted by close(): a training under way stops at its next step instead of holding up the shutdown. */
+  private readonly stopping = new AbortController();
   private closed = false;
 
   constructor(
@@ -55,7 +58,8 @@ export class SimilarModels {
   train(merchant: MerchantId, onProgress?: (progress: BuildProgress) => void): Promise<ModelManifest> {
     return this.enqueue(merchant, async () => {
       const started = performance.now();
-      const manifest = await trainInWorker({ dataDir: this.dataDir, merchantId: merchant, useBehaviour: true }, onProgress);
+      const request = { dataDir: this.dataDir, merchantId: merchant, useBehaviour: true };
+      const manifest = await trainInWorker(request, onProgress, this.stopping.signal);
       this.onTrained((performance.now() - started) / 1000);
       this.log.info("similar-products model trained", {
         merchant,
@@ -97,10 +101,14 @@ export class SimilarModels {
 
   private enqueue<T>(merchant: MerchantId, job: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(merchant) ?? Promise.resolve();
-    const run = previous.then(job);
+    // Work whose turn comes after close() is dropped: the next start reconciles models with the catalogue.
+    const run = previous.then(() => (this.closed ? Promise.reject(new BuildCancelled()) : job()));
     const settled = run.then(
       () => {},
-      (error: unknown) => this.log.error("similar-products model update failed", { merchant, error: String((error as Error)?.stack ?? error) }),
+      (error: unknown) => {
+        if (error instanceof BuildCancelled) this.log.info("similar-products model work stopped for the shutdown; the next start takes it up again", { merchant });
+        else this.log.error("similar-products model update failed", { merchant, error: String((error as Error)?.stack ?? error) });
+      },
     );
     this.queues.set(merchant, settled);
     return run;
@@ -116,11 +124,16 @@ export class SimilarModels {
     }
   }
 
-  /** Stops taking changes and waits for the work in flight. */
+  /**
+   * Stops taking changes, stops a training under way at its next step (it
+   * writes nothing then) and drops queued work; resolves once the work in
+   * flight has ended. A refresh task already running in the pool finishes.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.stopping.abort();
     await Promise.all(this.queues.values());
   }
 }

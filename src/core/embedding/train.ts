@@ -129,6 +129,8 @@ export function fineTune(
   groups: BehaviourGroups,
   options: TrainingOptions,
   onProgress: (progress: TrainingProgress) => void = () => {},
+  /** Called before each batch; may throw to stop the training (see similar/cancellation.ts). */
+  checkpoint: () => void = () => {},
 ): TrainingSummary {
   const rng = new Rng(options.seed + 1);
   const sampler = new PairSampler(groups, rng);
@@ -143,6 +145,7 @@ export function fineTune(
   let recentLoss = 0;
   const reportEvery = Math.max(1, Math.floor(batches / 100));
   for (let batch = 0; batch < batches; batch++) {
+    checkpoint();
     const size = Math.min(options.batchSize, samples - batch * options.batchSize);
     const left = new Int32Array(size);
     const right = new Int32Array(size);
