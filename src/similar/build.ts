@@ -14,7 +14,7 @@ import type { ModelManifest } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
 import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
-import { neighbourLists, type VectorMatrix } from "./neighbours.js";
+import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
 import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
 export interface BuildOptions {
@@ -102,7 +102,7 @@ export async function embedCatalogue(
   trained: TrainedModel,
   onProgress: (progress: BuildProgress) => void = () => {},
   checkpoint: Checkpoint = NEVER_CANCELLED,
-): Promise<{ vectors: VectorMatrix; lists: Awaited<ReturnType<typeof neighbourLists>> }> {
+): Promise<{ vectors: VectorMatrix; lists: NeighbourTable }> {
   const { dims } = trained.model;
   const encoder = await Encoder.load(onnx, dims);
   const search = await NeighbourSearch.create(dims);
@@ -116,7 +116,8 @@ export async function embedCatalogue(
     }
     const vectors: VectorMatrix = { ids: trained.productIds, matrix, dims };
     const rows = trained.productIds.map((_, index) => index);
-    const lists = await neighbourLists(search, vectors, rows, new Set(), (done) => {
+    const lists = new NeighbourTable(rows.length);
+    await eachNeighbourList(search, vectors, rows, new Set(), (row, list) => lists.set(row, list), (done) => {
       checkpoint();
       onProgress({ stage: "neighbours", done, total: rows.length });
     });
@@ -196,7 +197,7 @@ export async function buildSimilarModel(
     store.similar.clear(merchant);
     vectors.ids.forEach((id, row) => {
       store.similar.putVector(merchant, id, vectors.matrix.subarray(row * dims, (row + 1) * dims));
-      store.similar.putNeighbours(merchant, id, lists[row]!);
+      store.similar.putNeighbours(merchant, id, lists.get(row));
     });
     store.similar.putManifest(merchant, manifest);
     store.similar.bump(merchant);

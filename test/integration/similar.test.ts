@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_HASHING, productFeatures } from "../../src/core/embedding/features.js";
 import { embedInto } from "../../src/core/embedding/model.js";
 import { encoderGraph } from "../../src/core/embedding/onnx-graphs.js";
-import { DEFAULT_TRAINING, fineTune, textOnlyModel } from "../../src/core/embedding/train.js";
+import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel } from "../../src/core/embedding/train.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { modelDirectory } from "../../src/similar/build.js";
 import { Encoder } from "../../src/similar/onnx-runtime.js";
@@ -85,7 +85,7 @@ describe("the similar-products model", () => {
     const texts = catalogue.map((p) => ({ ...(p as { id: number; title: string; product_type: string; vendor: string; tags: string; body_html: string }) }));
     const features = texts.map((p) => productFeatures(p, scheme));
     const model = textOnlyModel(features, texts.map((p) => p.id), scheme, DEFAULT_TRAINING);
-    fineTune(model, features, { members: [Int32Array.from([0, 7])], weights: Float64Array.from([1]), windows: new Uint8Array(1) }, { ...DEFAULT_TRAINING, minSamples: 500, batchSize: 16 });
+    fineTune(model, features, groupsOf([[0, 7]], [1], [0]), { ...DEFAULT_TRAINING, minSamples: 500, batchSize: 16 });
     const encoder = await Encoder.load(encoderGraph(model), model.dims);
     const served = await encoder.embed(features);
     await encoder.release();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HASHING, fnv1a, idBucket, productFeatures, queryFeatures, type HashingScheme } from "../../src/core/embedding/features.js";
 import { dot, embedInto } from "../../src/core/embedding/model.js";
-import { DEFAULT_TRAINING, fineTune, textOnlyModel, type BehaviourGroups } from "../../src/core/embedding/train.js";
+import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel, type BehaviourGroups } from "../../src/core/embedding/train.js";
 
 const scheme: HashingScheme = { ...DEFAULT_HASHING, buckets: 1 << 14 };
 const text = (id: number, title: string, productType: string) => ({ id, title, product_type: productType, vendor: "Acme", tags: "", body_html: "" });
@@ -57,7 +57,7 @@ describe("training", () => {
   });
 
   it("is deterministic given the seed", () => {
-    const groups: BehaviourGroups = { members: [Int32Array.from([0, 5]), Int32Array.from([2, 3])], weights: Float64Array.from([1, 1]), windows: new Uint8Array(2) };
+    const groups: BehaviourGroups = groupsOf([[0, 5], [2, 3]], [1, 1], [0, 0]);
     const a = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
     const b = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
     fineTune(a, features, groups, options);
@@ -67,11 +67,7 @@ describe("training", () => {
 
   it("moves products bought together closer, lowering the loss", () => {
     // A sofa and socks have nothing in common in text; behaviour says they go together.
-    const groups: BehaviourGroups = {
-      members: [Int32Array.from([0, 5]), Int32Array.from([2, 4]), Int32Array.from([1, 3])],
-      weights: Float64Array.from([1, 1, 1]),
-      windows: new Uint8Array(3),
-    };
+    const groups: BehaviourGroups = groupsOf([[0, 5], [2, 4], [1, 3]], [1, 1, 1], [0, 0, 0]);
     const model = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
     const before = cosine(model, 0, 5);
     const summary = fineTune(model, features, groups, options);

@@ -35,13 +35,26 @@ export const DEFAULT_TRAINING: TrainingOptions = {
  * Groups of products that belong together: an order's products or a
  * session's views, by index into the catalogue, with a weight (recency).
  * Pairs are drawn from groups, so a big basket never has to be expanded into
- * all its pairs.
+ * all its pairs. Held flat (a catalogue of 1M products has millions of
+ * groups: a typed array each took more memory than their members).
  */
 export interface BehaviourGroups {
-  members: Int32Array[];
+  /** Every group's members, one group after another. */
+  items: Int32Array;
+  /** Group g's members are items[starts[g]] … items[starts[g + 1] − 1]; one more entry than there are groups. */
+  starts: Int32Array;
   weights: Float64Array;
   /** Views: only products this close in the sequence pair up; orders: 0 (any two). */
   windows: Uint8Array;
+}
+
+/** Groups from one list of members each (tests, small callers). */
+export function groupsOf(members: ArrayLike<number>[], weights: ArrayLike<number>, windows: ArrayLike<number>): BehaviourGroups {
+  const starts = new Int32Array(members.length + 1);
+  members.forEach((group, index) => (starts[index + 1] = starts[index]! + group.length));
+  const items = new Int32Array(starts[members.length]!);
+  members.forEach((group, index) => items.set(Array.from(group), starts[index]!));
+  return { items, starts, weights: Float64Array.from(weights), windows: Uint8Array.from(windows) };
 }
 
 export interface TrainingProgress {
@@ -101,20 +114,22 @@ class PairSampler {
       if (this.cumulative[middle]! > target) high = middle;
       else low = middle + 1;
     }
-    const members = this.groups.members[low]!;
+    const { items, starts } = this.groups;
+    const start = starts[low]!;
+    const size = starts[low + 1]! - start;
     const window = this.groups.windows[low]!;
-    const first = Math.floor(this.rng.next() * members.length);
+    const first = Math.floor(this.rng.next() * size);
     let second: number;
     if (window === 0) {
-      second = Math.floor(this.rng.next() * (members.length - 1));
+      second = Math.floor(this.rng.next() * (size - 1));
       if (second >= first) second++;
     } else {
       const offset = 1 + Math.floor(this.rng.next() * window);
       second = this.rng.next() < 0.5 ? first - offset : first + offset;
-      second = Math.min(members.length - 1, Math.max(0, second));
+      second = Math.min(size - 1, Math.max(0, second));
       if (second === first) second = first === 0 ? 1 : first - 1;
     }
-    return [members[first]!, members[second]!];
+    return [items[start + first]!, items[start + second]!];
   }
 }
 
@@ -135,7 +150,7 @@ export function fineTune(
   const rng = new Rng(options.seed + 1);
   const sampler = new PairSampler(groups, rng);
   const withBehaviour = new Set<number>();
-  for (const members of groups.members) for (const member of members) withBehaviour.add(member);
+  for (const member of groups.items) withBehaviour.add(member);
   const samples = sampler.usable
     ? Math.min(options.maxSamples, Math.max(options.minSamples, options.samplesPerProduct * withBehaviour.size))
     : 0;
