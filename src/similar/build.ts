@@ -9,11 +9,13 @@ import { bucketsFor, DEFAULT_HASHING, productFeatures, type Features, type Hashi
 import type { EmbeddingModel } from "../core/embedding/model.js";
 import { ENCODER_IO, encoderGraph } from "../core/embedding/onnx-graphs.js";
 import { DEFAULT_TRAINING, fineTune, textOnlyModel, type TrainingOptions, type TrainingSummary } from "../core/embedding/train.js";
+import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { MerchantId, Product } from "../core/types.js";
-import type { ModelManifest } from "../stores/similar.js";
+import type { ModelManifest, NeighbourMethod } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
 import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
+import { clusteredNeighbourLists, clusteringFor } from "./clustered-neighbours.js";
 import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
 import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
@@ -21,9 +23,15 @@ export interface BuildOptions {
   training: TrainingOptions;
   /** false: the text-only starting point (evaluations compare the two). */
   useBehaviour: boolean;
+  /**
+   * Catalogues up to this size get exact neighbour lists (~30 s at 100k
+   * products, growing with the square); bigger ones clustered lists, which
+   * found 99.9% of the exact lists' neighbours at 100k in a seventh of the time.
+   */
+  exactNeighboursUpTo: number;
 }
 
-export const DEFAULT_BUILD: BuildOptions = { training: DEFAULT_TRAINING, useBehaviour: true };
+export const DEFAULT_BUILD: BuildOptions = { training: DEFAULT_TRAINING, useBehaviour: true, exactNeighboursUpTo: 100_000 };
 
 export type BuildStage = "training" | "embedding" | "neighbours";
 export interface BuildProgress {
@@ -38,6 +46,7 @@ export function modelDirectory(dataDir: string, merchant: MerchantId): string {
 }
 
 const EMBED_BATCH = 512;
+
 
 /** bucketsFor's cap: once the distinct count reaches it, more products cannot change the scheme. */
 const MOST_BUCKETS = bucketsFor(Number.MAX_SAFE_INTEGER);
@@ -100,9 +109,10 @@ export function trainEncoder(
 export async function embedCatalogue(
   onnx: Uint8Array,
   trained: TrainedModel,
+  exactNeighboursUpTo: number,
   onProgress: (progress: BuildProgress) => void = () => {},
   checkpoint: Checkpoint = NEVER_CANCELLED,
-): Promise<{ vectors: VectorMatrix; lists: NeighbourTable }> {
+): Promise<{ vectors: VectorMatrix; lists: NeighbourTable; method: NeighbourMethod }> {
   const { dims } = trained.model;
   const encoder = await Encoder.load(onnx, dims);
   const search = await NeighbourSearch.create(dims);
@@ -115,20 +125,28 @@ export async function embedCatalogue(
       onProgress({ stage: "embedding", done: start + batch.length, total: trained.features.length });
     }
     const vectors: VectorMatrix = { ids: trained.productIds, matrix, dims };
-    const rows = trained.productIds.map((_, index) => index);
-    const lists = new NeighbourTable(rows.length);
-    await eachNeighbourList(search, vectors, rows, new Set(), (row, list) => lists.set(row, list), (done) => {
+    const total = trained.productIds.length;
+    const lists = new NeighbourTable(total);
+    const keep = (row: number, list: WeightedIds) => lists.set(row, list);
+    const progress = (done: number) => {
       checkpoint();
-      onProgress({ stage: "neighbours", done, total: rows.length });
-    });
-    return { vectors, lists };
+      onProgress({ stage: "neighbours", done, total });
+    };
+    if (total <= exactNeighboursUpTo) {
+      const rows = trained.productIds.map((_, index) => index);
+      await eachNeighbourList(search, vectors, rows, new Set(), keep, progress);
+      return { vectors, lists, method: { method: "exact" } };
+    }
+    const clustering = clusteringFor(total);
+    await clusteredNeighbourLists(search, vectors, clustering, keep, progress, checkpoint);
+    return { vectors, lists, method: { method: "clustered", clusters: clustering.clusters, probes: clustering.probes } };
   } finally {
     await encoder.release();
     await search.release();
   }
 }
 
-function manifestFor(trained: TrainedModel, onnx: Uint8Array, options: BuildOptions, seconds: number): ModelManifest {
+function manifestFor(trained: TrainedModel, onnx: Uint8Array, options: BuildOptions, neighbours: NeighbourMethod, seconds: number): ModelManifest {
   const sha256 = createHash("sha256").update(onnx).digest("hex");
   const { model, training, behaviour } = trained;
   return {
@@ -156,6 +174,7 @@ function manifestFor(trained: TrainedModel, onnx: Uint8Array, options: BuildOpti
       lastLoss: training?.lastLoss ?? null,
       seconds: Math.round(seconds * 100) / 100,
     },
+    neighbours,
     sha256,
     file: `encoder-${sha256.slice(0, 16)}.onnx`,
   };
@@ -188,9 +207,9 @@ export async function buildSimilarModel(
   const started = performance.now();
   const trained = trainEncoder(store, merchant, options, onProgress, checkpoint);
   const onnx = encoderGraph(trained.model);
-  const { vectors, lists } = await embedCatalogue(onnx, trained, onProgress, checkpoint);
+  const { vectors, lists, method } = await embedCatalogue(onnx, trained, options.exactNeighboursUpTo, onProgress, checkpoint);
   checkpoint();
-  const manifest = manifestFor(trained, onnx, options, (performance.now() - started) / 1000);
+  const manifest = manifestFor(trained, onnx, options, method, (performance.now() - started) / 1000);
   writeModelFiles(dataDir, merchant, onnx, manifest);
   const { dims } = trained.model;
   await store.atomically(() => {

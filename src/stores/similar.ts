@@ -6,6 +6,9 @@ import type { HashingScheme } from "../core/embedding/features.js";
 import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { MerchantId } from "../core/types.js";
 
+/** Exact lists compare every product with every other; clustered ones (big catalogues) see similar/clustered-neighbours.ts. */
+export type NeighbourMethod = { method: "exact" } | { method: "clustered"; clusters: number; probes: number };
+
 /** What the manifest beside a model file says; also kept in LMDB so readers need no file access. */
 export interface ModelManifest {
   format: "aisle-product-encoder";
@@ -27,6 +30,8 @@ export interface ModelManifest {
     lastLoss: number | null;
     seconds: number;
   };
+  /** How the neighbour lists were found (absent: a model built before this was recorded, exact). */
+  neighbours?: NeighbourMethod;
   /** Hex sha256 of the .onnx file. */
   sha256: string;
   /** Model file name, relative to the merchant's model directory. */
