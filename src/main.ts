@@ -4,7 +4,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { ResponseCache } from "./cache/response-cache.js";
 import type { Config } from "./config.js";
-import { describeDemo, seedDemo, type DemoInfo } from "./demo/seed.js";
+import { describeDemo, type DemoInfo } from "./demo/seed.js";
+import { seedDemoInThread } from "./demo/seed-thread.js";
 import { newSecret } from "./ingest/merchants.js";
 import { HttpServer } from "./http/server.js";
 import { Router } from "./http/router.js";
@@ -64,7 +65,9 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const store = Store.open(config.dataDir);
   const adminToken = adminTokenFor(config);
   const seeding = config.demo === "auto" && store.isEmpty();
-  const demo = seeding ? await seedDemo(store) : describeDemo(store);
+  const demo = seeding ? await seedDemoInThread(config.dataDir) : describeDemo(store);
+  // The seed was written by another thread: read from the latest state.
+  if (seeding) store.refreshSnapshot();
   const cache = new ResponseCache(config.cacheMaxBytes);
   let queueDepth = () => 0;
   let eventsUnapplied = () => 0;
