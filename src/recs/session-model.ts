@@ -2,7 +2,8 @@
 // event log: new events are read on demand (only those after the last one
 // seen), so the index follows live traffic without a rebuild. At start the
 // service warms it in short background steps (warmSessions), because a
-// first read of a large log takes seconds (4M events: ~7 s).
+// first read of a large log takes seconds (4M events: ~7 s; 40M: minutes).
+// A shopper's request reads for a bounded time (sessionsForRequest).
 import { IntegerIds, StringIds } from "../core/recs/id-tables.js";
 import { DEFAULT_SESSION_KNN, SessionIndex, type SessionKnnConfig } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
@@ -92,10 +93,28 @@ function merchantSessions(store: Store, merchant: MerchantId): MerchantSessions 
   return sessions;
 }
 
-/** This thread's session index of a merchant, brought up to date with the event log. */
+/** This thread's session index of a merchant, brought up to date with the event log (evaluations). */
 export function sessionsOf(store: Store, merchant: MerchantId): MerchantSessions {
   const sessions = merchantSessions(store, merchant);
   sessions.catchUp();
+  return sessions;
+}
+
+/** How long a shopper's request may spend reading the log into the index. */
+export const REQUEST_READ_BUDGET_MS = 2;
+
+/**
+ * This thread's session index of a merchant for a shopper's request: brought
+ * up to date, but reading the log for at most `budgetMs`. Live traffic adds a
+ * few events between requests, read at once. While a large log is still being
+ * read (the start-up warm-up: 40M events take minutes), the request is
+ * answered from the sessions read so far instead of holding the worker, and
+ * every shopper queued behind it, for the rest of the read; the warm-up steps
+ * and later requests read on.
+ */
+export function sessionsForRequest(store: Store, merchant: MerchantId, budgetMs = REQUEST_READ_BUDGET_MS): MerchantSessions {
+  const sessions = merchantSessions(store, merchant);
+  sessions.catchUp(performance.now() + budgetMs);
   return sessions;
 }
 

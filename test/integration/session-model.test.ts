@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BehaviourEvent } from "../../src/core/types.js";
-import { MerchantSessions } from "../../src/recs/session-model.js";
+import { MerchantSessions, sessionsForRequest, warmSessions } from "../../src/recs/session-model.js";
 import { Store } from "../../src/stores/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "aisle-session-model-"));
@@ -39,6 +39,31 @@ describe("a worker's session index read from the event log", () => {
     }
     // Caught up: nothing more to read.
     expect(stepped.catchUp(Number.NEGATIVE_INFINITY)).toBe(true);
+    await store.close();
+  });
+
+  it("for a shopper's request reads the log only within its budget; the warm-up steps read on to the end", async () => {
+    const store = Store.open(dir);
+    await store.createMerchant({ id: "budget", name: "Shop", domain: "budget.example.com", currency: "USD", api_key: "pk_budget", webhook_secret: "whsec_budget", created_at: "2026-05-01T00:00:00Z" });
+    const events: BehaviourEvent[] = Array.from({ length: 5_000 }, (_, i) => ({
+      at: 1_000 + i,
+      uuid: `budget-session-${i}`,
+      customer_id: null,
+      verb: "viewed",
+      product_id: 1 + (i % 40),
+      theme_id: null,
+    }));
+    await store.appendEvents("budget", events);
+    // No time to spare: the request reads one batch of events between looks at the clock, not the whole log.
+    const first = sessionsForRequest(store, "budget", 0).index.sessionCount;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(1_000);
+    expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBeGreaterThan(first);
+    while (!warmSessions(store, "budget", 0).done);
+    expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBe(5_000);
+    // A new view is read by the next request, budget or not.
+    await store.appendEvents("budget", [{ ...events[0]!, uuid: "budget-session-new", at: 9_000 }]);
+    expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBe(5_001);
     await store.close();
   });
 });
