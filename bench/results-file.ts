@@ -8,12 +8,13 @@ import { fileURLToPath } from "node:url";
 /** The source tree's bench/RESULTS.md (this module runs from dist/bench/). */
 const RESULTS = fileURLToPath(new URL("../../bench/RESULTS.md", import.meta.url));
 
-export type ResultsSection = "default" | "scale" | "scale-capped";
+export type ResultsSection = "default" | "scale" | "scale-capped" | "scale-reused";
 
 const TITLES: Record<ResultsSection, string> = {
   default: "## `npm run bench`",
   scale: "## Scale curve (`npm run bench -- --scale`)",
   "scale-capped": "## Scale curve with behaviour capped (`npm run bench -- --scale --max-customers N`)",
+  "scale-reused": "## A kept scale shop served again (`npm run bench -- --scale --reuse-shop DIR`)",
 };
 
 const HEADER = `# Benchmark results

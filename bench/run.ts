@@ -5,6 +5,7 @@
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
 //        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N] [--max-customers N]
+//        node dist/bench/run.js --scale --reuse-shop DIR   (serve and load a shop kept by a standalone bench/scale-shop.ts run)
 //          (only the opt-in scale curve, scale-curve.ts: a shop per size, generated and imported by a
 //          child process with a big heap (scale-shop.ts), then served; 30+ minutes)
 //          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
@@ -62,7 +63,8 @@ if (scale) {
   process.stderr.write(`aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`);
   // RESULTS.md gets the curve after every size, so a run stopped during the 1M shop keeps the others.
   const points = await runScaleCurve(options, (sofar) => {
-    const section = options.maxCustomers === null ? "scale" : "scale-capped";
+    // A kept shop re-served is reported beside the curve, not in place of it.
+    const section = options.reuseShop !== null ? "scale-reused" : options.maxCustomers === null ? "scale" : "scale-capped";
     process.stderr.write(`aisle bench --scale: wrote ${writeResultsSection(section, formatCurveReport(sofar, loadAtStart, options))}\n`);
   });
   console.log(formatCurveReport(points, loadAtStart, options));

@@ -20,7 +20,7 @@ import { builderHeapMB, describeError, describeExit, maxMapCount, remember, type
 import type { LoadSettings, ScenarioResult } from "./load.js";
 import { methodAndPath } from "./request-line.js";
 import { count } from "./report.js";
-import { emptyShopOutcome, type ShopReport, type ShopRequest } from "./scale-shop.js";
+import { emptyShopOutcome, readShopReport, type ShopReport, type ShopRequest } from "./scale-shop.js";
 import { scenario } from "./scenario.js";
 
 export interface CurveOptions {
@@ -39,16 +39,21 @@ export interface CurveOptions {
    * longer holds them all. A capped run grows the catalogue alone past that.
    */
   maxCustomers: number | null;
+  /**
+   * A data dir a standalone scale-shop.ts run built and kept (with its
+   * shop-report.json): its shop is served and loaded again, not built; the
+   * dir is left in place. Building the 1M shop takes over an hour.
+   */
+  reuseShop: string | null;
 }
 
 /**
- * The model build's neighbour lists are an exact search over every pair of products, so
- * the build grows with the square of the catalogue: 75–90 s at 100k, 35 min at 1M (one
- * core, measured). By default the 1M shop has none and its server trains one in the
- * background while the endpoints run (the report says so); `--similar-up-to 1000000`
- * builds it before the server starts.
+ * The similar-products build before the server starts, up to --similar-up-to
+ * products (75–90 s at 100k). Bigger shops have theirs trained by the server in
+ * a background thread while the endpoints run (the report says so); past 100k
+ * products its neighbour lists are clustered rather than exact (models/README.md).
  */
-export const DEFAULT_CURVE: CurveOptions = { sizes: [10_000, 100_000, 1_000_000], maxImportMinutes: 12, similarUpTo: 100_000, maxCustomers: null };
+export const DEFAULT_CURVE: CurveOptions = { sizes: [10_000, 100_000, 1_000_000], maxImportMinutes: 12, similarUpTo: 100_000, maxCustomers: null, reuseShop: null };
 
 export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
   const at = argv.indexOf("--sizes");
@@ -59,12 +64,24 @@ export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
     return i === -1 ? fallback : Number(argv[i + 1]);
   };
   const cap = argv.indexOf("--max-customers");
+  const reuse = argv.indexOf("--reuse-shop");
+  const reuseShop = reuse === -1 ? null : (argv[reuse + 1] ?? "");
+  if (reuseShop === "") throw new Error("--reuse-shop needs the data dir of a shop built by scale-shop.ts");
   return {
-    sizes,
+    // A kept shop is one point, of its own size.
+    sizes: reuseShop === null ? sizes : [keptShopProducts(reuseShop)],
     maxImportMinutes: number("--max-import-min", DEFAULT_CURVE.maxImportMinutes),
     similarUpTo: number("--similar-up-to", DEFAULT_CURVE.similarUpTo),
     maxCustomers: cap === -1 ? null : Number(argv[cap + 1]),
+    reuseShop,
   };
+}
+
+/** The catalogue size of a kept shop, as its report says it was imported. */
+function keptShopProducts(dataDir: string): number {
+  const products = readShopReport(dataDir).imports.find((kind) => kind.kind === "products")?.total;
+  if (products === undefined) throw new Error(`${dataDir} holds no shop report with imported products`);
+  return products;
 }
 
 /** Load of each endpoint at each size: shorter than the default bench's, the same connections. */
@@ -231,11 +248,11 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
     const log = (line: string) => process.stderr.write(`  scale ${count(products)}: ${line}\n`);
     const point = emptyPoint(products);
     points.push(point);
-    const dataDir = makeTempDir("aisle-bench-curve-");
+    const dataDir = options.reuseShop ?? makeTempDir("aisle-bench-curve-");
     try {
       const customers = Math.min(Math.round((products * 2) / 3), options.maxCustomers ?? Infinity);
       const request: ShopRequest = { products, customers, dataDir, maxImportMinutes: options.maxImportMinutes, buildSimilar: products <= options.similarUpTo };
-      const { rotations, apiKey, peakRssMB, heapLimitMB, ...shop } = await buildShopInChild(request, log);
+      const { rotations, apiKey, peakRssMB, heapLimitMB, ...shop } = options.reuseShop ? readShopReport(dataDir) : await buildShopInChild(request, log);
       Object.assign(point, shop, { build: { peakRssMB, heapLimitMB } });
       if (rotations === null || apiKey === null) throw new Error("the shop-building child read no endpoint rotations from the shop");
       await serveAndLoad(point, dataDir, Object.values(rotations) as Rotation[], apiKey, log);
@@ -243,7 +260,7 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
       point.errors.push(describeError(error));
       log(`stopped: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
-      removeTempDir(dataDir);
+      if (!options.reuseShop) removeTempDir(dataDir);
     }
     onPoint(points);
   }

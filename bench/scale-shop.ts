@@ -13,7 +13,7 @@
 // printed as JSON on stdout, progress on stderr):
 //   node --max-old-space-size=13925 dist/bench/scale-shop.js \
 //     '{"products":1000000,"customers":66667,"dataDir":"DIR","maxImportMinutes":30,"buildSimilar":false}'
-import { statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -30,6 +30,13 @@ import { runRankingSuites, suiteTiming } from "./ranking.js";
 import { count } from "./report.js";
 import { importDemo, type ImportableDemo, type KindImport } from "./scale.js";
 import { chunksOf } from "../src/core/chunks.js";
+
+/** The shop's report, kept in its data dir: `--scale --reuse-shop DIR` serves and loads a kept shop again without building it. */
+export const SHOP_REPORT_FILE = "shop-report.json";
+
+export function readShopReport(dataDir: string): ShopReport {
+  return JSON.parse(readFileSync(join(dataDir, SHOP_REPORT_FILE), "utf8")) as ShopReport;
+}
 
 export interface ShopRequest {
   products: number;
@@ -204,6 +211,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   }
   const log = (line: string) => process.stderr.write(`  scale ${count(request.products)}: ${line}\n`);
   const report = await buildShop(request, log);
+  writeFileSync(join(request.dataDir, SHOP_REPORT_FILE), JSON.stringify(report));
   if (process.send) {
     // Exit only once the report is handed to the parent: exiting at once could drop it.
     process.send(report, () => process.exit(0));
