@@ -66,5 +66,6 @@ export default async function handle(task: Task): Promise<WireResult> {
   } finally {
     store.refreshSnapshot();
   }
-  return result.ok ? (move(result.body) as Uint8Array) : result;
+  if (!result.ok) return result;
+  return result.warming !== undefined ? { warming: result.warming, body: result.body } : (move(result.body) as Uint8Array);
 }

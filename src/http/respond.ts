@@ -37,9 +37,12 @@ const STATUS_TEXT: Record<number, string> = {
 /** Status lines built once, not per answer. */
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([code, text]) => [Number(code), `${code} ${text}`]));
 
+/** On an answer computed from an index still warming up after a start: what it may lack. */
+export const PARTIAL_HEADER = "X-Aisle-Partial";
+
 export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "Age, X-Aisle-Error",
+  "Access-Control-Expose-Headers": `Age, X-Aisle-Error, ${PARTIAL_HEADER}`,
 };
 const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS);
 const JSON_TYPE = "application/json; charset=utf-8";

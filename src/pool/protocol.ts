@@ -49,14 +49,24 @@ export type Task =
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 
 export type TaskResult =
-  | { ok: true; body: Uint8Array }
+  | {
+      ok: true;
+      body: Uint8Array;
+      /**
+       * Answered from an index still being built after a start, which covers
+       * part of the catalogue or event log: what the answer may lack, for the
+       * X-Aisle-Partial header. Such an answer is not cached.
+       */
+      warming?: string;
+    }
   | { ok: false; code: TaskErrorCode; message: string };
 
 /**
  * What actually crosses the thread boundary: Piscina transfers only a top-level
- * moved value, so a success is the bare body and a failure the error object.
+ * moved value, so a success is the bare body and a failure the error object;
+ * the rare answer from a warming index travels as an object (its body copied).
  */
-export type WireResult = Uint8Array | Extract<TaskResult, { ok: false }>;
+export type WireResult = Uint8Array | { warming: string; body: Uint8Array } | Extract<TaskResult, { ok: false }>;
 
 export interface WorkerConfig {
   dataDir: string;

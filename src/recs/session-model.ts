@@ -54,6 +54,11 @@ export class MerchantSessions {
     }
   }
 
+  /** Whether the index holds every event of the log as this thread's snapshot sees it. */
+  readToEnd(): boolean {
+    return this.store.eventSequence(this.merchant) === this.lastSequence;
+  }
+
   /**
    * Products scored as the next view after `viewed` (product ids in view order).
    * `uuid` names the session itself, kept out of its own neighbours.
@@ -98,6 +103,11 @@ export function sessionsOf(store: Store, merchant: MerchantId): MerchantSessions
   const sessions = merchantSessions(store, merchant);
   sessions.catchUp();
   return sessions;
+}
+
+/** Whether this thread's index of the merchant lacks events of the log (still warming up after a start). */
+export function sessionIndexWarming(store: Store, merchant: MerchantId): boolean {
+  return !merchantSessions(store, merchant).readToEnd();
 }
 
 /** How long a shopper's request may spend reading the log into the index. */

@@ -12,7 +12,7 @@ import type { MarketSettings, MerchantId } from "../core/types.js";
 import type { TaskResult } from "../pool/protocol.js";
 import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
-import { searchIndexOf, type MerchantSearchIndex } from "./merchant-index.js";
+import { REQUEST_BUILD_BUDGET_MS, searchIndexForRequest, type MerchantSearchIndex } from "./merchant-index.js";
 
 /**
  * Where meaning-based candidates come from when words alone find fewer
@@ -23,9 +23,14 @@ export type SemanticCandidates = (merchantId: MerchantId, query: string, k: numb
 
 export interface QuickViewDependencies {
   semantic: SemanticCandidates | null;
+  /** How long a request may build a search index still warming up (default REQUEST_BUILD_BUDGET_MS). */
+  buildBudgetMs?: number;
 }
 
 export const NO_SEMANTIC_FALLBACK: QuickViewDependencies = { semantic: null };
+
+/** What an answer from a search index still being built after a start may lack. */
+const SEARCH_WARMING = "search index warming up: results cover the part of the catalogue indexed so far";
 
 /** Collections shown beside the products. */
 const COLLECTION_SUGGESTIONS = 5;
@@ -126,7 +131,7 @@ export async function quickView(store: Store, task: QuickViewTask, deps: QuickVi
   const merchant = store.merchant(task.merchantId);
   if (!merchant) return { ok: false, code: "merchant_not_found", message: `no merchant ${task.merchantId}` };
   const { request } = task;
-  const index = searchIndexOf(store, merchant.id);
+  const { index, complete } = searchIndexForRequest(store, merchant.id, deps.buildBudgetMs ?? REQUEST_BUILD_BUDGET_MS);
   index.refreshPopularity(store, task.now);
   const catalog = merchantCatalog(store, merchant.id);
   const market = marketForCountry(catalog.markets(), request.countryCode);
@@ -153,5 +158,6 @@ export async function quickView(store: Store, task: QuickViewTask, deps: QuickVi
     status: 200,
     errorMessage: null,
   };
-  return { ok: true, body: jsonBytes(body, request.pretty) };
+  const bytes = jsonBytes(body, request.pretty);
+  return complete ? { ok: true, body: bytes } : { ok: true, body: bytes, warming: SEARCH_WARMING };
 }

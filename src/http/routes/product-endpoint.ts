@@ -9,7 +9,7 @@ import { PoolSaturatedError } from "../../pool/pool.js";
 import type { Task } from "../../pool/protocol.js";
 import type { DataDomain } from "../../stores/store.js";
 import { merchantForKey } from "../auth.js";
-import { jsonReply, type Reply } from "../respond.js";
+import { jsonReply, PARTIAL_HEADER, type Reply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
 
@@ -35,6 +35,11 @@ export interface ProductEndpointOptions {
    * answer is an empty list.
    */
   merchantOf?: (params: ParsedParams) => Merchant | null;
+}
+
+/** An answer from an index still warming up, saying what it may lack. */
+function warmingReply(body: Uint8Array, warming: string): Reply {
+  return { status: 200, body, headers: { Age: "0", [PARTIAL_HEADER]: warming } };
 }
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
@@ -72,7 +77,7 @@ export function productEndpoint(
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, params.format === true);
       const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
-      if (!cacheable) return runTask(task).then((body) => ({ status: 200, body }));
+      if (!cacheable) return runTask(task).then(({ body, warming }) => (warming === undefined ? { status: 200, body } : warmingReply(body, warming)));
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;
       if (params.bust_cache !== true) {
@@ -80,7 +85,9 @@ export function productEndpoint(
         const hit = cache.get(cacheKey, now);
         if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
       }
-      return runTask(task).then((computed) => {
+      return runTask(task).then(({ body: computed, warming }) => {
+        // Never cached: the same request finds more once the index is complete.
+        if (warming !== undefined) return warmingReply(computed, warming);
         const now = services.now();
         const pretty = params.format === true;
         const stamp = (cachedAt: string) =>
@@ -94,11 +101,12 @@ export function productEndpoint(
     },
   };
 
-  async function runTask(task: Task): Promise<Uint8Array> {
+  /** The answer's bytes, and (an uncached endpoint's) what a warming index left out. */
+  async function runTask(task: Task): Promise<{ body: Uint8Array; warming?: string }> {
     try {
       const result = await pool.run(task);
       if (!result.ok) throw new Error(`worker task ${task.kind} failed: ${result.code} ${result.message}`);
-      return result.body;
+      return result;
     } catch (error) {
       if (error instanceof PoolSaturatedError) throw new ApiError("overloaded");
       throw error;

@@ -6,7 +6,7 @@ import { BadSearchRequest, canonicalSearchRequest, parseQuickViewRequest, type Q
 import { ApiError } from "../../errors.js";
 import { PoolSaturatedError } from "../../pool/pool.js";
 import { merchantForKey } from "../auth.js";
-import type { Reply } from "../respond.js";
+import { PARTIAL_HEADER, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 
@@ -38,8 +38,10 @@ export function searchRoutes(services: Services): Route[] {
         const hit = cache.get(cacheKey, now);
         if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
         return pool.run({ kind: "quick_view", merchantId: merchant.id, request, now }).then(
-          (result) => {
+          (result): Reply => {
             if (!result.ok) throw new Error(`worker task quick_view failed: ${result.code} ${result.message}`);
+            // Not cached: the same keystroke finds more once the index is complete.
+            if (result.warming !== undefined) return { status: 200, body: result.body, headers: { Age: "0", [PARTIAL_HEADER]: result.warming } };
             // Sales move the ranking a little: answers also expire by age, as the sales lists do.
             cache.set(cacheKey, result.body, services.now(), services.config.behaviourCacheTtlMs);
             return { status: 200, body: result.body, headers: { Age: "0" } };
