@@ -17,6 +17,8 @@ export class PoolSaturatedError extends Error {}
 export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly onTask: PoolOptions["onTask"];
+  /** Set by close(): tasks then fail because the service is stopping, not because of a fault. */
+  closing = false;
 
   constructor(options: PoolOptions) {
     this.onTask = options.onTask;
@@ -61,6 +63,7 @@ export class WorkerPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.piscina.close();
   }
 }

@@ -45,7 +45,7 @@ export function warmIndexes(kind: WarmTask["kind"], merchants: readonly Merchant
     // idle workers, so a worker still building gets one even when the pool's
     // choice of idle worker keeps falling on a finished one.
     const pump = (): void => {
-      while (!stopped && inFlight < threads && finished.size < threads) {
+      while (!stopped && !pool.closing && inFlight < threads && finished.size < threads) {
         inFlight++;
         pool.run({ kind, merchantId: merchant, sliceMs: WARM_SLICE_MS }, { background: true }).then(settled, failed);
       }
@@ -67,6 +67,8 @@ export function warmIndexes(kind: WarmTask["kind"], merchants: readonly Merchant
       inFlight--;
       if (error instanceof PoolSaturatedError) return void setTimeout(pump, AFTER_SATURATED_MS);
       stopped = true;
+      // A shutdown aborts the steps still queued: nothing went wrong.
+      if (pool.closing) return;
       log.error(`${name} warm-up failed`, { merchant, error: String(error) });
     };
     pump();

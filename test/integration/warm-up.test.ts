@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Logger } from "../../src/main.js";
 import { eventually, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
@@ -51,4 +52,15 @@ describe("index warm-up at start", () => {
     expect(((await related.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     expect(stepsOf(await metricsText(), "sessions_warm")).toBe(steps);
   });
+});
+
+describe("a shutdown during the warm-up", () => {
+  it("stops the steps still queued without logging an error", async () => {
+    const errors: string[] = [];
+    const logger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (message) => errors.push(message) };
+    const service = await startTestService({ demo: true, logger });
+    // At once: the demo's search and session indexes are still being built in steps.
+    await service.stop();
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
