@@ -151,7 +151,9 @@ export function serverNotes(point: Pick<CurvePoint, "serverNotes">): string[] {
 export function curveCommand(options: CurveOptions): string {
   const flags = [`--sizes ${options.sizes.join(",")}`, `--max-import-min ${options.maxImportMinutes}`, `--similar-up-to ${options.similarUpTo}`];
   if (options.maxCustomers !== null) flags.push(`--max-customers ${options.maxCustomers}`);
-  if (options.reuseShop !== null) return `node dist/bench/run.js --scale --reuse-shop DIR --similar-up-to ${options.similarUpTo} (DIR: a shop built and kept by bench/scale-shop.ts; its build figures are from that run)`;
+  if (options.reuseShop !== null) {
+    return "node dist/bench/run.js --scale --reuse-shop DIR (DIR: a shop built and kept by bench/scale-shop.ts; its build and import figures are from that run, and an earlier serving may have left a trained similar-products model in it)";
+  }
   return `node dist/bench/run.js --scale ${flags.join(" ")}`;
 }
 

@@ -67,6 +67,9 @@ export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
   const reuse = argv.indexOf("--reuse-shop");
   const reuseShop = reuse === -1 ? null : (argv[reuse + 1] ?? "");
   if (reuseShop === "") throw new Error("--reuse-shop needs the data dir of a shop built by scale-shop.ts");
+  if (reuseShop !== null && ["--sizes", "--max-import-min", "--similar-up-to", "--max-customers"].some((flag) => argv.includes(flag))) {
+    throw new Error("--reuse-shop serves a shop as it was built: --sizes, --max-import-min, --similar-up-to and --max-customers do not apply");
+  }
   return {
     // A kept shop is one point, of its own size.
     sizes: reuseShop === null ? sizes : [keptShopProducts(reuseShop)],

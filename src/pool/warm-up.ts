@@ -68,7 +68,7 @@ export function warmIndexes(kind: WarmTask["kind"], merchants: readonly Merchant
       if (error instanceof PoolSaturatedError) return void setTimeout(pump, AFTER_SATURATED_MS);
       stopped = true;
       // A shutdown aborts the steps still queued: nothing went wrong.
-      if (pool.closing) return;
+      if (pool.closing && (error as Error)?.name === "AbortError") return;
       log.error(`${name} warm-up failed`, { merchant, error: String(error) });
     };
     pump();

@@ -114,17 +114,17 @@ export function sessionIndexWarming(store: Store, merchant: MerchantId): boolean
 export const REQUEST_READ_BUDGET_MS = 2;
 
 /**
- * This thread's session index of a merchant for a shopper's request: brought
- * up to date, but reading the log for at most `budgetMs`. Live traffic adds a
- * few events between requests, read at once. While a large log is still being
- * read (the start-up warm-up: 40M events take minutes), the request is
- * answered from the sessions read so far instead of holding the worker, and
+ * This thread's session index of a merchant for a shopper's request. Until
+ * the first read of the log has reached its end (the start-up warm-up: 40M
+ * events take minutes), the request reads for about `budgetMs` and is
+ * answered from the sessions read so far, instead of holding the worker, and
  * every shopper queued behind it, for the rest of the read; the warm-up steps
- * and later requests read on.
+ * and later requests read on. After that, each request reads everything
+ * logged since the last one, as live traffic adds a few events between them.
  */
 export function sessionsForRequest(store: Store, merchant: MerchantId, budgetMs = REQUEST_READ_BUDGET_MS): MerchantSessions {
   const sessions = merchantSessions(store, merchant);
-  sessions.catchUp(performance.now() + budgetMs);
+  sessions.catchUp(complete.has(merchant) ? Number.POSITIVE_INFINITY : performance.now() + budgetMs);
   return sessions;
 }
 

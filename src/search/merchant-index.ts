@@ -163,14 +163,17 @@ export const REQUEST_BUILD_BUDGET_MS = 3;
 
 /**
  * This thread's search index of a merchant for a shopper's request. Once
- * built, it is the whole catalogue, up to date. Before that (the start-up
- * warm-up: a 1M-product catalogue takes about a minute), the request builds
- * for at most `budgetMs` and is answered from the products indexed so far
- * (`complete: false`), instead of holding the worker, and every shopper queued
- * behind it, for the rest of the build. Rankings cached on a partial index
- * are dropped as it grows (they are kept per index version).
+ * built, it is the whole catalogue, kept up to date (rebuilt in one go when
+ * too much changed at once, as searchIndexOf does). Before the first build is
+ * complete (the start-up warm-up: a 1M-product catalogue takes about a
+ * minute), the request builds for about `budgetMs` (one slice of products at
+ * least) and is answered from the products indexed so far (`complete:
+ * false`), instead of holding the worker, and every shopper queued behind it,
+ * for the rest of the build. Rankings cached on a partial index lapse as it
+ * grows (they are kept per index version).
  */
 export function searchIndexForRequest(store: Store, merchant: MerchantId, budgetMs = REQUEST_BUILD_BUDGET_MS): { index: MerchantSearchIndex; complete: boolean } {
+  if (perMerchant(indexes, store).has(merchant)) return { index: searchIndexOf(store, merchant), complete: true };
   if (warmSearchIndex(store, merchant, budgetMs).done) return { index: perMerchant(indexes, store).get(merchant)!, complete: true };
   const { index } = perMerchant(builds, store).get(merchant)!;
   // Priors are computed when a build completes; the part built so far needs its own.

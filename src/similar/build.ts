@@ -15,7 +15,7 @@ import type { ModelManifest, NeighbourMethod } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
 import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
-import { clusteredNeighbourLists, clusteringFor } from "./clustered-neighbours.js";
+import { clusteredNeighbourLists, clusteringFor, effectiveClustering } from "./clustered-neighbours.js";
 import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
 import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
@@ -139,7 +139,7 @@ export async function embedCatalogue(
     }
     const clustering = clusteringFor(total);
     await clusteredNeighbourLists(search, vectors, clustering, keep, progress, checkpoint);
-    return { vectors, lists, method: { method: "clustered", clusters: clustering.clusters, probes: clustering.probes } };
+    return { vectors, lists, method: { method: "clustered", ...effectiveClustering(clustering, total) } };
   } finally {
     await encoder.release();
     await search.release();

@@ -21,9 +21,15 @@ export interface ClusteringOptions {
   seed: number;
 }
 
-/** √n clusters; 8 probes found ~0.9 recall@50 of the exact lists on the 100k scale shop (see the closing notes of issue 8). */
+/** √n clusters; 8 probes found 99.9% of the exact lists' neighbours on the 100k scale shop (models/README.md). */
 export function clusteringFor(products: number): ClusteringOptions {
   return { clusters: Math.max(1, Math.round(Math.sqrt(products))), probes: 8, iterations: 6, seed: 1 };
+}
+
+/** The clusters there can be among `rows` products, and the probes among them: what a build with `options` uses. */
+export function effectiveClustering(options: ClusteringOptions, rows: number): { clusters: number; probes: number } {
+  const clusters = Math.max(1, Math.min(options.clusters, rows));
+  return { clusters, probes: Math.min(options.probes, clusters) };
 }
 
 /** Rows assigned to the nearest centre per k-means pass. */
@@ -43,16 +49,15 @@ export async function clusteredNeighbourLists(
 ): Promise<void> {
   const { dims, matrix, ids } = vectors;
   const rows = ids.length;
-  const clusters = Math.min(options.clusters, rows);
+  const { clusters, probes: probeCount } = effectiveClustering(options, rows);
   let centres = seedCentres(matrix, dims, clusters, new Rng(options.seed));
-  let assignment = await nearestCentres(search, matrix, dims, centres);
+  let assignment = await nearestCentres(search, matrix, dims, centres, checkpoint);
   for (let pass = 0; pass < options.iterations; pass++) {
-    checkpoint();
     centres = meanDirections(matrix, dims, assignment, centres);
-    assignment = await nearestCentres(search, matrix, dims, centres);
+    assignment = await nearestCentres(search, matrix, dims, centres, checkpoint);
   }
   const members = membersOf(assignment, clusters);
-  const probes = await search.search(centres, centres, Math.min(options.probes, clusters));
+  const probes = await search.search(centres, centres, probeCount);
 
   let done = 0;
   for (let cluster = 0; cluster < clusters; cluster++) {
@@ -85,10 +90,11 @@ function seedCentres(matrix: Float32Array, dims: number, clusters: number, rng: 
 }
 
 /** Each row's nearest centre (the vectors are unit length: the largest dot product). */
-async function nearestCentres(search: NeighbourSearch, matrix: Float32Array, dims: number, centres: Float32Array): Promise<Int32Array> {
+async function nearestCentres(search: NeighbourSearch, matrix: Float32Array, dims: number, centres: Float32Array, checkpoint: Checkpoint): Promise<Int32Array> {
   const rows = matrix.length / dims;
   const assignment = new Int32Array(rows);
   for (let start = 0; start < rows; start += ASSIGN_BLOCK) {
+    checkpoint();
     const end = Math.min(rows, start + ASSIGN_BLOCK);
     const found = await search.search(matrix.slice(start * dims, end * dims), centres, 1);
     assignment.set(found.indices, start);

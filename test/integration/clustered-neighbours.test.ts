@@ -84,7 +84,7 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
   it("are what a build uses past exactNeighboursUpTo, and its manifest says so", async () => {
     const WORDS = ["velvet sofa", "ceramic mug", "wool socks", "desk lamp"];
     for (const [exactUpTo, expected] of [
-      [10, { method: "clustered", clusters: 6, probes: 8 }],
+      [10, { method: "clustered", clusters: 6, probes: 6 }],
       [DEFAULT_BUILD.exactNeighboursUpTo, { method: "exact" }],
     ] as const) {
       const dataDir = tempDir();
@@ -95,7 +95,7 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
         const manifest = await buildSimilarModel(store, dataDir, "shop", { ...DEFAULT_BUILD, exactNeighboursUpTo: exactUpTo });
         expect(manifest.neighbours).toEqual(expected);
         expect(store.similar.manifest("shop")?.neighbours).toEqual(expected);
-        // 40 products, 6 clusters, 8 probes: every product still reaches all 39 others.
+        // 40 products, 6 clusters, each probing all 6: every product still reaches all 39 others.
         for (const id of store.productIds("shop")) expect(store.similar.neighboursOf("shop", id)?.ids).toHaveLength(39);
       } finally {
         await store.close();

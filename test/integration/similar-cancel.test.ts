@@ -97,7 +97,8 @@ describe("stopping a similar-model build", () => {
       const { similar } = t.service;
       const training = similar.train("shop");
       training.catch(() => {});
-      // Its job has started its thread by the next turn.
+      // The queue was empty, so the job started in a microtask: by the next turn its thread exists
+      // (and is still loading: the flag is up before its first checkpoint).
       await new Promise((resolve) => setImmediate(resolve));
       await similar.close();
       await expect(training).rejects.toBeInstanceOf(BuildCancelled);

@@ -60,6 +60,8 @@ describe("a shutdown during the warm-up", () => {
     const logger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (message) => errors.push(message) };
     const service = await startTestService({ demo: true, logger });
     // At once: the demo's search and session indexes are still being built in steps.
+    const metrics = await (await fetch(`${service.base}/metrics`)).text();
+    expect(metrics).not.toMatch(/^aisle_build_duration_seconds_count\{what="(search|session)_index"\} [1-9]/m);
     await service.stop();
     expect(errors).toEqual([]);
   }, 60_000);

@@ -55,6 +55,16 @@ describe("answers from an index still warming up after a start", () => {
       }
       expect(requests).toBeGreaterThan(2);
       expect(productIds(answer)).toEqual([1_999]);
+
+      // Once built, a bulk change too big to patch (over max(1,000, a quarter of the catalogue)) is
+      // rebuilt in one go: the answer is complete, never a fresh partial build.
+      for (let round = 0; round < 2; round++) {
+        await ingest(store, "shop", "products", Array.from({ length: 1_000 }, (_, i) => product(1_000 + i, { title: `Harbor lantern ${i}${i === 0 ? " airship" : ""} r${round}` })));
+      }
+      store.refreshSnapshot();
+      const afterBulk = await quickView(store, task("airship"), noTime);
+      expect(afterBulk.ok && afterBulk.warming).toBeUndefined();
+      expect(productIds(afterBulk)).toEqual([1_000]);
     } finally {
       await store.close();
     }

@@ -38,8 +38,8 @@ export interface ProductEndpointOptions {
 }
 
 /** An answer from an index still warming up, saying what it may lack. */
-function warmingReply(body: Uint8Array, warming: string): Reply {
-  return { status: 200, body, headers: { Age: "0", [PARTIAL_HEADER]: warming } };
+function warmingReply(body: Uint8Array, warming: string, headers: Record<string, string> = {}): Reply {
+  return { status: 200, body, headers: { ...headers, [PARTIAL_HEADER]: warming } };
 }
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
@@ -86,14 +86,14 @@ export function productEndpoint(
         if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
       }
       return runTask(task).then(({ body: computed, warming }) => {
-        // Never cached: the same request finds more once the index is complete.
-        if (warming !== undefined) return warmingReply(computed, warming);
         const now = services.now();
         const pretty = params.format === true;
         const stamp = (cachedAt: string) =>
           cacheInfo
             ? withTopLevelField(computed, "metadata", { cache_info: { cache_key: opaqueKey(cacheKey), cached_at_time: cachedAt } }, pretty)
             : computed;
+        // Never cached: the same request finds more once the index is complete.
+        if (warming !== undefined) return warmingReply(stamp("never"), warming, { Age: "0" });
         // The stored copy says when it was cached; this answer was computed for this request.
         cache.set(cacheKey, stamp(new Date(now).toISOString()), now, ttlMs);
         return { status: 200, body: stamp("never"), headers: { Age: "0" } };
@@ -101,7 +101,7 @@ export function productEndpoint(
     },
   };
 
-  /** The answer's bytes, and (an uncached endpoint's) what a warming index left out. */
+  /** The answer's bytes, and what a warming index left out of it, if one did. */
   async function runTask(task: Task): Promise<{ body: Uint8Array; warming?: string }> {
     try {
       const result = await pool.run(task);
