@@ -1,7 +1,7 @@
 // bench/RESULTS.md holds the last full figures of this machine: one section
-// for `npm run bench` and one for the opt-in scale curve. Each run replaces
-// only its own section, so the two are committed together without one run
-// erasing the other's figures.
+// for `npm run bench` and one per opt-in scale run (the curve, the capped
+// curve, a kept shop served again). Each run replaces only its own section,
+// so they are committed together without one run erasing another's figures.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -40,7 +40,7 @@ export function writeResultsSection(section: ResultsSection, body: string, appen
   const lines = [begin(section), TITLES[section], "", "```text", body.trim(), "```"];
   if (appendix.trim() !== "") lines.push("", appendix.trim());
   const fresh = [...lines, end(section)].join("\n");
-  const sections = (["default", "scale", "scale-capped"] as const).map((name) => (name === section ? fresh : (sectionOf(old, name) ?? "")));
+  const sections = (Object.keys(TITLES) as ResultsSection[]).map((name) => (name === section ? fresh : (sectionOf(old, name) ?? "")));
   writeFileSync(RESULTS, `${HEADER}\n${sections.filter((s) => s !== "").join("\n\n")}\n`);
   return RESULTS;
 }
