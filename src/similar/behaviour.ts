@@ -5,6 +5,7 @@
 import { DEFAULT_COPURCHASE } from "../core/recs/copurchase.js";
 import { StringIds } from "../core/recs/id-tables.js";
 import { IntListPool } from "../core/recs/int-list-pool.js";
+import { grownTo } from "../core/typed-arrays.js";
 import type { BehaviourGroups } from "../core/embedding/train.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
@@ -142,10 +143,4 @@ class GroupsBuilder {
       windows: this.windows.slice(0, count),
     };
   }
-}
-
-function grownTo<T extends Int32Array | Float64Array | Uint8Array>(values: T, capacity: number): T {
-  const copy = new (values.constructor as new (length: number) => T)(capacity);
-  copy.set(values);
-  return copy;
 }

@@ -5,6 +5,8 @@
 // ints. A full slot moves to the pool's end at twice its capacity; the hole it
 // leaves is reclaimed when the pool itself has to grow.
 
+import { grownTo } from "../typed-arrays.js";
+
 /** Capacity of a list's first slot. */
 const FIRST_CAPACITY = 4;
 
@@ -34,9 +36,9 @@ export class IntListPool {
   add(): number {
     if (this.count === this.starts.length) {
       const size = this.count * 2;
-      this.starts = grown(this.starts, size);
-      this.lengths = grown(this.lengths, size);
-      this.capacities = grown(this.capacities, size);
+      this.starts = grownTo(this.starts, size);
+      this.lengths = grownTo(this.lengths, size);
+      this.capacities = grownTo(this.capacities, size);
     }
     return this.count++;
   }
@@ -91,10 +93,4 @@ export class IntListPool {
     this.end = at;
     this.holes = 0;
   }
-}
-
-function grown(values: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const copy = new Int32Array(size);
-  copy.set(values);
-  return copy;
 }
