@@ -94,6 +94,12 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
+  // Every worker reads each merchant's in-memory indexes in background steps:
+  // sales first, since every list's fallbacks and search popularity rank by
+  // them, and they are the quickest to read.
+  const warmMerchants = (merchantIds: readonly string[]) => {
+    for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const) warmIndexes(kind, merchantIds, pool, config.workers, log, metrics);
+  };
   const services: Services = {
     store,
     pool,
@@ -104,6 +110,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     adminToken,
     version: VERSION,
     now: Date.now,
+    onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
   };
   const router = new Router([
     ...storefrontRoutes(services),
@@ -128,9 +135,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     },
   });
   const port = await server.listen();
-  const merchantIds = store.listMerchants().map((merchant) => merchant.id);
-  warmIndexes("search_warm", merchantIds, pool, config.workers, log, metrics);
-  warmIndexes("sessions_warm", merchantIds, pool, config.workers, log, metrics);
+  warmMerchants(store.listMerchants().map((merchant) => merchant.id));
 
   let closing: Promise<void> | null = null;
   const close = () => {

@@ -2,6 +2,8 @@
 import { move } from "piscina";
 import { workerData } from "node:worker_threads";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
+import { takeWarmingNotes } from "../src/pool/warming-notes.js";
+import { REQUEST_READ_BUDGET_MS, setRequestReadBudget } from "../src/recs/sales-history.js";
 import { refreshSimilar } from "../src/similar/refresh.js";
 import { Store } from "../src/stores/store.js";
 import { purchased, viewed } from "./tasks/history-lists.js";
@@ -14,6 +16,8 @@ import { warmUp } from "./tasks/warm-up.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
+// A call here is a shopper's request: until the warm-up has read the sales history, it reads only briefly.
+setRequestReadBudget(REQUEST_READ_BUDGET_MS);
 // Opening read the store: let go of that snapshot now. A worker blocks between
 // tasks, so lmdb-js's timer never renews it; held, it pins every page freed
 // after it, and under event ingest (which gives workers no task) the data file
@@ -47,6 +51,7 @@ async function run(task: Task): Promise<TaskResult> {
       return quickViewSearch(store, config.dataDir, task);
     case "search_warm":
     case "sessions_warm":
+    case "sales_warm":
       return warmUp(store, task);
     case "ping":
       return { ok: true, body: new Uint8Array(0) };
@@ -61,11 +66,14 @@ export default async function handle(task: Task): Promise<WireResult> {
   // holding an old snapshot stops LMDB from reusing freed pages, and the file grows.
   store.refreshSnapshot();
   let result: TaskResult;
+  let noted: string | undefined;
   try {
     result = await run(task);
   } finally {
     store.refreshSnapshot();
+    noted = takeWarmingNotes();
   }
   if (!result.ok) return result;
-  return result.warming !== undefined ? { warming: result.warming, body: result.body } : (move(result.body) as Uint8Array);
+  const warming = [result.warming, noted].filter((note) => note !== undefined).join("; ");
+  return warming !== "" ? { warming, body: result.body } : (move(result.body) as Uint8Array);
 }

@@ -42,7 +42,7 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
     const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { honourExcludeServiceTag: true });
     const engine = new RankingMetrics(K);
     const popularity = new RankingMetrics(K);
-    const popular = topSellers(retail.store, retail.merchantId, boundary - 1, 30);
+    const popular = topSellers(retail.store, retail.merchantId, boundary - 1, 30).all();
     let scoringMs = 0;
 
     for (const testCase of cases) {

@@ -18,4 +18,9 @@ export interface Services {
   adminToken: string;
   version: string;
   now: () => number;
+  /**
+   * Starts the warm-up of a merchant created through the admin API, so that
+   * its first requests find the worker's indexes read (absent outside a service).
+   */
+  onMerchantCreated?: (merchantId: string) => void;
 }

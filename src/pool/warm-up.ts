@@ -31,6 +31,7 @@ const AFTER_SATURATED_MS = 100;
 const INDEXES = {
   search_warm: { metric: "search_index", name: "search index" },
   sessions_warm: { metric: "session_index", name: "session index" },
+  sales_warm: { metric: "sales_history", name: "sales history" },
 } as const;
 
 /** Warms the `kind` index of every merchant in every one of the pool's `threads` workers. */

@@ -1,11 +1,15 @@
 // Store-wide rankings from daily sales, shared by the list endpoints and as the
-// fallbacks of every recommendation list. Each worker memoises them: they cost
-// milliseconds (tens at 100k products) and change slowly.
+// fallbacks of every recommendation list. They are summed from each worker's
+// in-memory sales history (src/recs/sales-history.ts) and memoised: they change
+// slowly, and a 1M-product shop's sums take tens of milliseconds.
 import { chainCandidates } from "../core/recs/candidates.js";
 import { dayNumber } from "../core/recs/days.js";
-import { DEFAULT_TRENDING, demand, rankByScore, trendingScores } from "../core/recs/sales.js";
+import { Ranking } from "../core/recs/ranking.js";
+import { ADD_TO_CART_WEIGHT, DEFAULT_TRENDING, momentum } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
+import { noteWarming } from "../pool/warming-notes.js";
 import type { Store } from "../stores/store.js";
+import { SALES_WARMING, salesHistoryOf, updatedSalesHistory, type SalesHistory } from "./sales-history.js";
 
 export const TOP_SELLER_FALLBACK_DAYS = 90;
 
@@ -24,8 +28,12 @@ interface Memo {
   day: number;
   /** Version of the data the ranking was computed from. */
   dataVersion: string;
+  /** The sales history's generation it was computed from. */
+  generation: number;
   computedAt: number;
-  ranked: number[];
+  /** Computed from every kept day (not while the history was still being read after a start). */
+  complete: boolean;
+  ranking: Ranking;
 }
 
 const memos = new Map<string, Memo>();
@@ -37,46 +45,60 @@ function memoised(
   now: number,
   options: RankingOptions,
   dataVersion: string,
-  compute: () => number[],
-): number[] {
+  compute: (history: SalesHistory, today: number) => Ranking,
+): Ranking {
   const key = `${merchant}\u0000${name}`;
   const day = dayNumber(now);
   const memo = memos.get(key);
   // bust_cache (fresh) skips the reuse window but not a memo of unchanged data:
   // a recompute over the same orders would give the same ranking.
-  const usable =
-    memo !== undefined &&
-    memo.day === day &&
-    (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS));
-  if (usable) return memo.ranked;
-  const ranked = compute();
-  memos.set(key, { day, dataVersion, computedAt: Date.now(), ranked });
-  return ranked;
+  const current = memo !== undefined && memo.day === day && memo.complete;
+  if (current && (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS))) return memo.ranking;
+  const { history, complete } = updatedSalesHistory(store, merchant, day);
+  if (!complete) noteWarming(SALES_WARMING);
+  // Nothing read since (the same days, as read then): the same ranking.
+  const same = memo !== undefined && memo.day === day && memo.generation === history.generation;
+  const ranking = same ? memo.ranking : compute(history, day);
+  memos.set(key, { day, dataVersion, generation: history.generation, computedAt: Date.now(), complete, ranking });
+  return ranking;
 }
 
 /** Product ids by units sold over the `days` days ending with `now`'s day. */
-export function topSellers(store: Store, merchant: MerchantId, now: number, days: number, options: RankingOptions = {}): number[] {
+export function topSellers(store: Store, merchant: MerchantId, now: number, days: number, options: RankingOptions = {}): Ranking {
+  salesHistoryOf(store, merchant).keepSalesDays(days);
   const version = String(store.version(merchant, "orders"));
-  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, () => {
-    const today = dayNumber(now);
-    return rankByScore(store.salesInDays(merchant, today - days + 1, today + 1));
-  });
+  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, (history, today) => topSellersFrom(history, today, days));
 }
 
-/** Product ids by momentum of sales and add-to-cart events (see trendingScores). */
-export function trending(store: Store, merchant: MerchantId, now: number, options: RankingOptions = {}): number[] {
+/** The top-sellers ranking summed from a sales history, not memoised. */
+export function topSellersFrom(history: SalesHistory, today: number, days: number): Ranking {
+  const units = new Float64Array(history.products.size);
+  history.sales.addInto(units, today - days + 1, today);
+  return Ranking.of(history.products.ids, units);
+}
+
+/** Product ids by momentum of sales and add-to-cart events (see momentum). */
+export function trending(store: Store, merchant: MerchantId, now: number, options: RankingOptions = {}): Ranking {
   // Add-to-cart events count too, so any applied event makes the memo out of date
   // (they reach the day counts behind the log: the applied watermark, not the log's end).
   const version = `${store.version(merchant, "orders")}:${store.derivedSequence(merchant)}`;
-  return memoised(store, merchant, "trending", now, options, version, () => {
-    const { recentDays, baselineDays } = DEFAULT_TRENDING;
-    const today = dayNumber(now);
-    const recentStart = today - recentDays + 1;
-    const window = (from: number, to: number) => demand(store.salesInDays(merchant, from, to), store.addsInDays(merchant, from, to));
-    const recent = window(recentStart, today + 1);
-    const baseline = window(recentStart - baselineDays, recentStart);
-    return rankByScore(trendingScores(recent, baseline, DEFAULT_TRENDING));
-  });
+  return memoised(store, merchant, "trending", now, options, version, trendingFrom);
+}
+
+/** The trending ranking summed from a sales history, not memoised. */
+export function trendingFrom(history: SalesHistory, today: number): Ranking {
+  const { recentDays, baselineDays } = DEFAULT_TRENDING;
+  const recentStart = today - recentDays + 1;
+  const demand = (from: number, to: number) => {
+    const totals = new Float64Array(history.products.size);
+    history.sales.addInto(totals, from, to);
+    history.adds.addInto(totals, from, to, ADD_TO_CART_WEIGHT);
+    return totals;
+  };
+  const recent = demand(recentStart, today);
+  const baseline = demand(recentStart - baselineDays, recentStart - 1);
+  const scores = recent.map((units, slot) => momentum(units, baseline[slot]!, DEFAULT_TRENDING));
+  return Ranking.of(history.products.ids, scores);
 }
 
 /**

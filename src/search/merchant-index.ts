@@ -1,10 +1,12 @@
 // A worker's search index of one merchant: built from the store on first use,
 // then patched from the catalogue change log (only the products and collections
 // that changed), so an update costs microseconds instead of a rebuild.
+import type { Ranking } from "../core/recs/ranking.js";
 import { indexedProduct } from "../core/search/indexed-product.js";
 import { LexicalIndex } from "../core/search/lexical-index.js";
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
+import { salesHistoryOf } from "../recs/sales-history.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import type { Store } from "../stores/store.js";
 import { CollectionIndex } from "./collection-index.js";
@@ -23,7 +25,7 @@ export class MerchantSearchIndex {
   /** Rankings by query, valid for one index version (see LexicalIndex.version). */
   private readonly rankings = new Map<string, number[]>();
   private rankingsVersion = -1;
-  private popularitySource: readonly number[] | null = null;
+  private popularitySource: Ranking | null = null;
 
   constructor(readonly merchant: MerchantId) {}
 
@@ -53,14 +55,16 @@ export class MerchantSearchIndex {
     return true;
   }
 
-  /** Sales popularity from the shared top-seller ranking (memoised per worker): rank 1 → 1, fading by log rank. */
+  /** Sales popularity from the shared top-seller ranking (memoised per worker): rank 1 → 1, fading by log rank; none until the sales history is read. */
   refreshPopularity(store: Store, now: number): void {
-    const ranked = topSellers(store, this.merchant, now, POPULARITY_DAYS);
-    if (ranked === this.popularitySource) return;
-    this.popularitySource = ranked;
-    const scale = Math.log(1 + ranked.length);
+    const ranking = topSellers(store, this.merchant, now, POPULARITY_DAYS);
+    // Not from the days read so far after a start: each request would then rank
+    // a new partial history (at 1M products, 766k ranks and priors to set).
+    if (ranking === this.popularitySource || !salesHistoryOf(store, this.merchant).allDaysRead) return;
+    this.popularitySource = ranking;
+    const scale = Math.log(1 + ranking.size);
     const popularity = new Map<number, number>();
-    ranked.forEach((id, rank) => popularity.set(id, 1 - Math.log(1 + rank) / scale));
+    ranking.all().forEach((id, rank) => popularity.set(id, 1 - Math.log(1 + rank) / scale));
     this.products.setPopularity(popularity);
   }
 

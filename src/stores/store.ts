@@ -20,6 +20,7 @@ import { dayNumber } from "../core/recs/days.js";
 import { appendEncoded, decodeHistory, encodeHistory } from "../core/recs/history-codec.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
+import { DailyCounts, type CountChange } from "./daily-counts.js";
 import { RecentMap } from "./recent-map.js";
 import { SimilarStore } from "./similar.js";
 import type {
@@ -109,12 +110,12 @@ export class Store {
   private readonly markets: Database<MarketSettings, Key>;
   private readonly marketPrices: Database<VariantPrice, Key>;
   private readonly events: Database<BehaviourEvent, Key>;
-  /** Units sold by [merchant, day, product]: an order touches only its own lines. */
-  private readonly salesByDay: Database<number, Key>;
+  /** Units sold per day and product: an order touches only its own lines. */
+  readonly dailySales: DailyCounts;
   /** Recent events per [merchant, "session" | "customer", id], in the fixed-width binary of history-codec. */
   private readonly histories: Database<Uint8Array, Key>;
-  /** Add-to-cart events by [merchant, day, product]: a demand signal beside sales. */
-  private readonly addsByDay: Database<number, Key>;
+  /** Add-to-cart events per day and product: a demand signal beside sales. */
+  readonly dailyAdds: DailyCounts;
   private readonly sessionMerchants: Database<MerchantId, string>;
   private readonly customerEmails: Database<number, Key>;
   private readonly coItems: Database<Tally, Key>;
@@ -166,9 +167,9 @@ export class Store {
     this.marketPrices = db("market_prices");
     this.events = db("events", logRoot);
     this.logMeta = db("log_meta", logRoot);
-    this.salesByDay = db("sales_by_day_product");
+    this.dailySales = new DailyCounts(root, "sales_by_day_product", "sales_day_stamps");
     this.histories = root.openDB<Uint8Array, Key>({ name: "event_histories", encoding: "binary" });
-    this.addsByDay = db("adds_by_day_product");
+    this.dailyAdds = new DailyCounts(root, "adds_by_day_product", "adds_day_stamps");
     this.sessionMerchants = db("session_merchants", logRoot);
     this.customerEmails = db("customer_emails");
     this.coItems = db("copurchase_items");
@@ -486,15 +487,7 @@ export class Store {
         addOrderChange(sales, old, order);
         copurchase.addOrderChange(old, order, this.copurchase);
       }
-      for (const [day, change] of sales) {
-        for (const [productId, units] of change) {
-          if (units === 0) continue;
-          const key: Key = [merchant, day, productId];
-          const total = (this.salesByDay.get(key) ?? 0) + units;
-          if (total === 0) this.salesByDay.remove(key);
-          else this.salesByDay.put(key, total);
-        }
-      }
+      this.dailySales.add(merchant, salesChanges(sales));
       this.applyCopurchase(merchant, copurchase);
       if (!options.deferNeighbours) this.refreshNeighbours(merchant, copurchase.touched);
       this.bump(merchant, "orders");
@@ -598,16 +591,6 @@ export class Store {
       else this.coNeighbours.remove([merchant, id]);
       this.coListVersions.put([merchant, id], this.copurchaseListVersion(merchant, id) + 1);
     }
-  }
-
-  /** Units sold per product over days [fromDay, toDay). */
-  salesInDays(merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
-    return sumByProduct(this.salesByDay, merchant, fromDay, toDay);
-  }
-
-  /** Add-to-cart events per product over days [fromDay, toDay). */
-  addsInDays(merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
-    return sumByProduct(this.addsByDay, merchant, fromDay, toDay);
   }
 
   /** Every order of a merchant, in id order (model rebuilds and evaluations). */
@@ -763,13 +746,11 @@ export class Store {
       }
       return entry;
     };
-    const adds = new Map<string, { key: Key; count: number }>();
+    const adds: CountChange[] = [];
     const carts = new CopurchaseDelta();
     for (const event of events) {
       if (event.verb === "added") {
-        const key: Key = [merchant, dayNumber(event.at), event.product_id];
-        const id = key.join("\u0000");
-        adds.set(id, { key, count: (adds.get(id)?.count ?? 0) + 1 });
+        adds.push([dayNumber(event.at), event.product_id, 1]);
         if (event.uuid !== null) {
           // Only an add-to-cart needs the session decoded: its earlier adds are the cart.
           const { stored, appended } = entryOf([merchant, "session", event.uuid]);
@@ -782,7 +763,7 @@ export class Store {
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, stored, appended } of touched.values()) this.histories.put(key, appendEncoded(stored, appended));
-    for (const { key, count } of adds.values()) this.addsByDay.put(key, (this.addsByDay.get(key) ?? 0) + count);
+    this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.applyCopurchase(merchant, carts);
     return [...carts.touched];
@@ -898,13 +879,8 @@ export class Store {
   }
 }
 
-function sumByProduct(db: Database<number, Key>, merchant: MerchantId, fromDay: number, toDay: number): Map<number, number> {
-  const totals = new Map<number, number>();
-  for (const { key, value } of db.getRange({ start: [merchant, fromDay], end: [merchant, toDay] })) {
-    const productId = key[2] as number;
-    totals.set(productId, (totals.get(productId) ?? 0) + value);
-  }
-  return totals;
+function* salesChanges(sales: SalesDelta): Generator<CountChange> {
+  for (const [day, change] of sales) for (const [productId, units] of change) yield [day, productId, units];
 }
 
 function merchantRange(merchant: MerchantId): { start: Key; end: Key } {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Logger } from "../../src/main.js";
-import { eventually, startTestService, type TestService } from "../helpers/service.js";
+import { product } from "../helpers/fixtures.js";
+import { createTestMerchant, eventually, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
 
@@ -51,6 +53,41 @@ describe("index warm-up at start", () => {
     expect(related.status).toBe(200);
     expect(((await related.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     expect(stepsOf(await metricsText(), "sessions_warm")).toBe(steps);
+  });
+});
+
+describe("sales history warm-up", () => {
+  it("reads the sales history of the rankings the same way, once per worker, and then answers complete lists", async () => {
+    const demo = t.service.demo!;
+    await eventually(async () => {
+      expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="sales_history"\} 1$/m);
+    });
+    const steps = stepsOf(await metricsText(), "sales_warm");
+    expect(steps).toBeGreaterThanOrEqual(1);
+    for (const list of ["trending_products", "top_sellers"]) {
+      const res = await fetch(`${t.base}/api/v1/products/${list}?key=${demo.apiKey}&bust_cache=yes`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-aisle-partial")).toBeNull();
+      expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    }
+    expect(stepsOf(await metricsText(), "sales_warm")).toBe(steps);
+  });
+
+  it("warms a merchant created while the service runs, so its first lists are complete", async () => {
+    await eventually(async () => expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="sales_history"\} 1$/m));
+    const shop = await createTestMerchant(t, "created-later");
+    // Its own warm-up: one more completed read of each index in the worker.
+    await eventually(async () => {
+      const metrics = await metricsText();
+      for (const what of ["sales_history", "search_index", "session_index"]) expect(metrics).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${what}"\\} 2$`, "m"));
+    });
+    await postJson(t, "/admin/v1/merchants/created-later/products", [product(1), product(2)]);
+    await postJson(t, "/admin/v1/merchants/created-later/orders", [
+      { id: 1, created_at: formatTimestamp(new Date(Date.now() - 86_400_000)), customer: null, line_items: [{ product_id: 2, variant_id: 21, quantity: 3, price: "1.00" }], cancelled_at: null },
+    ]);
+    const res = await fetch(`${t.base}/api/v1/products/top_sellers?key=${shop.api_key}`);
+    expect(res.headers.get("x-aisle-partial")).toBeNull();
+    expect(((await res.json()) as { data: { id: number }[] }).data.map((p) => p.id)).toEqual([2]);
   });
 });
 

@@ -23,7 +23,7 @@ export function salesList(store: Store, task: SalesListTask): TaskResult {
   return { ok: true, body: jsonBytes({ data }, task.list.pretty) };
 }
 
-function* onlyMembers(ranked: readonly number[], members: ReadonlySet<number>): Generator<number> {
+function* onlyMembers(ranked: Iterable<number>, members: ReadonlySet<number>): Generator<number> {
   for (const id of ranked) if (members.has(id)) yield id;
 }
 

@@ -1,5 +1,7 @@
 import { threadId } from "node:worker_threads";
 import type { TaskResult, WarmReply, WarmStep, WarmTask } from "../../src/pool/protocol.js";
+import { dayNumber } from "../../src/core/recs/days.js";
+import { warmSalesHistory } from "../../src/recs/sales-history.js";
 import { warmSessions } from "../../src/recs/session-model.js";
 import { warmSearchIndex } from "../../src/search/merchant-index.js";
 import type { Store } from "../../src/stores/store.js";
@@ -8,11 +10,18 @@ const encoder = new TextEncoder();
 
 /** One step of this worker's warm-up of an index (see src/pool/warm-up.ts); the answer says whether it is complete. */
 export function warmUp(store: Store, task: WarmTask): TaskResult {
-  const step: WarmStep = !store.merchant(task.merchantId)
-    ? { done: true, buildSeconds: null }
-    : task.kind === "search_warm"
-      ? warmSearchIndex(store, task.merchantId, task.sliceMs)
-      : warmSessions(store, task.merchantId, task.sliceMs);
+  const step: WarmStep = store.merchant(task.merchantId) ? warmStep(store, task) : { done: true, buildSeconds: null };
   const reply: WarmReply = { threadId, ...step };
   return { ok: true, body: encoder.encode(JSON.stringify(reply)) };
+}
+
+function warmStep(store: Store, task: WarmTask): WarmStep {
+  switch (task.kind) {
+    case "search_warm":
+      return warmSearchIndex(store, task.merchantId, task.sliceMs);
+    case "sessions_warm":
+      return warmSessions(store, task.merchantId, task.sliceMs);
+    case "sales_warm":
+      return warmSalesHistory(store, task.merchantId, dayNumber(Date.now()), task.sliceMs);
+  }
 }

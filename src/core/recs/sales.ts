@@ -34,13 +34,6 @@ export function rankByScore(scores: Map<number, number>, keep: (score: number) =
 /** An add-to-cart counts for this much of a sale in momentum: intent, not yet a purchase. */
 export const ADD_TO_CART_WEIGHT = 0.3;
 
-/** Units plus weighted add-to-cart events per product. */
-export function demand(sales: Map<number, number>, adds: Map<number, number>): Map<number, number> {
-  const total = new Map(sales);
-  for (const [id, count] of adds) total.set(id, (total.get(id) ?? 0) + ADD_TO_CART_WEIGHT * count);
-  return total;
-}
-
 export interface TrendingOptions {
   /** Minimum recent units for a product to count as trending at all. */
   minRecentUnits: number;
@@ -51,17 +44,13 @@ export interface TrendingOptions {
 export const DEFAULT_TRENDING: TrendingOptions = { minRecentUnits: 3, recentDays: 10, baselineDays: 30 };
 
 /**
- * Momentum: how far recent sales run above the product's own earlier rate,
+ * Momentum: how far recent demand runs above the product's own earlier rate,
  * in units of that rate's Poisson noise. A steady best seller scores about
  * zero; a product whose sales took off scores high even at modest volume.
+ * Below the minimum of recent units it does not trend at all (zero).
  */
-export function trendingScores(recent: Map<number, number>, baseline: Map<number, number>, options: TrendingOptions): Map<number, number> {
-  const scale = options.recentDays / options.baselineDays;
-  const scores = new Map<number, number>();
-  for (const [id, units] of recent) {
-    if (units < options.minRecentUnits) continue;
-    const expected = (baseline.get(id) ?? 0) * scale;
-    scores.set(id, (units - expected) / Math.sqrt(expected + 1));
-  }
-  return scores;
+export function momentum(recentUnits: number, baselineUnits: number, options: TrendingOptions): number {
+  if (recentUnits < options.minRecentUnits) return 0;
+  const expected = baselineUnits * (options.recentDays / options.baselineDays);
+  return (recentUnits - expected) / Math.sqrt(expected + 1);
 }

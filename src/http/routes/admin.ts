@@ -90,6 +90,7 @@ export function adminRoutes(services: Services): Route[] {
       const merchant = await asClientError(() => createMerchant(store, input)).catch((error: unknown) => {
         throw error instanceof AlreadyExistsError ? new ApiError("conflict", error.message) : error;
       });
+      services.onMerchantCreated?.(merchant.id);
       return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
     }),
     route("POST", "/admin/v1/merchants/:merchant/:kind", true, async (request) => {
