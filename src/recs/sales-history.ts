@@ -93,7 +93,8 @@ export class SalesHistory {
   }
 }
 
-const histories = new Map<MerchantId, SalesHistory>();
+/** Per store (a thread has one; tests and evaluations open several), per merchant. */
+const histories = new WeakMap<Store, Map<MerchantId, SalesHistory>>();
 /** How long one call may read before the first read is complete (see setRequestReadBudget). */
 let readBudgetMs = Number.POSITIVE_INFINITY;
 
@@ -114,11 +115,10 @@ export function updatedSalesHistory(store: Store, merchant: MerchantId, today: n
 
 /** This thread's sales history of a merchant (empty until updated). */
 export function salesHistoryOf(store: Store, merchant: MerchantId): SalesHistory {
-  let history = histories.get(merchant);
-  if (!history) {
-    history = new SalesHistory(store, merchant);
-    histories.set(merchant, history);
-  }
+  let ofStore = histories.get(store);
+  if (!ofStore) histories.set(store, (ofStore = new Map()));
+  let history = ofStore.get(merchant);
+  if (!history) ofStore.set(merchant, (history = new SalesHistory(store, merchant)));
   return history;
 }
 

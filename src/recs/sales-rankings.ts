@@ -18,6 +18,8 @@ export const TOP_SELLER_FALLBACK_DAYS = 90;
  * recomputing it; with no new orders it is reused for the rest of the day.
  */
 export const RANKING_REUSE_MS = 30_000;
+/** While a worker's sales history is still being read after a start, a ranking of the days read so far is reused this long. */
+export const PARTIAL_REUSE_MS = 1_000;
 
 /** `fresh` (bust_cache=yes): reflect every order so far, recomputing if any arrived since the memo. */
 export interface RankingOptions {
@@ -36,7 +38,8 @@ interface Memo {
   ranking: Ranking;
 }
 
-const memos = new Map<string, Memo>();
+/** Per store (a thread has one; tests and evaluations open several), by merchant and ranking. */
+const memosByStore = new WeakMap<Store, Map<string, Memo>>();
 
 function memoised(
   store: Store,
@@ -47,6 +50,8 @@ function memoised(
   dataVersion: string,
   compute: (history: SalesHistory, today: number) => Ranking,
 ): Ranking {
+  let memos = memosByStore.get(store);
+  if (!memos) memosByStore.set(store, (memos = new Map()));
   const key = `${merchant}\u0000${name}`;
   const day = dayNumber(now);
   const memo = memos.get(key);
@@ -56,9 +61,17 @@ function memoised(
   if (current && (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS))) return memo.ranking;
   const { history, complete } = updatedSalesHistory(store, merchant, day);
   if (!complete) noteWarming(SALES_WARMING);
+  const sameDay = memo !== undefined && memo.day === day;
   // Nothing read since (the same days, as read then): the same ranking.
-  const same = memo !== undefined && memo.day === day && memo.generation === history.generation;
-  const ranking = same ? memo.ranking : compute(history, day);
+  if (sameDay && memo.generation === history.generation) {
+    memos.set(key, { ...memo, dataVersion, computedAt: Date.now(), complete });
+    return memo.ranking;
+  }
+  // While the history is still being read after a start, each request reads a
+  // little more of it; summing a big shop's partial history again for each one
+  // costs tens of ms (at 1M products): the partial ranking is reused a while.
+  if (sameDay && !complete && !memo.complete && Date.now() - memo.computedAt < PARTIAL_REUSE_MS) return memo.ranking;
+  const ranking = compute(history, day);
   memos.set(key, { day, dataVersion, generation: history.generation, computedAt: Date.now(), complete, ranking });
   return ranking;
 }

@@ -6,6 +6,7 @@ import { indexedProduct } from "../core/search/indexed-product.js";
 import { LexicalIndex } from "../core/search/lexical-index.js";
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
+import { noteWarming } from "../pool/warming-notes.js";
 import { salesHistoryOf } from "../recs/sales-history.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import type { Store } from "../stores/store.js";
@@ -13,6 +14,9 @@ import { CollectionIndex } from "./collection-index.js";
 
 /** Popularity comes from units sold over this window. */
 export const POPULARITY_DAYS = 90;
+
+/** What a search answer lacks while the worker's sales history is still being read after a start. */
+export const POPULARITY_WARMING = "sales history warming up: search ranks without sales popularity";
 
 /** More pending changes than this share of the catalogue: rebuilding is cheaper than patching. */
 const REBUILD_SHARE = 0.25;
@@ -57,10 +61,11 @@ export class MerchantSearchIndex {
 
   /** Sales popularity from the shared top-seller ranking (memoised per worker): rank 1 → 1, fading by log rank; none until the sales history is read. */
   refreshPopularity(store: Store, now: number): void {
+    // Not from the days read so far after a start: that would set 766k priors
+    // again and again at 1M products. The warm-up and the list requests read on.
+    if (!salesHistoryOf(store, this.merchant).allDaysRead) return noteWarming(POPULARITY_WARMING);
     const ranking = topSellers(store, this.merchant, now, POPULARITY_DAYS);
-    // Not from the days read so far after a start: each request would then rank
-    // a new partial history (at 1M products, 766k ranks and priors to set).
-    if (ranking === this.popularitySource || !salesHistoryOf(store, this.merchant).allDaysRead) return;
+    if (ranking === this.popularitySource) return;
     this.popularitySource = ranking;
     const scale = Math.log(1 + ranking.size);
     const popularity = new Map<number, number>();

@@ -3,7 +3,7 @@ import { dayNumber } from "../../src/core/recs/days.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Order } from "../../src/core/types.js";
 import { takeWarmingNotes } from "../../src/pool/warming-notes.js";
-import { SALES_DAYS_KEPT, SALES_WARMING, SalesHistory, setRequestReadBudget } from "../../src/recs/sales-history.js";
+import { SALES_DAYS_KEPT, SALES_WARMING, SalesHistory, salesHistoryOf, setRequestReadBudget } from "../../src/recs/sales-history.js";
 import { topSellers } from "../../src/recs/sales-rankings.js";
 import { Store } from "../../src/stores/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
@@ -108,10 +108,18 @@ describe("SalesHistory (real LMDB)", () => {
     const store = await shopWithSales();
     setRequestReadBudget(0);
     takeWarmingNotes();
-    const partial = topSellers(store, "shop", NOW, 90).all();
+    const first = topSellers(store, "shop", NOW, 90);
+    const partial = first.all();
     expect(takeWarmingNotes()).toBe(SALES_WARMING);
     const full = [...store.dailySales.sumByProduct("shop", TODAY - 89, TODAY + 1).keys()];
     expect(partial.length).toBeLessThan(full.length);
+    // Read on by the next request, but not summed again so soon: the same partial ranking.
+    const history = salesHistoryOf(store, "shop");
+    const generation = history.generation;
+    const again = topSellers(store, "shop", NOW, 90, { fresh: true });
+    expect(history.generation).toBeGreaterThan(generation);
+    expect(again).toBe(first);
+    expect(takeWarmingNotes()).toBe(SALES_WARMING);
     setRequestReadBudget(Number.POSITIVE_INFINITY);
     const complete = topSellers(store, "shop", NOW, 90);
     expect(takeWarmingNotes()).toBeUndefined();

@@ -6,7 +6,10 @@ import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { createMerchant } from "../../src/ingest/merchants.js";
-import { MerchantSearchIndex, searchIndexOf, warmSearchIndex } from "../../src/search/merchant-index.js";
+import { dayNumber } from "../../src/core/recs/days.js";
+import { takeWarmingNotes } from "../../src/pool/warming-notes.js";
+import { salesHistoryOf, setRequestReadBudget } from "../../src/recs/sales-history.js";
+import { MerchantSearchIndex, POPULARITY_WARMING, searchIndexOf, warmSearchIndex } from "../../src/search/merchant-index.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
 
@@ -150,6 +153,29 @@ describe("merchant search index", () => {
     expect(warmSearchIndex(store, "shop", 0).done).toBe(false);
     expect(searchIndexOf(store, "shop").products.size).toBe(1_100);
     expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
+  });
+
+  it("takes sales popularity only from a complete sales history, and says when it went without", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    await ingest(store, "shop", "products", [product(1), product(2)]);
+    await ingest(store, "shop", "orders", [{ id: 9, created_at: yesterday, customer: null, line_items: [{ product_id: 2, variant_id: 21, quantity: 5, price: "1.00" }], cancelled_at: null }]);
+    const index = MerchantSearchIndex.build(store, "shop");
+    const popularity = (id: number) => index.products.popularity(index.products.columns().products.indexOf(id));
+    takeWarmingNotes();
+    try {
+      // A pool worker's budget, before the warm-up has read the history: no popularity yet, and the answer says so.
+      setRequestReadBudget(0);
+      index.refreshPopularity(store, Date.now());
+      expect(takeWarmingNotes()).toBe(POPULARITY_WARMING);
+      expect(popularity(2)).toBe(0);
+      setRequestReadBudget(Number.POSITIVE_INFINITY);
+      salesHistoryOf(store, "shop").update(dayNumber(Date.now()), Number.POSITIVE_INFINITY);
+      index.refreshPopularity(store, Date.now());
+      expect(takeWarmingNotes()).toBeUndefined();
+      expect(popularity(2)).toBeGreaterThan(popularity(1));
+    } finally {
+      setRequestReadBudget(Number.POSITIVE_INFINITY);
+    }
   });
 
   it("indexes vendor, product type, tags and variant titles behind the title", async () => {
