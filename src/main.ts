@@ -94,9 +94,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
-  // Every worker reads each merchant's in-memory indexes in background steps:
-  // sales first, since every list's fallbacks and search popularity rank by
-  // them, and they are the quickest to read.
+  // Every worker reads each merchant's in-memory indexes in background steps,
+  // the three kinds taking turns (src/pool/warm-up.ts).
   const warmMerchants = (merchantIds: readonly string[]) => {
     for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const) warmIndexes(kind, merchantIds, pool, config.workers, log, metrics);
   };

@@ -3,7 +3,7 @@ import { move } from "piscina";
 import { workerData } from "node:worker_threads";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { takeWarmingNotes } from "../src/pool/warming-notes.js";
-import { REQUEST_READ_BUDGET_MS, setRequestReadBudget } from "../src/recs/sales-history.js";
+import { readBudgetsForRequests, REQUEST_READ_BUDGETS } from "../src/recs/sales-history.js";
 import { refreshSimilar } from "../src/similar/refresh.js";
 import { Store } from "../src/stores/store.js";
 import { purchased, viewed } from "./tasks/history-lists.js";
@@ -16,8 +16,8 @@ import { warmUp } from "./tasks/warm-up.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
-// A call here is a shopper's request: until the warm-up has read the sales history, it reads only briefly.
-setRequestReadBudget(REQUEST_READ_BUDGET_MS);
+// A call here is a shopper's request: it reads the sales history for a few ms at most.
+readBudgetsForRequests(REQUEST_READ_BUDGETS);
 // Opening read the store: let go of that snapshot now. A worker blocks between
 // tasks, so lmdb-js's timer never renews it; held, it pins every page freed
 // after it, and under event ingest (which gives workers no task) the data file

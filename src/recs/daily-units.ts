@@ -90,6 +90,17 @@ export class DailyUnits {
     return true;
   }
 
+  /** Rows held for a day (0 when it was never read). */
+  rowsOf(day: number): number {
+    return this.days.get(day)?.slots.length ?? 0;
+  }
+
+  /** Whether every day of [fromDay, toDay] has been read (at least once: it may have changed since). */
+  readSince(fromDay: number, toDay: number): boolean {
+    for (let day = fromDay; day <= toDay; day++) if (!this.days.has(day)) return false;
+    return true;
+  }
+
   /** Forgets the days before `fromDay`. */
   dropBefore(fromDay: number): void {
     for (const day of this.days.keys()) if (day < fromDay) this.days.delete(day);

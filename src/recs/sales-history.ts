@@ -4,9 +4,11 @@
 //
 // At a start the warm-up reads them in steps between shoppers' tasks, as it
 // does the search and session indexes: a 1M-product shop's 90 days of sales
-// take about 7 s to read. Until the first read is complete a shopper's request
-// reads for REQUEST_READ_BUDGET_MS at most and its rankings count the days
-// read so far (the most recent ones); such answers say so.
+// and 40 of adds (5.8M rows) take about 8 s to read. A shopper's request reads
+// on for a few ms at most; a ranking whose window is not read yet counts the
+// days read so far (the most recent ones), and its answer says so. Days whose
+// counts changed later (an order, an add to cart, a cancelled old order) are
+// read again within the request, unless they are many (SMALL_REREAD_ROWS).
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
 import type { Store } from "../stores/store.js";
@@ -16,10 +18,25 @@ import { DailyUnits, ProductSlots } from "./daily-units.js";
 export const SALES_DAYS_KEPT = 90;
 /** Days of add-to-cart counts kept: trending's recent and baseline windows (see DEFAULT_TRENDING). */
 export const ADDS_DAYS_KEPT = 40;
-/** How long a shopper's request may read counts before the first read is complete. */
-export const REQUEST_READ_BUDGET_MS = 2;
+/** How long a shopper's request may read counts before every kept day has been read once. */
+export const FIRST_READ_BUDGET_MS = 2;
+/**
+ * Days that changed are read again within the request when they held at most
+ * this many rows (~150 ms at 1M products, where today holds ~52k): the answer
+ * then counts every order so far, as before. More (a bulk import of old
+ * orders) are read REREAD_BUDGET_MS at a time, answering from the days as
+ * read before meanwhile, instead of holding the worker for seconds.
+ */
+export const SMALL_REREAD_ROWS = 100_000;
+/** How long a shopper's request may read again a large set of changed days. */
+export const REREAD_BUDGET_MS = 10;
 
 export const SALES_WARMING = "sales history warming up: rankings count the most recent days read so far";
+
+interface Pending {
+  units: DailyUnits;
+  day: number;
+}
 
 export class SalesHistory {
   readonly products = new ProductSlots();
@@ -29,12 +46,10 @@ export class SalesHistory {
   generation = 0;
   private salesDays = SALES_DAYS_KEPT;
   private addsDays = ADDS_DAYS_KEPT;
-  /** The day the spans end with, as of the last update. */
+  /** The latest day the kept spans have ended with; never moves back (a request queued before midnight may run after it). */
   private today = Number.NEGATIVE_INFINITY;
-  /** Days still to read, most recent first; empty when the held days matched their stamps at the last look. */
-  private queue: { units: DailyUnits; day: number }[] = [];
-  /** Whether every kept day has been read at least once. */
-  private complete = false;
+  /** Days to read, most recent first, from the last look at the stamps. */
+  private queue: Pending[] = [];
   busyMs = 0;
 
   constructor(store: Store, merchant: MerchantId) {
@@ -42,50 +57,66 @@ export class SalesHistory {
     this.adds = new DailyUnits(store.dailyAdds, merchant, this.products);
   }
 
-  /** Keeps at least `days` days of sales from now on (a window longer than the default was asked for). */
+  /** Keeps at least `days` days of sales from now on (a window longer than the default was asked for); they are read as the rest. */
   keepSalesDays(days: number): void {
     if (days <= this.salesDays) return;
     this.salesDays = days;
     this.queue = [];
-    // The added days are read as at a start: a request reads for its budget and its answer says what it lacks.
-    this.complete = false;
   }
 
   /**
-   * Reads what changed, or was never read, in the kept days ending with
-   * `today`, until `deadline`; once the first read is complete, everything
-   * that changed (normally today alone). True when up to date.
+   * Reads days never read, or changed since, in the kept spans ending with
+   * `today`, until `deadline` (a performance.now() time; at least one slice
+   * of rows per call, so every call makes progress). True once nothing is
+   * left to read as of a look at the stamps made in this call.
    */
   update(today: number, deadline: number): boolean {
     const started = performance.now();
-    if (today !== this.today) {
+    if (today > this.today) {
       this.today = today;
       this.sales.dropBefore(today - this.salesDays + 1);
       this.adds.dropBefore(today - this.addsDays + 1);
       this.queue = [];
       this.generation++;
     }
-    if (this.queue.length === 0) this.queue = this.staleDays();
-    if (this.complete) deadline = Number.POSITIVE_INFINITY;
-    // At least one slice per call, however short the budget: every call makes progress.
-    for (let first = true; this.queue.length > 0 && (first || performance.now() < deadline); first = false) {
+    // The stamps are looked at again whenever the list runs out: what changed
+    // while it was being read, over several tasks and snapshots, is read too.
+    let looked = false;
+    for (let first = true; first || performance.now() < deadline; first = false) {
+      if (this.queue.length === 0) {
+        if (looked) break;
+        this.queue = this.staleDays();
+        looked = true;
+        if (this.queue.length === 0) break;
+      }
       const { units, day } = this.queue[0]!;
       if (!units.read(day, deadline)) break;
       this.queue.shift();
       this.generation++;
     }
     this.busyMs += performance.now() - started;
-    const upToDate = this.queue.length === 0;
-    if (upToDate) this.complete = true;
-    return upToDate;
+    return this.queue.length === 0 && looked;
   }
 
-  /** Whether every kept day has been read at least once. */
-  get allDaysRead(): boolean {
-    return this.complete;
+  /**
+   * Whether the sums over days [fromDay, today] of `units` count every day
+   * (each read at least once; a day read again after a change counts as read
+   * before until then).
+   */
+  covers(units: DailyUnits, fromDay: number): boolean {
+    if (this.today === Number.NEGATIVE_INFINITY) return false;
+    const kept = units === this.sales ? this.salesDays : this.addsDays;
+    return units.readSince(Math.max(fromDay, this.today - kept + 1), this.today);
   }
 
-  private staleDays(): { units: DailyUnits; day: number }[] {
+  /** Rows held for the days that changed since they were read: what reading them again costs, about. */
+  rowsToReadAgain(): number {
+    let rows = 0;
+    for (const { units, day } of this.staleDays()) rows += units.rowsOf(day);
+    return rows;
+  }
+
+  private staleDays(): Pending[] {
     const sales = this.sales.staleDays(this.today - this.salesDays + 1, this.today).map((day) => ({ units: this.sales, day }));
     const adds = this.adds.staleDays(this.today - this.addsDays + 1, this.today).map((day) => ({ units: this.adds, day }));
     // Newest first, so that a partial read covers the recent days every window starts with.
@@ -95,22 +126,26 @@ export class SalesHistory {
 
 /** Per store (a thread has one; tests and evaluations open several), per merchant. */
 const histories = new WeakMap<Store, Map<MerchantId, SalesHistory>>();
-/** How long one call may read before the first read is complete (see setRequestReadBudget). */
-let readBudgetMs = Number.POSITIVE_INFINITY;
+/** How long one call may read in this thread: null for no limit (see readBudgetsForRequests). */
+let budgets: ReadBudgets | null = null;
 
-/**
- * Makes this thread's rankings read for `ms` at most per call until the first
- * read is complete: pool workers, where a call is a shopper's request. Other
- * threads (evaluations, tools) read everything they need at once.
- */
-export function setRequestReadBudget(ms: number): void {
-  readBudgetMs = ms;
+export interface ReadBudgets {
+  /** While a caller's windows are not read yet. */
+  firstReadMs: number;
+  /** Changed days holding more rows than this are read again `rereadMs` at a time; fewer, at once. */
+  smallRereadRows: number;
+  rereadMs: number;
 }
 
-/** This thread's sales history of a merchant brought up to date for `today`, within the thread's read budget; whether it is complete. */
-export function updatedSalesHistory(store: Store, merchant: MerchantId, today: number): { history: SalesHistory; complete: boolean } {
-  const history = salesHistoryOf(store, merchant);
-  return { history, complete: history.update(today, performance.now() + readBudgetMs) };
+export const REQUEST_READ_BUDGETS: ReadBudgets = { firstReadMs: FIRST_READ_BUDGET_MS, smallRereadRows: SMALL_REREAD_ROWS, rereadMs: REREAD_BUDGET_MS };
+
+/**
+ * Makes this thread's rankings read for a few ms at most per call (pool
+ * workers, where a call is a shopper's request). Other threads (evaluations,
+ * tools) read everything they need at once (null, the default).
+ */
+export function readBudgetsForRequests(perCall: ReadBudgets | null): void {
+  budgets = perCall;
 }
 
 /** This thread's sales history of a merchant (empty until updated). */
@@ -123,12 +158,32 @@ export function salesHistoryOf(store: Store, merchant: MerchantId): SalesHistory
 }
 
 /**
+ * This thread's sales history of a merchant, read on for `today` within the
+ * thread's budgets: the first read's while the caller's windows are not read
+ * (`covered`), else the re-read's for a large set of changed days.
+ * `upToDate`: nothing was left to read.
+ */
+export function updatedSalesHistory(store: Store, merchant: MerchantId, today: number, covered: (history: SalesHistory) => boolean): { history: SalesHistory; upToDate: boolean; covered: boolean } {
+  const history = salesHistoryOf(store, merchant);
+  let budget = Number.POSITIVE_INFINITY;
+  if (budgets !== null && !covered(history)) budget = budgets.firstReadMs;
+  else if (budgets !== null && history.rowsToReadAgain() > budgets.smallRereadRows) budget = budgets.rereadMs;
+  const upToDate = history.update(today, performance.now() + budget);
+  return { history, upToDate, covered: covered(history) };
+}
+
+/**
  * One warm-up step: reads counts for about `sliceMs`. Done once every kept
- * day has been read; the step that gets there reports the time all reads took.
+ * day has been read; the first step to see it reports the time all reads
+ * took, requests' included.
  */
 export function warmSalesHistory(store: Store, merchant: MerchantId, today: number, sliceMs: number): WarmStep {
   const history = salesHistoryOf(store, merchant);
-  const wasComplete = history.allDaysRead;
   if (!history.update(today, performance.now() + sliceMs)) return { done: false, buildSeconds: null };
-  return { done: true, buildSeconds: wasComplete ? null : history.busyMs / 1000 };
+  if (warmedUp.has(history)) return { done: true, buildSeconds: null };
+  warmedUp.add(history);
+  return { done: true, buildSeconds: history.busyMs / 1000 };
 }
+
+/** Histories whose warm-up has reported its build time (requests may have done some of the reading). */
+const warmedUp = new WeakSet<SalesHistory>();

@@ -18,7 +18,7 @@ export const TOP_SELLER_FALLBACK_DAYS = 90;
  * recomputing it; with no new orders it is reused for the rest of the day.
  */
 export const RANKING_REUSE_MS = 30_000;
-/** While a worker's sales history is still being read after a start, a ranking of the days read so far is reused this long. */
+/** While days of a worker's sales history are still being read (after a start, or again after changes), a ranking is reused this long. */
 export const PARTIAL_REUSE_MS = 1_000;
 
 /** `fresh` (bust_cache=yes): reflect every order so far, recomputing if any arrived since the memo. */
@@ -33,13 +33,20 @@ interface Memo {
   /** The sales history's generation it was computed from. */
   generation: number;
   computedAt: number;
-  /** Computed from every kept day (not while the history was still being read after a start). */
+  /** Computed from every day of its window, each as of its latest stamp (not while days were still being read). */
   complete: boolean;
+  /** Computed from every day of its window, some perhaps as read before a change. */
+  covered: boolean;
   ranking: Ranking;
 }
 
 /** Per store (a thread has one; tests and evaluations open several), by merchant and ranking. */
 const memosByStore = new WeakMap<Store, Map<string, Memo>>();
+/**
+ * Rankings kept per store; beyond this the oldest goes. Each holds its scores
+ * (9 MB at 1M products), and top_sellers has one per window_days asked for.
+ */
+const MAX_MEMOS = 16;
 
 function memoised(
   store: Store,
@@ -48,6 +55,8 @@ function memoised(
   now: number,
   options: RankingOptions,
   dataVersion: string,
+  /** Whether the history counts every day the ranking sums. */
+  covered: (history: SalesHistory, today: number) => boolean,
   compute: (history: SalesHistory, today: number) => Ranking,
 ): Ranking {
   let memos = memosByStore.get(store);
@@ -59,20 +68,26 @@ function memoised(
   // a recompute over the same orders would give the same ranking.
   const current = memo !== undefined && memo.day === day && memo.complete;
   if (current && (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS))) return memo.ranking;
-  const { history, complete } = updatedSalesHistory(store, merchant, day);
-  if (!complete) noteWarming(SALES_WARMING);
+  const read = updatedSalesHistory(store, merchant, day, (history) => covered(history, day));
+  const { history } = read;
+  if (!read.covered) noteWarming(SALES_WARMING);
+  // Every day counted, each as of its latest stamp: the ranking holds for this data version.
+  const complete = read.covered && read.upToDate;
   const sameDay = memo !== undefined && memo.day === day;
   // Nothing read since (the same days, as read then): the same ranking.
   if (sameDay && memo.generation === history.generation) {
-    memos.set(key, { ...memo, dataVersion, computedAt: Date.now(), complete });
+    memos.set(key, { ...memo, dataVersion, computedAt: Date.now(), complete, covered: read.covered });
     return memo.ranking;
   }
-  // While the history is still being read after a start, each request reads a
-  // little more of it; summing a big shop's partial history again for each one
-  // costs tens of ms (at 1M products): the partial ranking is reused a while.
-  if (sameDay && !complete && !memo.complete && Date.now() - memo.computedAt < PARTIAL_REUSE_MS) return memo.ranking;
+  // While days are still being read (after a start, or again after changes),
+  // each request reads a little more; summing a big shop's history again for
+  // each one costs tens of ms at 1M products: the last ranking is reused a while.
+  // Not once the window is covered, though: a ranking of only some of its days would then go out unflagged.
+  if (sameDay && !complete && !memo.complete && memo.covered === read.covered && Date.now() - memo.computedAt < PARTIAL_REUSE_MS) return memo.ranking;
   const ranking = compute(history, day);
-  memos.set(key, { day, dataVersion, generation: history.generation, computedAt: Date.now(), complete, ranking });
+  memos.delete(key);
+  if (memos.size >= MAX_MEMOS) memos.delete(memos.keys().next().value!);
+  memos.set(key, { day, dataVersion, generation: history.generation, computedAt: Date.now(), complete, covered: read.covered, ranking });
   return ranking;
 }
 
@@ -80,7 +95,8 @@ function memoised(
 export function topSellers(store: Store, merchant: MerchantId, now: number, days: number, options: RankingOptions = {}): Ranking {
   salesHistoryOf(store, merchant).keepSalesDays(days);
   const version = String(store.version(merchant, "orders"));
-  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, (history, today) => topSellersFrom(history, today, days));
+  const covered = (history: SalesHistory, today: number) => history.covers(history.sales, today - days + 1);
+  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, covered, (history, today) => topSellersFrom(history, today, days));
 }
 
 /** The top-sellers ranking summed from a sales history, not memoised. */
@@ -95,7 +111,13 @@ export function trending(store: Store, merchant: MerchantId, now: number, option
   // Add-to-cart events count too, so any applied event makes the memo out of date
   // (they reach the day counts behind the log: the applied watermark, not the log's end).
   const version = `${store.version(merchant, "orders")}:${store.derivedSequence(merchant)}`;
-  return memoised(store, merchant, "trending", now, options, version, trendingFrom);
+  return memoised(store, merchant, "trending", now, options, version, trendingCovered, trendingFrom);
+}
+
+/** Whether the history counts every day of trending's recent and baseline windows. */
+function trendingCovered(history: SalesHistory, today: number): boolean {
+  const from = today - DEFAULT_TRENDING.recentDays - DEFAULT_TRENDING.baselineDays + 1;
+  return history.covers(history.sales, from) && history.covers(history.adds, from);
 }
 
 /** The trending ranking summed from a sales history, not memoised. */

@@ -1,6 +1,7 @@
 // A worker's search index of one merchant: built from the store on first use,
 // then patched from the catalogue change log (only the products and collections
 // that changed), so an update costs microseconds instead of a rebuild.
+import { dayNumber } from "../core/recs/days.js";
 import type { Ranking } from "../core/recs/ranking.js";
 import { indexedProduct } from "../core/search/indexed-product.js";
 import { LexicalIndex } from "../core/search/lexical-index.js";
@@ -63,7 +64,8 @@ export class MerchantSearchIndex {
   refreshPopularity(store: Store, now: number): void {
     // Not from the days read so far after a start: that would set 766k priors
     // again and again at 1M products. The warm-up and the list requests read on.
-    if (!salesHistoryOf(store, this.merchant).allDaysRead) return noteWarming(POPULARITY_WARMING);
+    const history = salesHistoryOf(store, this.merchant);
+    if (!history.covers(history.sales, dayNumber(now) - POPULARITY_DAYS + 1)) return noteWarming(POPULARITY_WARMING);
     const ranking = topSellers(store, this.merchant, now, POPULARITY_DAYS);
     if (ranking === this.popularitySource) return;
     this.popularitySource = ranking;

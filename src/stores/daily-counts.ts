@@ -13,7 +13,7 @@ export type CountChange = readonly [day: number, productId: number, change: numb
 export class DailyCounts {
   /** [merchant, day, product] → count; zero counts are not stored. */
   private readonly counts: Database<number, Key>;
-  /** [merchant, day] → how many transactions changed that day's counts. */
+  /** [merchant, day] → a stamp that moves with every write that changes that day's counts. */
   private readonly stamps: Database<number, Key>;
 
   constructor(root: RootDatabase, countsName: string, stampsName: string) {

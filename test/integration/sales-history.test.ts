@@ -3,7 +3,7 @@ import { dayNumber } from "../../src/core/recs/days.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Order } from "../../src/core/types.js";
 import { takeWarmingNotes } from "../../src/pool/warming-notes.js";
-import { SALES_DAYS_KEPT, SALES_WARMING, SalesHistory, salesHistoryOf, setRequestReadBudget } from "../../src/recs/sales-history.js";
+import { readBudgetsForRequests, REQUEST_READ_BUDGETS, SALES_DAYS_KEPT, SALES_WARMING, SalesHistory, salesHistoryOf } from "../../src/recs/sales-history.js";
 import { topSellers } from "../../src/recs/sales-rankings.js";
 import { Store } from "../../src/stores/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
@@ -40,7 +40,10 @@ async function shopWithSales(): Promise<Store> {
   return store;
 }
 
-afterEach(() => setRequestReadBudget(Number.POSITIVE_INFINITY));
+/** A pool worker's budgets cut to one slice of rows per call, also for changed days however few rows they held: a big shop's reads on a small one. */
+const ONE_SLICE = { firstReadMs: 0, smallRereadRows: -1, rereadMs: 0 };
+
+afterEach(() => readBudgetsForRequests(null));
 
 describe("SalesHistory (real LMDB)", () => {
   it("sums to what the store holds over every window of the kept days", async () => {
@@ -68,7 +71,7 @@ describe("SalesHistory (real LMDB)", () => {
       expect(read.sort((a, b) => a - b)).toEqual(Array.from({ length: read.length }, (_, i) => 2 * i));
     }
     expect(calls).toBeGreaterThan(10);
-    expect(history.allDaysRead).toBe(true);
+    expect(history.covers(history.sales, TODAY - 89) && history.covers(history.adds, TODAY - 39)).toBe(true);
     expect(sums(history, "sales", TODAY - 89, TODAY)).toEqual(store.dailySales.sumByProduct("shop", TODAY - 89, TODAY + 1));
     await store.close();
   });
@@ -97,16 +100,67 @@ describe("SalesHistory (real LMDB)", () => {
     history.update(TODAY, Number.POSITIVE_INFINITY);
     history.update(TODAY + 10, Number.POSITIVE_INFINITY);
     expect(sums(history, "sales", 0, TODAY + 10)).toEqual(store.dailySales.sumByProduct("shop", TODAY + 10 - 89, TODAY + 11));
-    history.keepSalesDays(365);
-    expect(history.allDaysRead).toBe(false);
+    // A request queued before midnight and run after it (an earlier day) drops and reads nothing.
+    const generation = history.generation;
     history.update(TODAY, Number.POSITIVE_INFINITY);
+    history.update(TODAY + 10, Number.POSITIVE_INFINITY);
+    expect(history.generation).toBe(generation);
+    history.keepSalesDays(365);
+    // The default window stays read; only the longer one waits for its days.
+    expect(history.covers(history.sales, TODAY + 10 - 89)).toBe(true);
+    expect(history.covers(history.sales, TODAY + 10 - 364)).toBe(false);
+    history.update(TODAY, Number.POSITIVE_INFINITY);
+    expect(history.covers(history.sales, TODAY + 10 - 364)).toBe(true);
     expect(sums(history, "sales", 0, TODAY)).toEqual(store.dailySales.sumByProduct("shop", 0, TODAY + 1));
+    await store.close();
+  });
+
+  it("reads what changed while it was reading before it says it is up to date", async () => {
+    const store = await shopWithSales();
+    const history = new SalesHistory(store, "shop");
+    // Today is read first; an order arrives for it while older days are still being read.
+    history.update(TODAY, 0);
+    await store.upsertOrders("shop", [order(0, [[7, 9]])]);
+    while (!history.update(TODAY, 0));
+    expect(sums(history, "sales", TODAY, TODAY)).toEqual(store.dailySales.sumByProduct("shop", TODAY, TODAY + 1));
+    await store.close();
+  });
+
+  it("once read, a ranking whose days changed is answered from the days as read before while they are read again, without a warming note", async () => {
+    const store = await shopWithSales();
+    readBudgetsForRequests(ONE_SLICE);
+    const history = salesHistoryOf(store, "shop");
+    while (!history.update(TODAY, 0));
+    takeWarmingNotes();
+    const before = topSellers(store, "shop", NOW, 90).all();
+    expect(takeWarmingNotes()).toBeUndefined();
+    // Many old days change at once (a bulk import of old orders): a request reads one slice of them, not all.
+    await store.upsertOrders("shop", Array.from({ length: 40 }, (_, i) => order(2 * i + 1, [[200 + i, 1]])));
+    const during = topSellers(store, "shop", NOW, 90, { fresh: true });
+    expect(takeWarmingNotes()).toBeUndefined();
+    expect(history.sales.staleDays(TODAY - 89, TODAY).length).toBeGreaterThan(30);
+    expect(during.all().filter((id) => id < 200).sort()).toEqual([...before].sort());
+    readBudgetsForRequests(null);
+    const after = topSellers(store, "shop", NOW + 2_000, 90, { fresh: true }).all();
+    expect(after.filter((id) => id >= 200)).toHaveLength(40);
+    await store.close();
+  });
+
+  it("once read, a few changed days are read again within the request: the next ranking counts every order", async () => {
+    const store = await shopWithSales();
+    readBudgetsForRequests(REQUEST_READ_BUDGETS);
+    const history = salesHistoryOf(store, "shop");
+    while (!history.update(TODAY, 0));
+    topSellers(store, "shop", NOW, 90);
+    await store.upsertOrders("shop", [order(0, [[300, 50]]), order(33, [[301, 40]])]);
+    const ranked = topSellers(store, "shop", NOW, 90, { fresh: true }).all();
+    expect(ranked.slice(0, 2)).toEqual([300, 301]);
     await store.close();
   });
 
   it("a request in a thread with a read budget ranks from the days read so far and notes that it did", async () => {
     const store = await shopWithSales();
-    setRequestReadBudget(0);
+    readBudgetsForRequests(ONE_SLICE);
     takeWarmingNotes();
     const first = topSellers(store, "shop", NOW, 90);
     const partial = first.all();
@@ -120,7 +174,7 @@ describe("SalesHistory (real LMDB)", () => {
     expect(history.generation).toBeGreaterThan(generation);
     expect(again).toBe(first);
     expect(takeWarmingNotes()).toBe(SALES_WARMING);
-    setRequestReadBudget(Number.POSITIVE_INFINITY);
+    readBudgetsForRequests(null);
     const complete = topSellers(store, "shop", NOW, 90);
     expect(takeWarmingNotes()).toBeUndefined();
     expect(complete.all().sort((a, b) => a - b)).toEqual(full.sort((a, b) => a - b));

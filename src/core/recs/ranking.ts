@@ -68,7 +68,7 @@ export class Ranking implements Iterable<number> {
  * Reorders `items` so that its first `k` are the k that `before` puts first,
  * in no particular order (quickselect: linear time on average).
  */
-export function selectFirst(items: Int32Array, k: number, before: (a: number, b: number) => number): void {
+export function selectFirst(items: Int32Array | number[], k: number, before: (a: number, b: number) => number): void {
   let low = 0;
   let high = items.length - 1;
   while (low < high) {
@@ -92,7 +92,7 @@ export function selectFirst(items: Int32Array, k: number, before: (a: number, b:
   }
 }
 
-function swap(items: Int32Array, a: number, b: number): void {
+function swap(items: Int32Array | number[], a: number, b: number): void {
   const item = items[a]!;
   items[a] = items[b]!;
   items[b] = item;

@@ -4,6 +4,7 @@
 // typed arrays and integer ids so a query costs well under a millisecond.
 
 import { IntListPool } from "./int-list-pool.js";
+import { selectFirst } from "./ranking.js";
 
 export interface SessionKnnConfig {
   /** The most recent sessions sharing any prefix item considered as neighbours. */
@@ -245,26 +246,6 @@ function positionWeight(distance: number, decay: number): number {
  * the head to the front first, so only `count` values are sorted.
  */
 export function topInOrder(values: number[], count: number, order: (a: number, b: number) => number): number[] {
-  if (values.length > count) {
-    let low = 0;
-    let high = values.length - 1;
-    while (low < high) {
-      const pivot = values[(low + high) >> 1]!;
-      let i = low;
-      let j = high;
-      while (i <= j) {
-        while (order(values[i]!, pivot) < 0) i++;
-        while (order(values[j]!, pivot) > 0) j--;
-        if (i <= j) {
-          const swap = values[i]!;
-          values[i++] = values[j]!;
-          values[j--] = swap;
-        }
-      }
-      if (count - 1 <= j) high = j;
-      else if (count - 1 >= i) low = i;
-      else break;
-    }
-  }
+  if (values.length > count) selectFirst(values, count, order);
   return values.slice(0, count).sort(order);
 }
