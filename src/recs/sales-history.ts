@@ -11,6 +11,7 @@
 // read again within the request, unless they are many (SMALL_REREAD_ROWS).
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
+import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 import { DailyUnits, ProductSlots } from "./daily-units.js";
 
@@ -124,8 +125,7 @@ export class SalesHistory {
   }
 }
 
-/** Per store (a thread has one; tests and evaluations open several), per merchant. */
-const histories = new WeakMap<Store, Map<MerchantId, SalesHistory>>();
+const histories = new PerStore<MerchantId, SalesHistory>();
 /** How long one call may read in this thread: null for no limit (see readBudgetsForRequests). */
 let budgets: ReadBudgets | null = null;
 
@@ -150,8 +150,7 @@ export function readBudgetsForRequests(perCall: ReadBudgets | null): void {
 
 /** This thread's sales history of a merchant (empty until updated). */
 export function salesHistoryOf(store: Store, merchant: MerchantId): SalesHistory {
-  let ofStore = histories.get(store);
-  if (!ofStore) histories.set(store, (ofStore = new Map()));
+  const ofStore = histories.of(store);
   let history = ofStore.get(merchant);
   if (!history) ofStore.set(merchant, (history = new SalesHistory(store, merchant)));
   return history;

@@ -8,6 +8,7 @@ import { Ranking } from "../core/recs/ranking.js";
 import { ADD_TO_CART_WEIGHT, DEFAULT_TRENDING, momentum } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import { noteWarming } from "../pool/warming-notes.js";
+import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 import { SALES_WARMING, salesHistoryOf, updatedSalesHistory, type SalesHistory } from "./sales-history.js";
 
@@ -40,8 +41,8 @@ interface Memo {
   ranking: Ranking;
 }
 
-/** Per store (a thread has one; tests and evaluations open several), by merchant and ranking. */
-const memosByStore = new WeakMap<Store, Map<string, Memo>>();
+/** Per store, by merchant and ranking. */
+const memosByStore = new PerStore<string, Memo>();
 /**
  * Rankings kept per store; beyond this the oldest goes. Each holds its scores
  * (9 MB at 1M products), and top_sellers has one per window_days asked for.
@@ -59,8 +60,7 @@ function memoised(
   covered: (history: SalesHistory, today: number) => boolean,
   compute: (history: SalesHistory, today: number) => Ranking,
 ): Ranking {
-  let memos = memosByStore.get(store);
-  if (!memos) memosByStore.set(store, (memos = new Map()));
+  const memos = memosByStore.of(store);
   const key = `${merchant}\u0000${name}`;
   const day = dayNumber(now);
   const memo = memos.get(key);

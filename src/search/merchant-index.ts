@@ -10,6 +10,7 @@ import type { WarmStep } from "../pool/protocol.js";
 import { noteWarming } from "../pool/warming-notes.js";
 import { salesHistoryOf } from "../recs/sales-history.js";
 import { topSellers } from "../recs/sales-rankings.js";
+import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 import { CollectionIndex } from "./collection-index.js";
 
@@ -151,22 +152,16 @@ class IndexBuild {
   }
 }
 
-/** Per store (a thread opens one; tests and evaluations open several), per merchant. */
-const indexes = new WeakMap<Store, Map<MerchantId, MerchantSearchIndex>>();
+/** Per store, per merchant. */
+const indexes = new PerStore<MerchantId, MerchantSearchIndex>();
 /** Builds a warm-up started and has not finished, per store, per merchant. */
-const builds = new WeakMap<Store, Map<MerchantId, IndexBuild>>();
-
-function perMerchant<T>(maps: WeakMap<Store, Map<MerchantId, T>>, store: Store): Map<MerchantId, T> {
-  let map = maps.get(store);
-  if (!map) maps.set(store, (map = new Map()));
-  return map;
-}
+const builds = new PerStore<MerchantId, IndexBuild>();
 
 /** This thread's search index of a merchant, up to date with the catalogue of the current snapshot. */
 export function searchIndexOf(store: Store, merchant: MerchantId): MerchantSearchIndex {
   // With no deadline, a warm-up under way is finished rather than thrown away.
   warmSearchIndex(store, merchant, Number.POSITIVE_INFINITY);
-  return perMerchant(indexes, store).get(merchant)!;
+  return indexes.of(store).get(merchant)!;
 }
 
 /** How long a shopper's request may spend building an index that is not complete yet. */
@@ -184,9 +179,9 @@ export const REQUEST_BUILD_BUDGET_MS = 3;
  * grows (they are kept per index version).
  */
 export function searchIndexForRequest(store: Store, merchant: MerchantId, budgetMs = REQUEST_BUILD_BUDGET_MS): { index: MerchantSearchIndex; complete: boolean } {
-  if (perMerchant(indexes, store).has(merchant)) return { index: searchIndexOf(store, merchant), complete: true };
-  if (warmSearchIndex(store, merchant, budgetMs).done) return { index: perMerchant(indexes, store).get(merchant)!, complete: true };
-  const { index } = perMerchant(builds, store).get(merchant)!;
+  if (indexes.of(store).has(merchant)) return { index: searchIndexOf(store, merchant), complete: true };
+  if (warmSearchIndex(store, merchant, budgetMs).done) return { index: indexes.of(store).get(merchant)!, complete: true };
+  const { index } = builds.of(store).get(merchant)!;
   // Priors are computed when a build completes; the part built so far needs its own.
   index.products.refreshPriorsIfDrifted();
   return { index, complete: false };
@@ -198,9 +193,9 @@ export function searchIndexForRequest(store: Store, merchant: MerchantId, budget
  * complete and current.
  */
 export function warmSearchIndex(store: Store, merchant: MerchantId, sliceMs: number): WarmStep {
-  const index = perMerchant(indexes, store).get(merchant);
+  const index = indexes.of(store).get(merchant);
   if (index && index.catchUp(store)) return { done: true, buildSeconds: null };
-  const pending = perMerchant(builds, store);
+  const pending = builds.of(store);
   const build = pending.get(merchant) ?? new IndexBuild(store, merchant);
   if (!build.advance(store, performance.now() + sliceMs)) {
     pending.set(merchant, build);
@@ -209,7 +204,7 @@ export function warmSearchIndex(store: Store, merchant: MerchantId, sliceMs: num
   pending.delete(merchant);
   // Too many changes while it was built (catch-up declines): build again in one go.
   const built = build.index.catchUp(store) ? build.index : MerchantSearchIndex.build(store, merchant);
-  perMerchant(indexes, store).set(merchant, built);
+  indexes.of(store).set(merchant, built);
   return { done: true, buildSeconds: build.busyMs / 1000 };
 }
 
