@@ -110,6 +110,11 @@ export class SalesHistory {
     return units.readSince(Math.max(fromDay, this.today - kept + 1), this.today);
   }
 
+  /** Whether every kept day has been read at least once. */
+  allKeptDaysRead(): boolean {
+    return this.covers(this.sales, Number.NEGATIVE_INFINITY) && this.covers(this.adds, Number.NEGATIVE_INFINITY);
+  }
+
   /** Rows held for the days that changed since they were read: what reading them again costs, about. */
   rowsToReadAgain(): number {
     let rows = 0;
@@ -158,14 +163,16 @@ export function salesHistoryOf(store: Store, merchant: MerchantId): SalesHistory
 
 /**
  * This thread's sales history of a merchant, read on for `today` within the
- * thread's budgets: the first read's while the caller's windows are not read
- * (`covered`), else the re-read's for a large set of changed days.
+ * thread's budgets: the first read's while some kept day was never read, else
+ * the re-read's for a large set of changed days. `covered`: whether the
+ * caller's windows are read.
  * `upToDate`: nothing was left to read.
  */
 export function updatedSalesHistory(store: Store, merchant: MerchantId, today: number, covered: (history: SalesHistory) => boolean): { history: SalesHistory; upToDate: boolean; covered: boolean } {
   const history = salesHistoryOf(store, merchant);
   let budget = Number.POSITIVE_INFINITY;
-  if (budgets !== null && !covered(history)) budget = budgets.firstReadMs;
+  // Days never read are read a few ms at a time, whatever the caller's window: at 1M products they are seconds of reading.
+  if (budgets !== null && !history.allKeptDaysRead()) budget = budgets.firstReadMs;
   else if (budgets !== null && history.rowsToReadAgain() > budgets.smallRereadRows) budget = budgets.rereadMs;
   const upToDate = history.update(today, performance.now() + budget);
   return { history, upToDate, covered: covered(history) };

@@ -146,6 +146,22 @@ describe("SalesHistory (real LMDB)", () => {
     await store.close();
   });
 
+  it("a window read before the others does not make the request read the rest at once", async () => {
+    const store = await shopWithSales();
+    // Changed days of few rows are read at once; days never read, a slice at a time.
+    readBudgetsForRequests({ ...REQUEST_READ_BUDGETS, firstReadMs: 0 });
+    const history = salesHistoryOf(store, "shop");
+    // Today and yesterday read: a one-day window is covered, the 90 days are not.
+    history.update(TODAY, 0);
+    history.update(TODAY, 0);
+    expect(history.covers(history.sales, TODAY)).toBe(true);
+    takeWarmingNotes();
+    topSellers(store, "shop", NOW, 1);
+    expect(takeWarmingNotes()).toBeUndefined();
+    expect(history.allKeptDaysRead()).toBe(false);
+    await store.close();
+  });
+
   it("once read, a few changed days are read again within the request: the next ranking counts every order", async () => {
     const store = await shopWithSales();
     readBudgetsForRequests(REQUEST_READ_BUDGETS);
