@@ -135,7 +135,7 @@ const histories = new PerStore<MerchantId, SalesHistory>();
 let budgets: ReadBudgets | null = null;
 
 export interface ReadBudgets {
-  /** While a caller's windows are not read yet. */
+  /** While some kept day has never been read (after a start, or a longer window asked for). */
   firstReadMs: number;
   /** Changed days holding more rows than this are read again `rereadMs` at a time; fewer, at once. */
   smallRereadRows: number;
