@@ -51,6 +51,8 @@ export class SalesHistory {
   private today = Number.NEGATIVE_INFINITY;
   /** Days to read, most recent first, from the last look at the stamps. */
   private queue: Pending[] = [];
+  /** The queue comes from a look made in the current call (rowsToReadAgain), so update need not look again. */
+  private justLooked = false;
   busyMs = 0;
 
   constructor(store: Store, merchant: MerchantId) {
@@ -73,16 +75,18 @@ export class SalesHistory {
    */
   update(today: number, deadline: number): boolean {
     const started = performance.now();
+    let looked = this.justLooked;
+    this.justLooked = false;
     if (today > this.today) {
       this.today = today;
       this.sales.dropBefore(today - this.salesDays + 1);
       this.adds.dropBefore(today - this.addsDays + 1);
       this.queue = [];
+      looked = false;
       this.generation++;
     }
     // The stamps are looked at again whenever the list runs out: what changed
     // while it was being read, over several tasks and snapshots, is read too.
-    let looked = false;
     for (let first = true; first || performance.now() < deadline; first = false) {
       if (this.queue.length === 0) {
         if (looked) break;
@@ -117,8 +121,11 @@ export class SalesHistory {
 
   /** Rows held for the days that changed since they were read: what reading them again costs, about. */
   rowsToReadAgain(): number {
+    // The look is kept for the update that follows: the stamps are read once per request.
+    this.queue = this.staleDays();
+    this.justLooked = true;
     let rows = 0;
-    for (const { units, day } of this.staleDays()) rows += units.rowsOf(day);
+    for (const { units, day } of this.queue) rows += units.rowsOf(day);
     return rows;
   }
 
