@@ -38,7 +38,7 @@ import type {
 } from "../core/types.js";
 
 /** Bumped whenever the stored layout changes; a data dir of another version is migrated (from 2 and 3) or refused. */
-export const STORE_FORMAT_VERSION = 4;
+export const STORE_FORMAT_VERSION = 5;
 
 /** What a change touches, so caches of unrelated lists survive it. */
 /** "similar": the similar-products model (vectors and neighbour lists). */
@@ -48,6 +48,8 @@ export class StoreFormatError extends Error {}
 
 /** Where each environment keeps the id that pairs aisle.lmdb with its events.lmdb. */
 const PAIR_KEY = "environment_pair";
+/** A bulk append (appendEvents) logs records of at most this many events. */
+const BULK_RECORD_EVENTS = 1_000;
 /** Sessions whose merchant logEvents remembers without reading the index: about 100k sessions take ~10 MB. */
 const RECENT_SESSIONS = 100_000;
 const MISMATCHED_LOG =
@@ -109,7 +111,10 @@ export class Store {
   private readonly customerOrders: Database<true, Key>;
   private readonly markets: Database<MarketSettings, Key>;
   private readonly marketPrices: Database<VariantPrice, Key>;
-  private readonly events: Database<BehaviourEvent, Key>;
+  /** The event log up to format 4: one record per event, keyed [merchant, sequence]. Read, never written. */
+  private readonly eventsOneByOne: Database<BehaviourEvent, Key>;
+  /** The event log since format 5: one record per commit and merchant, keyed [merchant, first sequence]. */
+  private readonly eventRecords: Database<readonly BehaviourEvent[], Key>;
   /** Units sold per day and product: an order touches only its own lines. */
   readonly dailySales: DailyCounts;
   /** Recent events per [merchant, "session" | "customer", id], in the fixed-width binary of history-codec. */
@@ -165,7 +170,8 @@ export class Store {
     this.customerOrders = db("customer_orders");
     this.markets = db("markets");
     this.marketPrices = db("market_prices");
-    this.events = db("events", logRoot);
+    this.eventsOneByOne = db("events", logRoot);
+    this.eventRecords = db("event_records", logRoot);
     this.logMeta = db("log_meta", logRoot);
     this.dailySales = new DailyCounts(root, "sales_by_day_product", "sales_day_stamps");
     this.histories = root.openDB<Uint8Array, Key>({ name: "event_histories", encoding: "binary" });
@@ -201,6 +207,7 @@ export class Store {
     }
     if (found === 2) found = this.migrateHistoriesToBinary();
     if (found === 3) found = this.moveEventLog();
+    if (found === 4) found = this.startEventRecords();
     if (found !== STORE_FORMAT_VERSION) {
       throw new StoreFormatError(`data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`);
     }
@@ -247,7 +254,7 @@ export class Store {
       }
       flush();
     };
-    copy(oldEvents, this.events);
+    copy(oldEvents, this.eventsOneByOne);
     copy(oldSessions, this.sessionMerchants);
     const counters = [...this.meta.getRange({ start: "event_sequence:", end: "event_sequence;" })];
     this.logRoot.transactionSync(() => counters.forEach(({ key, value }) => this.logMeta.put(key, value)));
@@ -264,6 +271,17 @@ export class Store {
     });
     this.pairEnvironments();
     return 4;
+  }
+
+  /**
+   * Format 5 logs a commit's events of one merchant as one record
+   * (eventRecords). Events format 4 logged one by one stay where they are:
+   * eventsSince reads them before the records, whose sequence numbers follow
+   * theirs.
+   */
+  private startEventRecords(): number {
+    this.root.transactionSync(() => this.meta.putSync("format_version", 5));
+    return 5;
   }
 
   async close(): Promise<void> {
@@ -373,8 +391,8 @@ export class Store {
     return [...this.collections.getRange(merchantRange(merchant)).map(({ value }) => value)];
   }
 
-  countOf(merchant: MerchantId, kind: "products" | "collections" | "customers" | "orders" | "events"): number {
-    const db = { products: this.products, collections: this.collections, customers: this.customers, orders: this.orders, events: this.events }[kind];
+  countOf(merchant: MerchantId, kind: "products" | "collections" | "customers" | "orders"): number {
+    const db = { products: this.products, collections: this.collections, customers: this.customers, orders: this.orders }[kind];
     return db.getKeysCount(merchantRange(merchant));
   }
 
@@ -618,11 +636,11 @@ export class Store {
   }
 
   /**
-   * Appends events to the log (keyed by a per-merchant sequence, so readers can
-   * follow it) and the session → merchant index, nothing else: this commit is
-   * what an acknowledgement waits for, and it writes small records on
-   * sequential keys, a few pages per hundred events. Histories, add counts and
-   * carts follow in deriveEventsSync.
+   * Appends events to the log (numbered by a per-merchant sequence, so readers
+   * can follow it) and the session → merchant index, nothing else: this commit
+   * is what an acknowledgement waits for. Each merchant's events of the batch
+   * are one record on a sequential key: one put, however many events share the
+   * commit. Histories, add counts and carts follow in deriveEventsSync.
    *
    * For the service's HTTP thread: lmdb's asynchronous puts, so nothing here
    * blocks. They join this event-loop turn's write batch, which lmdb's own
@@ -638,15 +656,15 @@ export class Store {
     const firsts = new Map<MerchantId, number>();
     let last: Promise<boolean> | undefined;
     for (const [merchant, events] of groups) {
+      if (events.length === 0) continue;
       const first = this.nextSequences.get(merchant) ?? this.eventSequence(merchant) + 1;
-      let sequence = first - 1;
-      for (const event of events) {
-        void this.events.put([merchant, ++sequence], event);
-        if (event.uuid !== null) this.indexSession(event.uuid, merchant);
-      }
-      this.nextSequences.set(merchant, sequence + 1);
+      // Encoded now, so the caller may go on reading the array.
+      void this.eventRecords.put([merchant, first], events);
+      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+      const lastSequence = first + events.length - 1;
+      this.nextSequences.set(merchant, lastSequence + 1);
       firsts.set(merchant, first);
-      last = this.logMeta.put(eventSequenceKey(merchant), sequence);
+      last = this.logMeta.put(eventSequenceKey(merchant), lastSequence);
     }
     if (last === undefined) return { firsts, durable: Promise.resolve() };
     // Every put of this turn is in one transaction: the last one's promises stand for all.
@@ -718,13 +736,13 @@ export class Store {
   private writeEventLog(merchant: MerchantId, events: readonly BehaviourEvent[]): number {
     const counterKey = eventSequenceKey(merchant);
     const before = (this.logMeta.get(counterKey) as number | undefined) ?? 0;
-    let sequence = before;
-    for (const event of events) {
-      this.events.put([merchant, ++sequence], event);
-      if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+    for (let start = 0; start < events.length; start += BULK_RECORD_EVENTS) {
+      this.eventRecords.put([merchant, before + 1 + start], events.slice(start, start + BULK_RECORD_EVENTS));
     }
-    this.logMeta.put(counterKey, sequence);
-    this.nextSequences.set(merchant, sequence + 1);
+    for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+    const lastSequence = before + events.length;
+    this.logMeta.put(counterKey, lastSequence);
+    this.nextSequences.set(merchant, lastSequence + 1);
     return before + 1;
   }
 
@@ -776,8 +794,17 @@ export class Store {
 
   /** Events with sequence numbers after `after`, oldest first. */
   *eventsSince(merchant: MerchantId, after: number): Generator<{ sequence: number; event: BehaviourEvent }> {
-    for (const { key, value } of this.events.getRange({ start: [merchant, after + 1], end: [merchant, Number.MAX_SAFE_INTEGER] })) {
+    const end: Key = [merchant, Number.MAX_SAFE_INTEGER];
+    // Logged one by one before format 5: all of them precede every record.
+    for (const { key, value } of this.eventsOneByOne.getRange({ start: [merchant, after + 1], end })) {
       yield { sequence: key[1] as number, event: value };
+    }
+    // From the record holding event after + 1, if one started before it.
+    const [holding] = this.eventRecords.getKeys({ start: [merchant, after + 1], end: [merchant], reverse: true, limit: 1 });
+    const start = holding === undefined ? after + 1 : ((holding as Key)[1] as number);
+    for (const { key, value } of this.eventRecords.getRange({ start: [merchant, start], end })) {
+      const first = key[1] as number;
+      for (let i = Math.max(0, after + 1 - first); i < value.length; i++) yield { sequence: first + i, event: value[i]! };
     }
   }
 

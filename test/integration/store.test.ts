@@ -115,6 +115,37 @@ describe("Store (real LMDB)", () => {
     await store.close();
   });
 
+  it("reads a format-4 log's events logged one by one, then the records logged since, from any sequence", async () => {
+    const dir = tempDir();
+    await Store.open(dir).close();
+    const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
+    const uuid = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
+    const view = (n: number) => ({ at: 1_000 + n, uuid, customer_id: null, verb: "viewed" as const, product_id: n, theme_id: null });
+    const main = open({ path: join(dir, "aisle.lmdb"), maxDbs: 64 });
+    await main.openDB({ name: "meta", ...shared }).put("format_version", 4);
+    await main.close();
+    const log = open({ path: join(dir, "events.lmdb"), maxDbs: 8 });
+    const oneByOne = log.openDB({ name: "events", ...shared });
+    await Promise.all([1, 2].map((n) => oneByOne.put(["shop", n], view(n))));
+    await log.openDB({ name: "log_meta", ...shared }).put("event_sequence:shop", 2);
+    await log.close();
+
+    const store = Store.open(dir);
+    // A bulk append of 2,500 events (records of 1,000), then two commits of the service's.
+    await store.appendEvents("shop", Array.from({ length: 2_500 }, (_, i) => view(3 + i)));
+    await store.logEvents([["shop", [view(2_503), view(2_504), view(2_505)]]]).durable;
+    await store.logEvents([["other", [view(1)]], ["shop", [view(2_506)]]]).durable;
+    const sequences = (after: number) => [...store.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
+    const from = (first: number) => Array.from({ length: 2_506 - first + 1 }, (_, i) => first + i);
+    for (const after of [0, 1, 2, 3, 1_002, 1_003, 2_501, 2_503, 2_504, 2_505]) expect(sequences(after)).toEqual(from(after + 1));
+    expect(sequences(2_506)).toEqual([]);
+    expect([...store.eventsSince("other", 0)].map(({ sequence }) => sequence)).toEqual([1]);
+    // appendEvents applied everything logged before it too, in order.
+    expect(store.derivedSequence("shop")).toBe(2_502);
+    expect(store.sessionHistory("shop", uuid)?.products.slice(-2)).toEqual([2_501, 2_502]);
+    await store.close();
+  });
+
   it("refuses an event log that belongs to another data dir, or a missing one", async () => {
     const [first, second] = [tempDir(), tempDir()];
     await Promise.all([first, second].map(async (dir) => (await Promise.resolve(Store.open(dir))).close()));
