@@ -4,11 +4,14 @@
 // stop it through a flag in shared memory: the build checks it between steps
 // and stops before writing anything (see src/similar/cancellation.ts).
 import { parentPort, workerData } from "node:worker_threads";
+import { runAsBackgroundThread } from "../src/pool/thread-priority.js";
 import { buildSimilarModel, DEFAULT_BUILD, type BuildProgress } from "../src/similar/build.js";
 import { BuildCancelled, checkpointOn } from "../src/similar/cancellation.js";
 import { Store } from "../src/stores/store.js";
 import type { TrainerMessage, TrainerThreadData } from "../src/similar/trainer.js";
 
+// Before the model's inference threads start: they inherit it.
+runAsBackgroundThread();
 const request = workerData as TrainerThreadData;
 const post = (message: TrainerMessage) => parentPort!.postMessage(message);
 

@@ -1,13 +1,20 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { EventWriter } from "../../src/ingest/event-writer.js";
+import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { Store } from "../../src/stores/store.js";
 import { historyOf } from "../../workers/tasks/history-lists.js";
 import { product } from "../helpers/fixtures.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-event-writer-");
+
+/** The nice value of one of this process's threads (field 19 of its stat line). */
+const niceOf = (thread: string) => Number(readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+const threadsAtBackgroundNice = () => readdirSync("/proc/self/task").filter((thread) => niceOf(thread) >= BACKGROUND_NICE);
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({ at, uuid: SESSION, customer_id: 7, verb, product_id, theme_id: null });
@@ -160,6 +167,19 @@ describe("logged events applied behind the log", () => {
     // The case this is about arose: applied carts left lists stale, waiting for a round. (Seen along the way, not
     // required at the end: a slow flush can leave a 50 ms gap in the stream, which counts as quiet and starts a round.)
     expect(listsWaited).toBe(true);
+    await writer.close();
+    await store.close();
+  });
+
+  it.runIf(process.platform === "linux")("runs the applier thread, and no other, at background priority", async () => {
+    const dir = tempDir();
+    const store = await shopWithProducts(dir);
+    const before = threadsAtBackgroundNice();
+    const ownPriority = getPriority();
+    const writer = new EventWriter(store, dir);
+    await writer.started();
+    expect(threadsAtBackgroundNice()).toHaveLength(before.length + 1);
+    expect(getPriority()).toBe(ownPriority);
     await writer.close();
     await store.close();
   });
