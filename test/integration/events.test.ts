@@ -61,6 +61,21 @@ describe("POST /api/v1/analytics/event", () => {
     expect(t.service.services.store.sessionHistory(shop.id, uuid)).toBeUndefined();
   });
 
+  it("resolves a handle against the current catalogue: a renamed product answers to its new handle only", async () => {
+    const uuid = randomUUID();
+    expect((await event({ uuid, platform_product_handle: "product-4" })).status).toBe(200);
+    await postJson(t, "/admin/v1/merchants/events/products", [product(4, { handle: "product-4-renamed" })]);
+    // Handles are looked up against the catalogue version of at most a millisecond ago.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const old = await event({ uuid, platform_product_handle: "product-4" });
+    expect(old.status).toBe(400);
+    expect(await old.json()).toEqual({ error: "Unknown platform_product_handle: product-4" });
+    expect((await event({ uuid, platform_product_handle: "product-4-renamed" })).status).toBe(200);
+    await eventsApplied(t, shop.id);
+    expect(t.service.services.store.sessionHistory(shop.id, uuid)?.products).toEqual([4, 4]);
+    await postJson(t, "/admin/v1/merchants/events/products", [product(4)]);
+  });
+
   it("links an event to the customer of subject_email", async () => {
     await event({ uuid: randomUUID(), platform_product_handle: "product-3", subject_email: "ada@example.com" });
     await eventsApplied(t, shop.id);

@@ -2,6 +2,7 @@ import { ANALYTICS_EVENT } from "../../core/api/endpoints.js";
 import type { BehaviourEvent } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
 import type { EventWriter } from "../../ingest/event-writer.js";
+import { ProductIdsByHandle } from "../../stores/product-ids-by-handle.js";
 import { merchantForKey } from "../auth.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
@@ -22,6 +23,7 @@ export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass
  */
 export function eventRoutes(services: Services, writer: EventWriter): Route[] {
   const { store } = services;
+  const productIds = new ProductIdsByHandle(store);
   return [
     {
       method: "POST",
@@ -37,7 +39,7 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
         let customerId = (params.platform_customer_id as number | undefined) ?? null;
         if (uuid === null && customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
         const handle = params.platform_product_handle as string;
-        const productId = store.productIdByHandle(merchant.id, handle);
+        const productId = productIds.get(merchant.id, handle);
         if (productId === undefined) throw new ApiError("invalid_params", `Unknown platform_product_handle: ${handle}`);
         if (customerId === null && params.subject_email !== undefined) {
           customerId = store.customerIdByEmail(merchant.id, params.subject_email as string) ?? null;
