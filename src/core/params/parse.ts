@@ -39,6 +39,17 @@ export function parseParams(defs: readonly ParamDef[], query: QueryParams): Pars
 
 type Problem = { problem: string };
 
+/**
+ * The text as a string of its own. V8 makes a substring of 13 characters or
+ * more a view of the string it came from, so a session id cut from the query
+ * string keeps the whole query alive; session ids stay in memory while their
+ * events are pending and in the session memo, long after their request. A
+ * validated id is ASCII, so latin1 copies it exactly.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, "latin1").toString("latin1");
+}
+
 function parseValue(def: ParamDef, text: string): ParamValue | Problem {
   switch (def.kind) {
     case "api_key":
@@ -48,7 +59,7 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
       return text;
     case "uuid":
       return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
-        ? text.toLowerCase()
+        ? detached(text.toLowerCase())
         : { problem: "must be a UUID like 3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e" };
     case "email":
       return text.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(text) ? text : { problem: "must be an email address" };
