@@ -10,7 +10,7 @@ import { BuildCancelled, checkpointOn } from "../src/similar/cancellation.js";
 import { Store } from "../src/stores/store.js";
 import type { TrainerMessage, TrainerThreadData } from "../src/similar/trainer.js";
 
-// Before the model's inference threads start: they inherit it.
+// Before the model runtime starts threads of its own: they inherit it.
 runAsBackgroundThread();
 const request = workerData as TrainerThreadData;
 const post = (message: TrainerMessage) => parentPort!.postMessage(message);

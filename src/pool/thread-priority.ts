@@ -14,6 +14,12 @@ export const BACKGROUND_NICE = 10;
  * Lowers the calling thread's priority to BACKGROUND_NICE (never raises it).
  * Threads it starts later inherit it. Only on Linux, where the nice value is
  * per thread; elsewhere it would lower the whole process.
+ *
+ * The libuv thread pool, where lmdb commits the event log that
+ * acknowledgements wait for, takes the priority of the thread that first uses
+ * it. In aisle's processes (ES modules) the module loader has used it on the
+ * main thread before any background thread starts, so it stays at the
+ * process's priority; the applier test checks that only one thread is lowered.
  */
 export function runAsBackgroundThread(): void {
   if (process.platform !== "linux") return;

@@ -7,6 +7,7 @@
 // RECHECK_MS, not per event: an event is then resolved against the catalogue
 // of up to a millisecond earlier, as if it had arrived that much sooner.
 // Unknown handles are not remembered: a product added a moment ago is read.
+import { detached } from "../core/detached-string.js";
 import type { MerchantId } from "../core/types.js";
 import { RecentMap } from "./recent-map.js";
 import type { Store } from "./store.js";
@@ -35,7 +36,8 @@ export class ProductIdsByHandle {
     const known = handles.ids.get(handle);
     if (known !== undefined) return known;
     const id = this.store.productIdByHandle(merchant, handle);
-    if (id !== undefined) handles.ids.set(handle, id);
+    // A copy: the handle as parsed is a view of its request's whole query string.
+    if (id !== undefined) handles.ids.set(detached(handle), id);
     return id;
   }
 

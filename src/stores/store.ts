@@ -113,7 +113,11 @@ export class Store {
   private readonly marketPrices: Database<VariantPrice, Key>;
   /** The event log up to format 4: one record per event, keyed [merchant, sequence]. Read, never written. */
   private readonly eventsOneByOne: Database<BehaviourEvent, Key>;
-  /** The event log since format 5: one record per commit and merchant, keyed [merchant, first sequence]. */
+  /**
+   * The event log since format 5: one record per commit and merchant, keyed
+   * [merchant, last sequence], so the first record at or after a sequence
+   * number is the one holding it.
+   */
   private readonly eventRecords: Database<readonly BehaviourEvent[], Key>;
   /** Units sold per day and product: an order touches only its own lines. */
   readonly dailySales: DailyCounts;
@@ -658,10 +662,10 @@ export class Store {
     for (const [merchant, events] of groups) {
       if (events.length === 0) continue;
       const first = this.nextSequences.get(merchant) ?? this.eventSequence(merchant) + 1;
-      // Encoded now, so the caller may go on reading the array.
-      void this.eventRecords.put([merchant, first], events);
-      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
       const lastSequence = first + events.length - 1;
+      // Encoded now, so the caller may go on reading the array.
+      void this.eventRecords.put([merchant, lastSequence], events);
+      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
       this.nextSequences.set(merchant, lastSequence + 1);
       firsts.set(merchant, first);
       last = this.logMeta.put(eventSequenceKey(merchant), lastSequence);
@@ -737,7 +741,8 @@ export class Store {
     const counterKey = eventSequenceKey(merchant);
     const before = (this.logMeta.get(counterKey) as number | undefined) ?? 0;
     for (let start = 0; start < events.length; start += BULK_RECORD_EVENTS) {
-      this.eventRecords.put([merchant, before + 1 + start], events.slice(start, start + BULK_RECORD_EVENTS));
+      const record = events.slice(start, start + BULK_RECORD_EVENTS);
+      this.eventRecords.put([merchant, before + start + record.length], record);
     }
     for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
     const lastSequence = before + events.length;
@@ -799,11 +804,9 @@ export class Store {
     for (const { key, value } of this.eventsOneByOne.getRange({ start: [merchant, after + 1], end })) {
       yield { sequence: key[1] as number, event: value };
     }
-    // From the record holding event after + 1, if one started before it.
-    const [holding] = this.eventRecords.getKeys({ start: [merchant, after + 1], end: [merchant], reverse: true, limit: 1 });
-    const start = holding === undefined ? after + 1 : ((holding as Key)[1] as number);
-    for (const { key, value } of this.eventRecords.getRange({ start: [merchant, start], end })) {
-      const first = key[1] as number;
+    // Records are keyed by their last sequence: the first one at or after after + 1 holds it (or follows a gap).
+    for (const { key, value } of this.eventRecords.getRange({ start: [merchant, after + 1], end })) {
+      const first = (key[1] as number) - value.length + 1;
       for (let i = Math.max(0, after + 1 - first); i < value.length; i++) yield { sequence: first + i, event: value[i]! };
     }
   }

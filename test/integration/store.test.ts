@@ -140,10 +140,36 @@ describe("Store (real LMDB)", () => {
     for (const after of [0, 1, 2, 3, 1_002, 1_003, 2_501, 2_503, 2_504, 2_505]) expect(sequences(after)).toEqual(from(after + 1));
     expect(sequences(2_506)).toEqual([]);
     expect([...store.eventsSince("other", 0)].map(({ sequence }) => sequence)).toEqual([1]);
+    // Merchants whose ids are prefixes of each other read only their own records.
+    await store.logEvents([["sho", [view(1), view(2)]], ["shop2", [view(1)]]]).durable;
+    expect([...store.eventsSince("sho", 0)].map(({ sequence }) => sequence)).toEqual([1, 2]);
+    expect([...store.eventsSince("shop2", 1)]).toEqual([]);
+    expect(sequences(2_505)).toEqual([2_506]);
     // appendEvents applied everything logged before it too, in order.
     expect(store.derivedSequence("shop")).toBe(2_502);
     expect(store.sessionHistory("shop", uuid)?.products.slice(-2)).toEqual([2_501, 2_502]);
     await store.close();
+  });
+
+  it("skips the numbers of a commit that failed: the record after the gap holds the next events", async () => {
+    const dir = tempDir();
+    const store = Store.open(dir);
+    const view = (n: number) => ({ at: 1_000 + n, uuid: "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e", customer_id: null, verb: "viewed" as const, product_id: n, theme_id: null });
+    await store.logEvents([["shop", [1, 2, 3].map(view)]]).durable;
+    await store.close();
+    // Numbers 4-6 went to a commit that failed; the next commit logged 7 and 8 (records are keyed by their last sequence).
+    const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
+    const log = open({ path: join(dir, "events.lmdb"), maxDbs: 8 });
+    await log.openDB({ name: "event_records", ...shared }).put(["shop", 8], [view(7), view(8)]);
+    await log.openDB({ name: "log_meta", ...shared }).put("event_sequence:shop", 8);
+    await log.close();
+    const reopened = Store.open(dir);
+    const sequences = (after: number) => [...reopened.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
+    expect(sequences(0)).toEqual([1, 2, 3, 7, 8]);
+    for (const after of [3, 4, 6]) expect(sequences(after)).toEqual([7, 8]);
+    expect(sequences(7)).toEqual([8]);
+    expect(sequences(8)).toEqual([]);
+    await reopened.close();
   });
 
   it("refuses an event log that belongs to another data dir, or a missing one", async () => {

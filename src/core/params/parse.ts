@@ -1,3 +1,4 @@
+import { detached } from "../detached-string.js";
 import { parseId } from "../ingest/fields.js";
 import { toCents } from "../money.js";
 import type { ParamDef } from "./definitions.js";
@@ -38,17 +39,6 @@ export function parseParams(defs: readonly ParamDef[], query: QueryParams): Pars
 }
 
 type Problem = { problem: string };
-
-/**
- * The text as a string of its own. V8 makes a substring of 13 characters or
- * more a view of the string it came from, so a session id cut from the query
- * string keeps the whole query alive; session ids stay in memory while their
- * events are pending and in the session memo, long after their request. A
- * validated id is ASCII, so latin1 copies it exactly.
- */
-function detached(text: string): string {
-  return Buffer.from(text, "latin1").toString("latin1");
-}
 
 function parseValue(def: ParamDef, text: string): ParamValue | Problem {
   switch (def.kind) {
