@@ -12,7 +12,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { MerchantId } from "../src/core/types.js";
 import type { EventApplierMessage, EventApplierReply, EventThreadData } from "../src/ingest/event-writer.js";
-import { runAsBackgroundThread } from "../src/pool/thread-priority.js";
 import { Store } from "../src/stores/store.js";
 
 /** Events applied in one transaction: once this many are behind, a merchant's slice is due. */
@@ -27,9 +26,6 @@ const POLL_MS = 10;
 const REFRESH_SLICE = 50;
 /** Under load, a round of list refreshes starts at most this often. */
 const REFRESH_EVERY_MS = 10_000;
-
-// It works behind acknowledgements: on a busy machine the HTTP thread goes first.
-runAsBackgroundThread();
 
 const { dataDir } = workerData as EventThreadData;
 const store = Store.open(dataDir);

@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { getPriority } from "node:os";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
@@ -171,15 +170,13 @@ describe("logged events applied behind the log", () => {
     await store.close();
   });
 
-  it.runIf(process.platform === "linux")("runs the applier thread, and no other, at background priority", async () => {
+  it.runIf(process.platform === "linux")("runs the applier at the process's priority: niced, it fell behind a sustained load", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     const before = threadsAtBackgroundNice();
-    const ownPriority = getPriority();
     const writer = new EventWriter(store, dir);
     await writer.started();
-    expect(threadsAtBackgroundNice()).toHaveLength(before.length + 1);
-    expect(getPriority()).toBe(ownPriority);
+    expect(threadsAtBackgroundNice()).toEqual(before);
     await writer.close();
     await store.close();
   });
