@@ -16,6 +16,8 @@ function backgroundThread(): Promise<{ thread: string; worker: Worker }> {
     const { parentPort } = require("node:worker_threads");
     import(${JSON.stringify(module)}).then(({ runAsBackgroundThread }) => {
       runAsBackgroundThread();
+      // Listening keeps the thread alive (and its /proc entry there) until the test terminates it.
+      parentPort.on("message", () => {});
       parentPort.postMessage(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
     });`;
   const worker = new Worker(source, { eval: true });
