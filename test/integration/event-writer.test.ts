@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
@@ -8,12 +7,9 @@ import { Store } from "../../src/stores/store.js";
 import { historyOf } from "../../workers/tasks/history-lists.js";
 import { product } from "../helpers/fixtures.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
+import { threadsAtNice } from "../helpers/threads.js";
 
 const tempDir = tempDirs("aisle-event-writer-");
-
-/** The nice value of one of this process's threads (field 19 of its stat line). */
-const niceOf = (thread: string) => Number(readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
-const threadsAtBackgroundNice = () => readdirSync("/proc/self/task").filter((thread) => niceOf(thread) >= BACKGROUND_NICE);
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({ at, uuid: SESSION, customer_id: 7, verb, product_id, theme_id: null });
@@ -173,10 +169,10 @@ describe("logged events applied behind the log", () => {
   it.runIf(process.platform === "linux")("runs the applier at the process's priority: niced, it fell behind a sustained load", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    const before = threadsAtBackgroundNice();
+    const before = threadsAtNice(BACKGROUND_NICE);
     const writer = new EventWriter(store, dir);
     await writer.started();
-    expect(threadsAtBackgroundNice()).toEqual(before);
+    expect(threadsAtNice(BACKGROUND_NICE)).toEqual(before);
     await writer.close();
     await store.close();
   });

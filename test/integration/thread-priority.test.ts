@@ -1,13 +1,11 @@
-import { readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { compiledWorkerFile } from "../../src/pool/worker-file.js";
+import { niceOf } from "../helpers/threads.js";
 
-/** The nice value of one of this process's threads (field 19 of its stat line). */
-const niceOf = (thread: string) => Number(readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
 
 /** Runs runAsBackgroundThread (the build's copy) in a new thread; answers that thread's id once it has. */
 function backgroundThread(): Promise<{ thread: string; worker: Worker }> {
