@@ -5,8 +5,6 @@ import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
 import type { NormalisedProduct } from "../core/ingest/product.js";
 import {
-  applyItemDelta,
-  applyRowDelta,
   basketUnit,
   CopurchaseDelta,
   DEFAULT_COPURCHASE,
@@ -17,10 +15,12 @@ import {
   type WeightedIds,
 } from "../core/recs/copurchase.js";
 import { dayNumber } from "../core/recs/days.js";
-import { appendEncoded, decodeHistory, encodeHistory } from "../core/recs/history-codec.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
+import { CopurchaseCounts } from "./copurchase-counts.js";
+import { EventHistories } from "./event-histories.js";
+import { merchantRange, type Key } from "./merchant-keys.js";
 import { RecentMap } from "./recent-map.js";
 import { SimilarStore } from "./similar.js";
 import type {
@@ -37,8 +37,8 @@ import type {
   VariantPrice,
 } from "../core/types.js";
 
-/** Bumped whenever the stored layout changes; a data dir of another version is migrated (from 2 and 3) or refused. */
-export const STORE_FORMAT_VERSION = 5;
+/** Bumped whenever the stored layout changes; a data dir of another version is migrated (from formats 2 to 5) or refused. */
+export const STORE_FORMAT_VERSION = 6;
 
 /** What a change touches, so caches of unrelated lists survive it. */
 /** "similar": the similar-products model (vectors and neighbour lists). */
@@ -82,8 +82,6 @@ export const CATALOGUE_LOG_KEEP = 100_000;
 /** A create of something that exists already (merchants are created once, never upserted). */
 export class AlreadyExistsError extends Error {}
 
-type Key = [MerchantId, ...(string | number)[]];
-
 /** An upsert whose path names the input object, for error messages. */
 export interface Located<T> {
   path: string;
@@ -121,14 +119,13 @@ export class Store {
   private readonly eventRecords: Database<readonly BehaviourEvent[], Key>;
   /** Units sold per day and product: an order touches only its own lines. */
   readonly dailySales: DailyCounts;
-  /** Recent events per [merchant, "session" | "customer", id], in the fixed-width binary of history-codec. */
-  private readonly histories: Database<Uint8Array, Key>;
+  /** Recent events per [merchant, "session" | "customer", id]. */
+  private readonly histories: EventHistories;
   /** Add-to-cart events per day and product: a demand signal beside sales. */
   readonly dailyAdds: DailyCounts;
   private readonly sessionMerchants: Database<MerchantId, string>;
   private readonly customerEmails: Database<number, Key>;
-  private readonly coItems: Database<Tally, Key>;
-  private readonly coPairs: Database<PairRow, Key>;
+  private readonly coCounts: CopurchaseCounts;
   private readonly coNeighbours: Database<WeightedIds, Key>;
   private readonly coListVersions: Database<number, Key>;
   /** [merchant, product] of bought-together lists that carts changed and that are not recomputed yet. */
@@ -178,12 +175,11 @@ export class Store {
     this.eventRecords = db("event_records", logRoot);
     this.logMeta = db("log_meta", logRoot);
     this.dailySales = new DailyCounts(root, "sales_by_day_product", "sales_day_stamps");
-    this.histories = root.openDB<Uint8Array, Key>({ name: "event_histories", encoding: "binary" });
+    this.histories = new EventHistories(root);
     this.dailyAdds = new DailyCounts(root, "adds_by_day_product", "adds_day_stamps");
     this.sessionMerchants = db("session_merchants", logRoot);
     this.customerEmails = db("customer_emails");
-    this.coItems = db("copurchase_items");
-    this.coPairs = db("copurchase_pairs");
+    this.coCounts = new CopurchaseCounts(root);
     this.coNeighbours = db("copurchase_neighbours");
     this.coListVersions = db("copurchase_list_versions");
     this.staleLists = db("copurchase_stale_lists");
@@ -212,6 +208,7 @@ export class Store {
     if (found === 2) found = this.migrateHistoriesToBinary();
     if (found === 3) found = this.moveEventLog();
     if (found === 4) found = this.startEventRecords();
+    if (found === 5) found = this.startHistoryTails();
     if (found !== STORE_FORMAT_VERSION) {
       throw new StoreFormatError(`data dir has store format ${String(found)}, this build reads format ${STORE_FORMAT_VERSION}`);
     }
@@ -232,7 +229,7 @@ export class Store {
   private migrateHistoriesToBinary(): number {
     const old = this.root.openDB<History, Key>({ name: "histories", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
     this.root.transactionSync(() => {
-      for (const { key, value } of old.getRange()) this.histories.putSync(key, encodeHistory(value));
+      for (const { key, value } of old.getRange()) this.histories.putWhole(key, value);
       old.dropSync();
       this.meta.putSync("format_version", 3);
     });
@@ -286,6 +283,16 @@ export class Store {
   private startEventRecords(): number {
     this.root.transactionSync(() => this.meta.putSync("format_version", 5));
     return 5;
+  }
+
+  /**
+   * Format 6 keeps each history as a head and a tail (EventHistories). A
+   * format-5 history is a head without a tail: nothing is copied, but a build
+   * that reads format 5 would miss the tails from here on.
+   */
+  private startHistoryTails(): number {
+    this.root.transactionSync(() => this.meta.putSync("format_version", 6));
+    return 6;
   }
 
   async close(): Promise<void> {
@@ -510,7 +517,7 @@ export class Store {
         copurchase.addOrderChange(old, order, this.copurchase);
       }
       this.dailySales.add(merchant, salesChanges(sales));
-      this.applyCopurchase(merchant, copurchase);
+      this.coCounts.applyOrders(merchant, copurchase);
       if (!options.deferNeighbours) this.refreshNeighbours(merchant, copurchase.touched);
       this.bump(merchant, "orders");
     });
@@ -538,8 +545,7 @@ export class Store {
       carts.set(event.uuid, cart);
     }
     await this.root.childTransaction(() => {
-      for (const key of this.coItems.getKeys(merchantRange(merchant))) this.coItems.remove(key);
-      for (const key of this.coPairs.getKeys(merchantRange(merchant))) this.coPairs.remove(key);
+      this.coCounts.clear(merchant);
       for (const key of this.coNeighbours.getKeys(merchantRange(merchant))) this.coNeighbours.remove(key);
     });
     const ids = [...delta.items.keys()];
@@ -551,14 +557,15 @@ export class Store {
         const row = delta.pairs.get(id);
         if (row) part.pairs.set(id, row);
       }
-      await this.root.childTransaction(() => this.applyCopurchase(merchant, part));
+      await this.root.childTransaction(() => this.coCounts.applyOrders(merchant, part));
     }
     await this.rebuildNeighbours(merchant);
   }
 
   /** Recomputes every neighbour list of a merchant from the stored co-occurrence rows. */
   async rebuildNeighbours(merchant: MerchantId): Promise<void> {
-    const ids = [...this.coItems.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
+    await this.root.childTransaction(() => this.coCounts.foldCarts(merchant));
+    const ids = this.coCounts.productIds(merchant);
     const CHUNK = 2_000;
     for (let start = 0; start < ids.length; start += CHUNK) {
       await this.root.childTransaction(() => this.refreshNeighbours(merchant, ids.slice(start, start + CHUNK)));
@@ -566,9 +573,12 @@ export class Store {
     await this.root.childTransaction(() => this.bump(merchant, "orders"));
   }
 
-  /** The model's sufficient statistics: basket weight of a product and its co-occurrence row. */
+  /**
+   * The model's sufficient statistics: basket weight of a product and its
+   * co-occurrence row, with the carts folded in by the last list refresh.
+   */
   copurchaseCounts(merchant: MerchantId, productId: number): { item: Tally | undefined; row: PairRow | undefined } {
-    return { item: this.coItems.get([merchant, productId]), row: this.coPairs.get([merchant, productId]) };
+    return { item: this.coCounts.item(merchant, productId), row: this.coCounts.row(merchant, productId) };
   }
 
   /** Bumped whenever the product's neighbour list is rewritten: cached answers for it go stale. */
@@ -580,19 +590,6 @@ export class Store {
     return this.coNeighbours.get([merchant, productId]);
   }
 
-  private applyCopurchase(merchant: MerchantId, delta: CopurchaseDelta): void {
-    for (const [id, change] of delta.items) {
-      const item = applyItemDelta(this.coItems.get([merchant, id]), change);
-      if (item) this.coItems.put([merchant, id], item);
-      else this.coItems.remove([merchant, id]);
-    }
-    for (const [id, change] of delta.pairs) {
-      const row = applyRowDelta(this.coPairs.get([merchant, id]), change);
-      if (row.ids.length > 0) this.coPairs.put([merchant, id], row);
-      else this.coPairs.remove([merchant, id]);
-    }
-  }
-
   private refreshNeighbours(merchant: MerchantId, ids: Iterable<number>): void {
     const unit = basketUnit(Date.now(), this.copurchase);
     // Touched products share partners: read each partner's weight once per refresh.
@@ -600,13 +597,13 @@ export class Store {
     const weightOf = (id: number) => {
       let weight = weights.get(id);
       if (weight === undefined) {
-        weight = this.coItems.get([merchant, id])?.weight ?? 0;
+        weight = this.coCounts.item(merchant, id)?.weight ?? 0;
         weights.set(id, weight);
       }
       return weight;
     };
     for (const id of ids) {
-      const row = this.coPairs.get([merchant, id]);
+      const row = this.coCounts.row(merchant, id);
       const weight = weightOf(id);
       const neighbours = row && weight > 0 ? topNeighbours(weight, row, weightOf, this.copurchase, unit) : null;
       if (neighbours && neighbours.ids.length > 0) this.coNeighbours.put([merchant, id], neighbours);
@@ -633,6 +630,7 @@ export class Store {
       // Everything behind the watermark, so events the service logged and has not applied yet keep their order.
       this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
       // Every list the carts left stale, also those an interrupted service left.
+      this.coCounts.foldCarts(merchant);
       const stale = this.staleListProducts(merchant);
       this.refreshNeighbours(merchant, stale);
       for (const id of stale) this.staleLists.remove([merchant, id]);
@@ -701,9 +699,14 @@ export class Store {
     return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));
   }
 
-  /** Recomputes the bought-together lists of these products from the stored counts, in one transaction, and clears their stale marks. */
+  /**
+   * Folds the carts applied so far into the counts, recomputes the
+   * bought-together lists of these products from them, and clears their stale
+   * marks, in one transaction.
+   */
   refreshNeighboursSync(merchant: MerchantId, productIds: readonly number[]): void {
     this.root.transactionSync(() => {
+      this.coCounts.foldCarts(merchant);
       this.refreshNeighbours(merchant, productIds);
       for (const id of productIds) this.staleLists.remove([merchant, id]);
     });
@@ -724,9 +727,10 @@ export class Store {
       through = sequence;
     }
     if (events.length === 0) return { applied: 0, cartProducts: [] };
-    const cartProducts = this.writeDerived(merchant, events);
+    const cartProducts = this.writeDerived(merchant, events, through);
     // Marked in the same transaction as the counts they follow: a crash before the refresh leaves the marks.
-    for (const id of cartProducts) this.staleLists.put([merchant, id], true);
+    // Under load most are marked already, and a put would dirty their page again.
+    for (const id of cartProducts) if (!this.staleLists.doesExist([merchant, id])) this.staleLists.put([merchant, id], true);
     this.meta.put(derivedKey(merchant), through);
     return { applied: events.length, cartProducts };
   }
@@ -753,20 +757,17 @@ export class Store {
 
   /**
    * Applies logged events, in log order, to everything derived from them (in
-   * the caller's transaction) but the bought-together lists: returns the
-   * products whose lists the carts changed.
+   * the caller's transaction) but the bought-together model, whose carts are
+   * logged for the next list refresh to fold in: returns the products whose
+   * lists the carts change.
    */
-  private writeDerived(merchant: MerchantId, events: readonly BehaviourEvent[]): number[] {
-    // Each history touched by this batch: what is stored, and what the batch adds to it.
-    const touched = new Map<string, { key: Key; stored: Uint8Array | undefined; appended: BehaviourEvent[] }>();
+  private writeDerived(merchant: MerchantId, events: readonly BehaviourEvent[], through: number): number[] {
+    // Each history touched by this batch, and the events the batch adds to it.
+    const touched = new Map<string, { key: Key; appended: BehaviourEvent[] }>();
     const entryOf = (key: Key) => {
       const id = key.join("\u0000");
       let entry = touched.get(id);
-      if (!entry) {
-        // Copied: getBinaryFast's buffer is reused by the next read.
-        entry = { key, stored: this.histories.getBinaryFast(key)?.slice(), appended: [] };
-        touched.set(id, entry);
-      }
+      if (!entry) touched.set(id, (entry = { key, appended: [] }));
       return entry;
     };
     const adds: CountChange[] = [];
@@ -775,20 +776,20 @@ export class Store {
       if (event.verb === "added") {
         adds.push([dayNumber(event.at), event.product_id, 1]);
         if (event.uuid !== null) {
-          // Only an add-to-cart needs the session decoded: its earlier adds are the cart.
-          const { stored, appended } = entryOf([merchant, "session", event.uuid]);
-          const history = stored ? decodeHistory(stored) : emptyHistory();
-          for (const earlier of appended) appendToHistory(history, earlier);
+          // Only an add-to-cart needs the session's history: its earlier adds are the cart.
+          const key: Key = [merchant, "session", event.uuid];
+          const history = this.histories.read(key) ?? emptyHistory();
+          for (const earlier of entryOf(key).appended) appendToHistory(history, earlier);
           carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.copurchase);
         }
       }
       if (event.uuid !== null) entryOf([merchant, "session", event.uuid]).appended.push(event);
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
-    for (const { key, stored, appended } of touched.values()) this.histories.put(key, appendEncoded(stored, appended));
+    for (const { key, appended } of touched.values()) this.histories.append(key, appended);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
-    this.applyCopurchase(merchant, carts);
+    this.coCounts.addCarts(merchant, through, carts);
     return [...carts.touched];
   }
 
@@ -813,18 +814,13 @@ export class Store {
 
   /** The stored history: events after derivedSequence are not in it yet. */
   sessionHistory(merchant: MerchantId, uuid: string): History | undefined {
-    return this.readHistory([merchant, "session", uuid]);
+    return this.histories.read([merchant, "session", uuid]);
   }
 
   customerHistory(merchant: MerchantId, customerId: number): History | undefined {
-    return this.readHistory([merchant, "customer", customerId]);
+    return this.histories.read([merchant, "customer", customerId]);
   }
 
-  private readHistory(key: Key): History | undefined {
-    // Decoded at once, so the buffer that getBinaryFast reuses is never kept.
-    const bytes = this.histories.getBinaryFast(key);
-    return bytes === undefined ? undefined : decodeHistory(bytes);
-  }
 
   /** The merchant a session's events went to (viewed without a key). */
   merchantOfSession(uuid: string): MerchantId | undefined {
@@ -913,11 +909,6 @@ function* salesChanges(sales: SalesDelta): Generator<CountChange> {
   for (const [day, change] of sales) for (const [productId, units] of change) yield [day, productId, units];
 }
 
-function merchantRange(merchant: MerchantId): { start: Key; end: Key } {
-  // Array keys sort element by element; appending a byte above every string or
-  // number bounds exactly this merchant's keys.
-  return { start: [merchant], end: [merchant, "\uffff"] };
-}
 
 function groupMetafields(metafields: Metafield[]): Map<string, Metafield[]> {
   const groups = new Map<string, Metafield[]>();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { open } from "lmdb";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
+import { appendEncoded } from "../../src/core/recs/history-codec.js";
 import { normaliseMarket } from "../../src/core/ingest/records.js";
 import { Store, StoreFormatError } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
@@ -148,6 +149,26 @@ describe("Store (real LMDB)", () => {
     // appendEvents applied everything logged before it too, in order.
     expect(store.derivedSequence("shop")).toBe(2_502);
     expect(store.sessionHistory("shop", uuid)?.products.slice(-2)).toEqual([2_501, 2_502]);
+    await store.close();
+  });
+
+  it("reads a format-5 data dir's histories, each stored whole, and appends to them", async () => {
+    const dir = tempDir();
+    await Store.open(dir).close();
+    const uuid = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
+    const view = (n: number) => ({ at: 1_000 + n, uuid, customer_id: null, verb: "viewed" as const, product_id: n, theme_id: null });
+    const stored = Array.from({ length: 195 }, (_, i) => view(i + 1));
+    const main = open({ path: join(dir, "aisle.lmdb"), maxDbs: 64 });
+    await main.openDB({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") }).put("format_version", 5);
+    await main.openDB({ name: "event_histories", encoding: "binary" }).put(["shop", "session", uuid], appendEncoded(undefined, stored));
+    await main.close();
+
+    const store = Store.open(dir);
+    expect(store.sessionHistory("shop", uuid)?.products).toEqual(stored.map((event) => event.product_id));
+    await store.appendEvents("shop", [196, 197, 198].map(view));
+    expect(store.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 198 }, (_, i) => i + 1));
+    await store.appendEvents("shop", Array.from({ length: 40 }, (_, i) => view(199 + i)));
+    expect(store.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 200 }, (_, i) => 39 + i));
     await store.close();
   });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appendEncoded, decodeHistory, encodeHistory } from "../../src/core/recs/history-codec.js";
+import { appendEncoded, concatEncoded, decodeHistory, encodeHistory } from "../../src/core/recs/history-codec.js";
 import { appendToHistory, type History } from "../../src/core/recs/history.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 
@@ -39,6 +39,16 @@ describe("history codec", () => {
         for (const e of events) appendToHistory(expected, e);
         const stored = history.products.length === 0 ? undefined : encodeHistory(history);
         expect(decodeHistory(appendEncoded(stored, events))).toEqual(expected);
+      }),
+    );
+  });
+
+  it("joins two encoded histories, keeping the last entries up to the limit", () => {
+    fc.assert(
+      fc.property(histories, histories, fc.integer({ min: 1, max: 250 }), (older, newer, limit) => {
+        const joined = decodeHistory(concatEncoded(older.products.length === 0 ? undefined : encodeHistory(older), encodeHistory(newer), limit));
+        const keep = <T>(a: T[], b: T[]) => [...a, ...b].slice(-limit);
+        expect(joined).toEqual({ products: keep(older.products, newer.products), verbs: keep(older.verbs, newer.verbs), ats: keep(older.ats, newer.ats) });
       }),
     );
   });

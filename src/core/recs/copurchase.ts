@@ -110,16 +110,23 @@ export class CopurchaseDelta {
     const partners = [...new Set(cart)].filter((id) => id !== added).slice(-MAX_BASKET_ITEMS);
     if (cart.includes(added)) return;
     const age = ageWeight(at, config);
-    addTo(this.items, added, CART_WEIGHT * age, 1);
+    this.addToItem(added, CART_WEIGHT * age, 1);
     const pairWeight = CART_WEIGHT * age * (partners.length + 1) ** -config.basketSizeExponent;
     for (const partner of partners) {
-      const forward = this.pairs.get(added) ?? new Map<number, Tally>();
-      addTo(forward, partner, pairWeight, 1);
-      this.pairs.set(added, forward);
-      const backward = this.pairs.get(partner) ?? new Map<number, Tally>();
-      addTo(backward, added, pairWeight, 1);
-      this.pairs.set(partner, backward);
+      this.addToPair(added, partner, pairWeight, 1);
+      this.addToPair(partner, added, pairWeight, 1);
     }
+  }
+
+  addToItem(id: number, weight: number, count: number): void {
+    addTo(this.items, id, weight, count);
+  }
+
+  /** Adds to one direction of a pair (i's row, partner j). */
+  addToPair(i: number, j: number, weight: number, count: number): void {
+    let row = this.pairs.get(i);
+    if (!row) this.pairs.set(i, (row = new Map<number, Tally>()));
+    addTo(row, j, weight, count);
   }
 
   /** Records replacing `before` by `after` (either may be absent). */

@@ -27,13 +27,28 @@ export function encodeHistory(history: History): Uint8Array {
  * what the event writer does for every session an event arrives for.
  */
 export function appendEncoded(stored: Uint8Array | undefined, events: readonly BehaviourEvent[], limit = HISTORY_LIMIT): Uint8Array {
-  const storedCount = (stored?.length ?? 0) / ENTRY_BYTES;
+  const storedCount = encodedCount(stored);
   const keptEvents = events.slice(Math.max(0, events.length - limit));
   const keptStored = Math.min(storedCount, limit - keptEvents.length);
   const bytes = new Uint8Array((keptStored + keptEvents.length) * ENTRY_BYTES);
   if (stored && keptStored > 0) bytes.set(stored.subarray(stored.length - keptStored * ENTRY_BYTES), 0);
   const view = new DataView(bytes.buffer);
   keptEvents.forEach((event, i) => writeEntry(view, (keptStored + i) * ENTRY_BYTES, event.product_id, event.at, event.verb));
+  return bytes;
+}
+
+/** Entries in an encoded history (0: none stored). */
+export function encodedCount(bytes: Uint8Array | undefined): number {
+  return (bytes?.length ?? 0) / ENTRY_BYTES;
+}
+
+/** The encoded history `older` followed by `newer`, keeping the last `limit` entries. */
+export function concatEncoded(older: Uint8Array | undefined, newer: Uint8Array, limit = HISTORY_LIMIT): Uint8Array {
+  const keptNewer = newer.subarray(Math.max(0, newer.length - limit * ENTRY_BYTES));
+  const keptOlder = Math.min(encodedCount(older), limit - keptNewer.length / ENTRY_BYTES);
+  const bytes = new Uint8Array(keptOlder * ENTRY_BYTES + keptNewer.length);
+  if (older && keptOlder > 0) bytes.set(older.subarray(older.length - keptOlder * ENTRY_BYTES), 0);
+  bytes.set(keptNewer, keptOlder * ENTRY_BYTES);
   return bytes;
 }
 
