@@ -6,9 +6,10 @@
 // touch fewer LMDB pages per event, so a merchant's events wait for a full
 // slice, for MAX_WAIT_MS, or for a quiet log, whichever comes first. Then the
 // bought-together lists that carts changed (marked stale in LMDB with the
-// counts): recomputing one reads every partner of its product, so each is
-// recomputed once per round however many carts touched it, a round at most
-// every REFRESH_EVERY_MS while events keep coming.
+// slice's cart record): a round of refreshes folds the carts into the counts
+// and recomputes each list once however many carts touched it (recomputing
+// one reads every partner of its product), a round at most every
+// REFRESH_EVERY_MS while events keep coming.
 import { parentPort, workerData } from "node:worker_threads";
 import type { MerchantId } from "../src/core/types.js";
 import type { EventApplierMessage, EventApplierReply, EventThreadData } from "../src/ingest/event-writer.js";
@@ -18,7 +19,10 @@ import { Store } from "../src/stores/store.js";
  * Events applied in one transaction: once this many are behind, a merchant's
  * slice is due. Under load slices of 16k cost the applier 7-9 µs an event,
  * against 10.3-10.4 with 4k (the event bench's shape, 20 s runs); a slice
- * fills in about MAX_WAIT_MS at 30k events/s.
+ * fills in about MAX_WAIT_MS at 30k events/s. The price: a slice holds the
+ * main environment's write lock for up to about 200 ms, which catalogue,
+ * customer and order writes wait behind (reads and event acknowledgements
+ * do not).
  */
 const APPLY_SLICE = 16_000;
 /** A merchant's oldest unapplied event waits at most about this long, however little else it sends. */

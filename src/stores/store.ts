@@ -286,9 +286,12 @@ export class Store {
   }
 
   /**
-   * Format 6 keeps each history as a head and a tail (EventHistories). A
-   * format-5 history is a head without a tail: nothing is copied, but a build
-   * that reads format 5 would miss the tails from here on.
+   * Format 6 keeps each history as a head and a tail (EventHistories), and
+   * logs the applier's carts until a list refresh folds them into the
+   * bought-together counts (CopurchaseCounts). A format-5 history is a head
+   * without a tail, and a format-5 data dir has no carts waiting: nothing is
+   * copied, but a build that reads format 5 would miss tails and waiting
+   * carts from here on.
    */
   private startHistoryTails(): number {
     this.root.transactionSync(() => this.meta.putSync("format_version", 6));
@@ -517,6 +520,8 @@ export class Store {
         copurchase.addOrderChange(old, order, this.copurchase);
       }
       this.dailySales.add(merchant, salesChanges(sales));
+      // The carts applied so far first, so the lists recomputed below count them (their stale marks stay).
+      this.coCounts.foldCarts(merchant);
       this.coCounts.applyOrders(merchant, copurchase);
       if (!options.deferNeighbours) this.refreshNeighbours(merchant, copurchase.touched);
       this.bump(merchant, "orders");
@@ -546,7 +551,7 @@ export class Store {
     }
     await this.root.childTransaction(() => {
       this.coCounts.clear(merchant);
-      for (const key of this.coNeighbours.getKeys(merchantRange(merchant))) this.coNeighbours.remove(key);
+      for (const key of [...this.coNeighbours.getKeys(merchantRange(merchant))]) this.coNeighbours.remove(key);
     });
     const ids = [...delta.items.keys()];
     const CHUNK = 5_000;
@@ -686,14 +691,15 @@ export class Store {
 
   /**
    * Applies the oldest logged events not yet applied — at most `maxEvents` —
-   * to each session's and customer's history, the add-to-cart day counts and
-   * the cart side of the bought-together model, and moves the merchant's
-   * derived watermark past them, in one transaction: each event is applied
-   * exactly once, also after a crash between the two commits. Returns how many
-   * events it applied (0: nothing was behind) and the products whose
-   * bought-together lists the carts changed: the caller refreshes those
-   * (refreshNeighboursSync), at its own pace, since recomputing a list reads
-   * every partner of the product.
+   * to each session's and customer's history and the add-to-cart day counts,
+   * logs their carts for the bought-together model, marks the lists those
+   * carts change as stale and moves the merchant's derived watermark past
+   * them, in one transaction: each event is applied exactly once, also after a
+   * crash between the two commits. Returns how many events it applied (0:
+   * nothing was behind) and the products whose bought-together lists the
+   * carts change: the caller refreshes those (refreshNeighboursSync, which
+   * folds the carts into the counts first), at its own pace, since
+   * recomputing a list reads every partner of the product.
    */
   deriveEventsSync(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
     return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));

@@ -15,6 +15,9 @@ const tempDir = tempDirs("aisle-event-writer-");
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({ at, uuid: SESSION, customer_id: 7, verb, product_id, theme_id: null });
 
+/** Weights summed in another order are equal up to the last bits. */
+const rounded = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (_, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(9)) : x));
+
 async function shopWithProducts(dir: string): Promise<Store> {
   const store = Store.open(dir);
   await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
@@ -80,13 +83,47 @@ describe("logged events applied behind the log", () => {
     expect(sliced.copurchaseCounts("shop", 1).item).toBeUndefined();
     sliced.refreshNeighboursSync("shop", [...lists]);
     // Summed in another order: equal up to the last bits.
-    const rounded = (value: unknown) => JSON.parse(JSON.stringify(value), (_, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(9)) : x));
     for (const id of [1, 2, 3]) {
       expect(rounded(sliced.copurchaseCounts("shop", id))).toEqual(rounded(bulk.copurchaseCounts("shop", id)));
       expect(rounded(sliced.copurchaseNeighbours("shop", id))).toEqual(rounded(bulk.copurchaseNeighbours("shop", id)));
     }
     expect(sliced.copurchaseNeighbours("shop", 1)?.ids.length).toBeGreaterThan(0);
     await Promise.all([sliced.close(), bulk.close()]);
+  });
+
+  it("counts carts that wait for a refresh with the orders that arrive meanwhile, and across a restart", async () => {
+    const sessions = ["0b7c2a4e-1d3f-4a5b-9c6d-7e8f9a0b1c2d", "1c8d3b5f-2e4a-4b6c-8d7e-8f9a0b1c2d3e"];
+    const events = Array.from({ length: 40 }, (_, i): BehaviourEvent => {
+      return { at: 1_000 + i, uuid: sessions[i % 2]!, customer_id: null, verb: i % 3 === 0 ? "viewed" : "added", product_id: (i % 3) + 1, theme_id: null };
+    });
+    const order = { id: 1, created_at: "2026-05-02T00:00:00+00:00", customer_id: null, cancelled_at: null, line_items: [1, 3].map((id) => ({ product_id: id, variant_id: null, quantity: 1, price: "1.00" })) };
+    const dir = tempDir();
+    const sliced = await shopWithProducts(dir);
+    await sliced.logEvents([["shop", events]]).durable;
+    sliced.refreshSnapshot();
+    for (let i = 0; i < 3; i++) sliced.deriveEventsSync("shop", 5);
+    // Carts of 15 events wait; the order's transaction counts them too.
+    expect(sliced.copurchaseCounts("shop", 2).item).toBeUndefined();
+    await sliced.upsertOrders("shop", [{ path: "o", value: order }]);
+    expect(sliced.copurchaseCounts("shop", 2).item?.count).toBeGreaterThan(0);
+    while (sliced.deriveEventsSync("shop", 5).applied > 0);
+    // The rest wait across a restart.
+    await sliced.close();
+    const reopened = Store.open(dir);
+    reopened.refreshNeighboursSync("shop", reopened.staleListProducts("shop"));
+    expect(reopened.staleListProducts("shop")).toEqual([]);
+
+    const bulk = await shopWithProducts(tempDir());
+    await bulk.appendEvents("shop", events);
+    await bulk.upsertOrders("shop", [{ path: "o", value: order }]);
+    // Every list recomputed from the final counts in both.
+    for (const store of [reopened, bulk]) store.refreshNeighboursSync("shop", [1, 2, 3]);
+    for (const id of [1, 2, 3]) {
+      expect(rounded(reopened.copurchaseCounts("shop", id))).toEqual(rounded(bulk.copurchaseCounts("shop", id)));
+      expect(rounded(reopened.copurchaseNeighbours("shop", id))).toEqual(rounded(bulk.copurchaseNeighbours("shop", id)));
+    }
+    expect(reopened.copurchaseCounts("shop", 2).item?.count).toBeGreaterThan(0);
+    await Promise.all([reopened.close(), bulk.close()]);
   });
 
   it("a bulk append applies events the service logged before it, keeping their order", async () => {
