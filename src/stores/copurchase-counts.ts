@@ -49,8 +49,8 @@ export class CopurchaseCounts {
     return [...this.items.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
   }
 
-  /** Applies changes to items and rows in the caller's write transaction, each touched row rewritten once. */
-  applyOrders(merchant: MerchantId, delta: CopurchaseDelta): void {
+  /** Applies changes (of orders, a rebuild or folded carts) to items and rows in the caller's write transaction, each touched row rewritten once. */
+  applyChanges(merchant: MerchantId, delta: CopurchaseDelta): void {
     for (const [id, change] of delta.items) {
       const item = applyItemDelta(this.items.get([merchant, id]), change);
       if (item) this.items.put([merchant, id], item);
@@ -82,7 +82,7 @@ export class CopurchaseCounts {
       folded.push(key);
     }
     if (folded.length === 0) return;
-    this.applyOrders(merchant, delta);
+    this.applyChanges(merchant, delta);
     for (const key of folded) this.cartChanges.remove(key);
   }
 

@@ -11,8 +11,7 @@ import type { Database, RootDatabase } from "lmdb";
 import type { BehaviourEvent } from "../core/types.js";
 import { appendEncoded, concatEncoded, decodeHistory, encodedCount, encodeHistory } from "../core/recs/history-codec.js";
 import { HISTORY_LIMIT, type History } from "../core/recs/history.js";
-
-type Key = (string | number)[];
+import type { Key } from "./merchant-keys.js";
 
 /** Events a tail holds before it is folded into its head: about 540 bytes, a few to a leaf page. */
 export const TAIL_ENTRIES = 32;

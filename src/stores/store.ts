@@ -522,7 +522,7 @@ export class Store {
       this.dailySales.add(merchant, salesChanges(sales));
       // The carts applied so far first, so the lists recomputed below count them (their stale marks stay).
       this.coCounts.foldCarts(merchant);
-      this.coCounts.applyOrders(merchant, copurchase);
+      this.coCounts.applyChanges(merchant, copurchase);
       if (!options.deferNeighbours) this.refreshNeighbours(merchant, copurchase.touched);
       this.bump(merchant, "orders");
     });
@@ -562,7 +562,7 @@ export class Store {
         const row = delta.pairs.get(id);
         if (row) part.pairs.set(id, row);
       }
-      await this.root.childTransaction(() => this.coCounts.applyOrders(merchant, part));
+      await this.root.childTransaction(() => this.coCounts.applyChanges(merchant, part));
     }
     await this.rebuildNeighbours(merchant);
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { appendToHistory, emptyHistory, HISTORY_LIMIT } from "../../src/core/recs/history.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { EventHistories, TAIL_ENTRIES } from "../../src/stores/event-histories.js";
+import type { Key } from "../../src/stores/merchant-keys.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-histories-");
@@ -16,7 +17,7 @@ describe("event histories, a head and a tail (real LMDB)", () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 2 * TAIL_ENTRIES + 3 }), { minLength: 1, maxLength: 30 }), async (slices) => {
-        const key = ["shop", "session", `run-${run++}`];
+        const key: Key = ["shop", "session", `run-${run++}`];
         const expected = emptyHistory();
         let n = 0;
         for (const size of slices) {
@@ -39,8 +40,8 @@ describe("event histories, a head and a tail (real LMDB)", () => {
   it("rewrites the head only when the tail is full", async () => {
     const root = open({ path: tempDir(), maxDbs: 8 });
     const histories = new EventHistories(root);
-    const heads = root.openDB<Uint8Array, (string | number)[]>({ name: "event_histories", encoding: "binary" });
-    const key = ["shop", "customer", 7];
+    const heads = root.openDB<Uint8Array, Key>({ name: "event_histories", encoding: "binary" });
+    const key: Key = ["shop", "customer", 7];
     const event = (n: number): BehaviourEvent => ({ at: n, uuid: null, customer_id: 7, verb: "viewed", product_id: n, theme_id: null });
     for (let n = 1; n <= TAIL_ENTRIES; n++) root.transactionSync(() => histories.append(key, [event(n)]));
     expect(heads.getBinary(key)).toBeUndefined();
