@@ -120,8 +120,10 @@ export async function startAisle(dataDir: string, adminToken: string, expectSeed
   const untilTrained = async (merchant: string, timeoutMs: number) => {
     const deadline = performance.now() + timeoutMs;
     while (!trained.has(merchant)) {
-      if (exit !== null) throw new Error(`aisle serve exited before training the similar-products model of ${merchant}:\n${tail.join("\n")}`);
-      if (performance.now() > deadline) throw new Error(`aisle serve did not train the similar-products model of ${merchant} within ${timeoutMs} ms:\n${tail.join("\n")}`);
+      if (exit !== null)
+        throw new Error(`aisle serve exited before training the similar-products model of ${merchant}:\n${tail.join("\n")}`);
+      if (performance.now() > deadline)
+        throw new Error(`aisle serve did not train the similar-products model of ${merchant} within ${timeoutMs} ms:\n${tail.join("\n")}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
@@ -129,7 +131,10 @@ export async function startAisle(dataDir: string, adminToken: string, expectSeed
   const banner = await new Promise<{ apiKey: string; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
     let apiKey: string | null = null;
     let seedMs: number | null = null;
-    const timer = setTimeout(() => reject(new Error(`aisle serve did not start within ${START_TIMEOUT_MS} ms:\n${tail.join("\n")}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`aisle serve did not start within ${START_TIMEOUT_MS} ms:\n${tail.join("\n")}`)),
+      START_TIMEOUT_MS,
+    );
     const onExit = (code: number | null, signal: string | null) => {
       clearTimeout(timer);
       reject(new Error(`aisle serve exited (${code ?? signal}) before listening:\n${tail.join("\n")}`));

@@ -155,7 +155,7 @@ export const BUDGETS = {
     bound: "max",
     limit: 1,
     unit: "ms",
-    source: "issue 5 (\"well under 1 ms of compute per request\")",
+    source: 'issue 5 ("well under 1 ms of compute per request")',
     why: "session kNN + the bought-together blend for one request, in the worker, before render",
   },
   searchKeystrokeP99: {
@@ -191,7 +191,7 @@ export const BUDGETS = {
     bound: "max",
     limit: 10,
     unit: "s",
-    source: "issue 6 (\"seconds for thousands of products\")",
+    source: 'issue 6 ("seconds for thousands of products")',
     why: "training takes seconds for thousands of products; the demo's model is built during the first start",
   },
   similarBuildScale: {
@@ -205,7 +205,7 @@ export const BUDGETS = {
     bound: "max",
     limit: 100,
     unit: "µs",
-    source: "PERFORMANCE-NOTES (\"tens of microseconds per query\")",
+    source: 'PERFORMANCE-NOTES ("tens of microseconds per query")',
     why: "a tiny model (an embedding bag and a few ops) should run in tens of µs with one intra-op thread and no spinning",
   },
   similarEmbedP99: {

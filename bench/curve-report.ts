@@ -97,11 +97,19 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     { figure: "shop", cells: [] },
     {
       figure: "  customers / orders / order lines",
-      cells: points.map((p) => (p.volumes ? `${count(p.volumes.customers)} / ${count(p.volumes.orders)} / ${count(p.volumes.orderLines)}${cutShort(p)}` : "n/a")),
+      cells: points.map((p) =>
+        p.volumes ? `${count(p.volumes.customers)} / ${count(p.volumes.orders)} / ${count(p.volumes.orderLines)}${cutShort(p)}` : "n/a",
+      ),
     },
     { figure: "  view events", cells: points.map((p) => (p.volumes ? `${count(p.volumes.events)}${cutShort(p)}` : "n/a")) },
-    { figure: "  generate catalogue and customers (shop-building child; orders and events stream into the import)", cells: points.map((p) => seconds(p.generateMs)) },
-    { figure: "  shop-building child: peak RSS / V8 heap limit", cells: points.map((p) => (Number.isFinite(p.build.peakRssMB) ? `${mb(p.build.peakRssMB)} / ${mb(p.build.heapLimitMB)}` : "n/a")) },
+    {
+      figure: "  generate catalogue and customers (shop-building child; orders and events stream into the import)",
+      cells: points.map((p) => seconds(p.generateMs)),
+    },
+    {
+      figure: "  shop-building child: peak RSS / V8 heap limit",
+      cells: points.map((p) => (Number.isFinite(p.build.peakRssMB) ? `${mb(p.build.peakRssMB)} / ${mb(p.build.heapLimitMB)}` : "n/a")),
+    },
     { figure: "import (in the shop-building child, through validateBatch + writeBatch)", cells: [] },
     ...importRows(points),
     { figure: "  LMDB file after import and model build", cells: points.map((p) => mb(p.dataFileMB)) },
@@ -114,14 +122,22 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     { figure: "ranking in-process (worker task functions, --quick timing)", cells: [] },
     ...rankingRows(points),
     { figure: "aisle serve on the imported shop", cells: [] },
-    { figure: "  cold start (spawn → healthz 200)", cells: points.map((p) => seconds(p.coldStartMs)), budget: "scaleColdStart", judged: points.map((p) => p.coldStartMs / 1000) },
+    {
+      figure: "  cold start (spawn → healthz 200)",
+      cells: points.map((p) => seconds(p.coldStartMs)),
+      budget: "scaleColdStart",
+      judged: points.map((p) => p.coldStartMs / 1000),
+    },
     { figure: "  RSS after start", cells: points.map((p) => mb(p.rssAfterStartMB)) },
     { figure: "  RSS after the endpoint runs", cells: points.map((p) => mb(p.rssAfterLoadMB)) },
     {
       figure: "    of which anonymous / file-backed (LMDB pages, binary)",
       cells: points.map(({ rssAfterLoadParts: { anon, file } }) => (Number.isFinite(anon) ? `${mb(anon)} / ${mb(file)}` : "n/a")),
     },
-    { figure: "  RSS peak while serving (sampled every 1 s)", cells: points.map((p) => (p.rssSamples.length === 0 ? "n/a" : mb(Math.max(...p.rssSamples.map((s) => s.mb))))) },
+    {
+      figure: "  RSS peak while serving (sampled every 1 s)",
+      cells: points.map((p) => (p.rssSamples.length === 0 ? "n/a" : mb(Math.max(...p.rssSamples.map((s) => s.mb))))),
+    },
     {
       figure: `  RSS growth per 100k products over the ${first ? count(first.products) : "first"} shop`,
       cells: points.map((p) => (Number.isFinite(growth(p)) ? mb(growth(p)) : "—")),
@@ -138,7 +154,9 @@ export function serverNotes(point: Pick<CurvePoint, "serverNotes">): string[] {
   return point.serverNotes.map((line) => {
     try {
       const { time: _time, level, message, ...fields } = JSON.parse(line) as Record<string, unknown>;
-      const rest = Object.entries(fields).map(([key, value]) => `${key}=${typeof value === "string" ? value.split("\n")[0] : JSON.stringify(value)}`);
+      const rest = Object.entries(fields).map(
+        ([key, value]) => `${key}=${typeof value === "string" ? value.split("\n")[0] : JSON.stringify(value)}`,
+      );
       const text = `${String(level)}: ${String(message)}${rest.length > 0 ? ` (${rest.join(", ")})` : ""}`;
       return text.length > 400 ? `${text.slice(0, 400)}…` : text;
     } catch {
@@ -149,7 +167,11 @@ export function serverNotes(point: Pick<CurvePoint, "serverNotes">): string[] {
 
 /** The options a curve ran with, as the command line that repeats it. */
 export function curveCommand(options: CurveOptions): string {
-  const flags = [`--sizes ${options.sizes.join(",")}`, `--max-import-min ${options.maxImportMinutes}`, `--similar-up-to ${options.similarUpTo}`];
+  const flags = [
+    `--sizes ${options.sizes.join(",")}`,
+    `--max-import-min ${options.maxImportMinutes}`,
+    `--similar-up-to ${options.similarUpTo}`,
+  ];
   if (options.maxCustomers !== null) flags.push(`--max-customers ${options.maxCustomers}`);
   if (options.reuseShop !== null) {
     return "node dist/bench/run.js --scale --reuse-shop DIR (DIR: a shop built and kept by bench/scale-shop.ts; its build and import figures are from that run, and an earlier serving may have left a trained similar-products model in it)";
@@ -162,7 +184,12 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number, opt
   const header = ["figure", ...points.map((p) => `${count(p.products)} products`), "budget", "result"];
   const table = renderTable(
     header,
-    rows.map((row) => [row.figure, ...points.map((_, i) => row.cells[i] ?? ""), row.budget ? describeBudget(BUDGETS[row.budget]) : "", verdicts(row)]),
+    rows.map((row) => [
+      row.figure,
+      ...points.map((_, i) => row.cells[i] ?? ""),
+      row.budget ? describeBudget(BUDGETS[row.budget]) : "",
+      verdicts(row),
+    ]),
   );
   const out = [
     "",

@@ -15,7 +15,16 @@ import {
 } from "../src/core/api/endpoints.js";
 import type { Store } from "../src/stores/store.js";
 import type { BudgetName } from "./budgets.js";
-import { customersWithOrders, inputSets, listedIds, prng, recommendationInputs, titleKeystrokes, titleQueries, viewSessions } from "./inputs.js";
+import {
+  customersWithOrders,
+  inputSets,
+  listedIds,
+  prng,
+  recommendationInputs,
+  titleKeystrokes,
+  titleQueries,
+  viewSessions,
+} from "./inputs.js";
 
 export interface Rotation {
   /** Row label in the report. */
@@ -99,7 +108,10 @@ export function endpointRotations(store: Store, merchantId: string, apiKey: stri
     topSellersMiss: (() => {
       // Top sellers as widgets ask for them: the whole shop and single collections, default and 30-day windows.
       const paths = [null, ...collections.slice(0, TOP_SELLER_COLLECTIONS)].flatMap((collection) =>
-        ["", "&window_days=30"].map((window) => `${TOP_SELLERS.path}?${key}${collection === null ? "" : `&platform_collection_id=${collection}`}${window}&bust_cache=yes`),
+        ["", "&window_days=30"].map(
+          (window) =>
+            `${TOP_SELLERS.path}?${key}${collection === null ? "" : `&platform_collection_id=${collection}`}${window}&bust_cache=yes`,
+        ),
       );
       return { name: `top_sellers cache miss (bust_cache, ${paths.length} URLs)`, paths, budget: "topSellersMissP99" as const };
     })(),

@@ -25,7 +25,10 @@ export function remember(tail: string[], line: string, max = STDERR_TAIL_LINES):
 /** Known ways to die, recognised from stderr, most specific first. */
 const KNOWN_CAUSES: [RegExp, string][] = [
   [/ERR_WORKER_OUT_OF_MEMORY/, "a worker thread ran out of its V8 heap (ERR_WORKER_OUT_OF_MEMORY)"],
-  [/Reached heap limit|JavaScript heap out of memory|Ineffective mark-compacts near heap limit/, "the V8 heap limit was reached (JavaScript heap out of memory)"],
+  [
+    /Reached heap limit|JavaScript heap out of memory|Ineffective mark-compacts near heap limit/,
+    "the V8 heap limit was reached (JavaScript heap out of memory)",
+  ],
   [/Cannot allocate memory|ENOMEM|std::bad_alloc/, "a native allocation failed (out of memory)"],
   [/MDB_MAP_FULL/, "the LMDB map is full (MDB_MAP_FULL)"],
 ];
@@ -54,7 +57,12 @@ export function rssSummary(samples: readonly RssSample[]): string {
  * reached (…) — stderr: «FATAL ERROR: …»; RSS …". A SIGKILL with a silent
  * stderr is named as the kernel's OOM killer's signature, not asserted as it.
  */
-export function describeExit(what: string, status: ExitStatus, stderrTail: readonly string[], options: { afterS?: number; rss?: readonly RssSample[] } = {}): string {
+export function describeExit(
+  what: string,
+  status: ExitStatus,
+  stderrTail: readonly string[],
+  options: { afterS?: number; rss?: readonly RssSample[] } = {},
+): string {
   const how = status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code ?? "?"}`;
   const when = options.afterS === undefined ? "" : ` ${options.afterS.toFixed(0)} s after start`;
   const text = stderrTail.join("\n");
@@ -62,7 +70,8 @@ export function describeExit(what: string, status: ExitStatus, stderrTail: reado
   const line = telling(stderrTail);
   const parts = [`${what} ${how}${when}`];
   if (cause !== undefined) parts.push(`: ${cause}`);
-  else if (status.signal === "SIGKILL" && line === null) parts.push(": nothing on stderr (what the kernel's OOM killer leaves; see the kernel log)");
+  else if (status.signal === "SIGKILL" && line === null)
+    parts.push(": nothing on stderr (what the kernel's OOM killer leaves; see the kernel log)");
   if (line !== null) parts.push(` — stderr: «${line.length > 300 ? `${line.slice(0, 300)}…` : line}»`);
   if (options.rss !== undefined) parts.push(`; ${rssSummary(options.rss)}`);
   return parts.join("");

@@ -45,7 +45,9 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   const versions = () => ["catalogue", "orders"].map((domain) => store.version(merchantId, domain as "catalogue" | "orders")).join(".");
 
   // Co-occurrence merge: neighbour lists of 3 inputs read beforehand, so only the merge is timed.
-  const neighbourSets: WeightedIds[][] = inputSets(withNeighbours, SETS, () => 3, 43).map((set) => set.map((id) => store.copurchaseNeighbours(merchantId, id)!));
+  const neighbourSets: WeightedIds[][] = inputSets(withNeighbours, SETS, () => 3, 43).map((set) =>
+    set.map((id) => store.copurchaseNeighbours(merchantId, id)!),
+  );
   const exclusions = inputSets(withNeighbours, SETS, () => 3, 43).map((set) => new Set(set));
 
   // Session kNN: prefixes of the demo's own view sessions, as the viewed-related endpoint sends them.
@@ -60,8 +62,15 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   const priceFilter: PriceFilter = { atLeast: 1_00, atMost: 500_00 };
 
   // Serialization: five products in the full projection, as a static list answers them.
-  const projection = { projection: "full" as const, metafields: metafieldSelectionFrom({}), sellingPlans: false, loadMetafields: catalog.metafields.bind(catalog) };
-  const fivePerSet = Array.from({ length: 64 }, (_, set) => ids.slice(set * 5, set * 5 + 5).map((id) => projectProduct(catalog.product(id)!, projection)));
+  const projection = {
+    projection: "full" as const,
+    metafields: metafieldSelectionFrom({}),
+    sellingPlans: false,
+    loadMetafields: catalog.metafields.bind(catalog),
+  };
+  const fivePerSet = Array.from({ length: 64 }, (_, set) =>
+    ids.slice(set * 5, set * 5 + 5).map((id) => projectProduct(catalog.product(id)!, projection)),
+  );
 
   // Text search: keystrokes of demo titles against aisle's index and a FlexSearch index of the same titles.
   const typed = titleKeystrokes(store, merchantId, 200);
@@ -103,15 +112,22 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   add(`eligibility filter: price, stock, publication over ${CANDIDATES} read products`, () => eligible(null));
   // With country_code, each variant's market price is read from the store first.
   add(`  same with country_code=CA (market catalogue + market price per variant)`, () => eligible(market));
-  add("serialization: jsonBytes of 5 projected products (full)", () => (sink += jsonBytes({ data: fivePerSet[i++ % fivePerSet.length] }).byteLength), {
-    name: "serializeFiveP50",
-    stat: "p50",
-  });
+  add(
+    "serialization: jsonBytes of 5 projected products (full)",
+    () => (sink += jsonBytes({ data: fivePerSet[i++ % fivePerSet.length] }).byteLength),
+    {
+      name: "serializeFiveP50",
+      stat: "p50",
+    },
+  );
   add(`text search, aisle's index: planQuery + rankProducts, ${typed.length} demo-title keystrokes`, () => {
     const prefix = typed[i++ % typed.length]!;
     sink += rankProducts(index, planQuery(index, prefix), { k: 10, outOfStock: "last" }).length;
   });
-  add(`text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`, () => (sink += flex.search(typed[i++ % typed.length]!, 10).length));
+  add(
+    `text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`,
+    () => (sink += flex.search(typed[i++ % typed.length]!, 10).length),
+  );
   await bench.run();
   if (sink === -1) console.log(sink);
 
@@ -128,10 +144,14 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
     title: "hot operations on the demo store (tinybench, in the bench process)",
     results: [
       ...bench.tasks.map((task) => summarise(task, budgets.get(task.name))),
-      fromSamples(`quick-view worker task per keystroke, synthetic replay of demo titles (${typed.length} keystrokes, one pass)`, keystrokeUs, {
-        name: "searchKeystrokeP99",
-        stat: "p99",
-      }),
+      fromSamples(
+        `quick-view worker task per keystroke, synthetic replay of demo titles (${typed.length} keystrokes, one pass)`,
+        keystrokeUs,
+        {
+          name: "searchKeystrokeP99",
+          stat: "p99",
+        },
+      ),
     ],
     note: `FlexSearch indexes the ${ids.length} demo titles in ${flex.buildMs.toFixed(0)} ms; aisle serves search with its own scorer (README, "Search") and keeps FlexSearch only as the baseline timed here`,
   };

@@ -61,7 +61,12 @@ export interface LineSample {
  * products appear as often as they really sell: popular products have the
  * longest co-occurrence rows, and a new order mostly touches them.
  */
-export function sampleOrderLines(store: Store, merchantId: string, count: number, seed: number): { lines: LineSample[]; customerIds: number[]; maxOrderId: number } {
+export function sampleOrderLines(
+  store: Store,
+  merchantId: string,
+  count: number,
+  seed: number,
+): { lines: LineSample[]; customerIds: number[]; maxOrderId: number } {
   const random = prng(seed);
   const lines: LineSample[] = [];
   const customers = new Set<number>();
@@ -141,7 +146,16 @@ export function titleKeystrokes(store: Store, merchantId: string, count: number)
 
 /** A quick-view request as a search box sends it while typing: the query and defaults. */
 export function quickViewRequest(query: string): QuickViewRequest {
-  return { query, limit: 10, collectionIds: null, excludeProductIds: [], excludeCollections: [], hideOutOfStock: false, countryCode: null, pretty: false };
+  return {
+    query,
+    limit: 10,
+    collectionIds: null,
+    excludeProductIds: [],
+    excludeCollections: [],
+    hideOutOfStock: false,
+    countryCode: null,
+    pretty: false,
+  };
 }
 
 /** Ids the static endpoint will actually return (active, in stock), so every id set renders whole lists. */

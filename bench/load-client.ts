@@ -96,7 +96,12 @@ class MicrosecondHistogram {
 }
 
 function pathsOf(spec: LoadSpec): string[] {
-  const paths = spec.pathsFile === undefined ? spec.paths : readFileSync(spec.pathsFile, "utf8").split("\n").filter((line) => line !== "");
+  const paths =
+    spec.pathsFile === undefined
+      ? spec.paths
+      : readFileSync(spec.pathsFile, "utf8")
+          .split("\n")
+          .filter((line) => line !== "");
   if (paths.length === 0) throw new Error("no paths to request");
   return paths;
 }

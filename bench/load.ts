@@ -188,7 +188,13 @@ async function demoInputs(dataDir: string, apiKey: string): Promise<DemoInputs> 
       if (isProductAvailable(product)) listed.push(id);
     }
     const { withNeighbours } = recommendationInputs(store, "demo");
-    return { listed, handles, withNeighbours, rotations: endpointRotations(store, "demo", apiKey), pageMix: pageMixPaths(store, "demo", apiKey, PAGE_MIX_PAGES) };
+    return {
+      listed,
+      handles,
+      withNeighbours,
+      rotations: endpointRotations(store, "demo", apiKey),
+      pageMix: pageMixPaths(store, "demo", apiKey, PAGE_MIX_PAGES),
+    };
   } finally {
     await store.close();
   }
@@ -256,7 +262,10 @@ async function eventRun(
   }
   process.stderr.write(`  load: ${name} (${generator.label}, ${settings.warmupS} s warm-up + ${settings.durationS} s)…\n`);
   const out = await runWrk({ origin, pathsFile, ...settings, scratch: generator.scratch });
-  const result = { ...scenarioResult(name, target, settings.connections, budgets, { ...out, errors: out.socketErrors }), generator: generator.label };
+  const result = {
+    ...scenarioResult(name, target, settings.connections, budgets, { ...out, errors: out.socketErrors }),
+    generator: generator.label,
+  };
   return { result, acknowledged: out.acknowledged };
 }
 
@@ -304,7 +313,10 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
   let eventCeiling: Ceiling | null = null;
   const wrk = findWrk();
   const eventGenerator: EventGenerator = { label: wrk ? `${wrk}, 1 thread` : "autocannon client", wrk: wrk !== null, scratch };
-  if (!wrk) process.stderr.write("  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target\n");
+  if (!wrk)
+    process.stderr.write(
+      "  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target\n",
+    );
   try {
     process.stderr.write("  load: starting aisle serve on an empty data dir (seeds the demo)…\n");
     aisle = await startAisle(dataDir, "adm_bench");
@@ -316,7 +328,9 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     const { origin, apiKey } = aisle;
 
     // Sanity checks before measuring: the key, the admin token and the ids all work.
-    const merchants = Buffer.from(await fetchOk(`${origin}/admin/v1/merchants`, { Authorization: `Bearer ${aisle.adminToken}` })).toString("utf8");
+    const merchants = Buffer.from(await fetchOk(`${origin}/admin/v1/merchants`, { Authorization: `Bearer ${aisle.adminToken}` })).toString(
+      "utf8",
+    );
     if (!merchants.includes('"demo"')) throw new Error(`admin merchant list lacks the demo: ${merchants.slice(0, 200)}`);
     const { listed, handles, withNeighbours, rotations, pageMix } = await demoInputs(dataDir, apiKey);
     if (listed.length < 5) throw new Error(`the demo has only ${listed.length} listed products`);
@@ -341,7 +355,8 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     await fetchOk(`${origin}${missPaths[0]}`);
     await fetchList(`${origin}${recommendedHitPath}`); // fills the cache
     const recommendedHit = await fetchList(`${origin}${recommendedHitPath}`);
-    if ((recommendedHit.metadata?.cache_info?.cached_at_time ?? "never") === "never") throw new Error("the recommended cache-hit URL was not answered from the cache");
+    if ((recommendedHit.metadata?.cache_info?.cached_at_time ?? "never") === "never")
+      throw new Error("the recommended cache-hit URL was not answered from the cache");
     for (const path of recommendedMissPaths.slice(0, 3)) await fetchList(`${origin}${path}`);
     await fetchList(`${origin}${trendingMissPath}`);
     // A collection may hold no product that sold in the window: only the whole-shop list must be non-empty.
@@ -352,7 +367,12 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     const events = eventPaths(apiKey, handles);
     const eventsFile = join(scratch, "event-paths.txt");
     writeFileSync(eventsFile, `${events.join("\n")}\n`);
-    const eventRotation: EventRotation = { sessions: EVENT_SESSIONS, handles: handles.length, paths: events.length, addedShare: 1 / ADDED_EVERY };
+    const eventRotation: EventRotation = {
+      sessions: EVENT_SESSIONS,
+      handles: handles.length,
+      paths: events.length,
+      addedShare: 1 / ADDED_EVERY,
+    };
     // One event of each verb, each acknowledged and then found in the store.
     let receipt = "";
     for (const path of [events[0]!, events[ADDED_EVERY - 1]!]) {
@@ -375,7 +395,9 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // The ceiling runs first and last: their spread shows how much the machine drifted meanwhile.
     const scenarios: ScenarioResult[] = [];
     scenarios.push(await scenario("raw uWS ceiling (before)", "ceiling", ceiling.origin, [hitPath], settings));
-    scenarios.push(await scenario("static cache hit", "aisle", origin, [hitPath], settings, { p99: "staticHitP99", throughput: "staticHitThroughput" }));
+    scenarios.push(
+      await scenario("static cache hit", "aisle", origin, [hitPath], settings, { p99: "staticHitP99", throughput: "staticHitThroughput" }),
+    );
     // Every other scenario is paired with raw uWS answering the same requests with aisle's own bytes.
     const paired = async (name: string, paths: string[], budgets: ScenarioBudgets, shape?: Parameters<typeof pairedScenario>[6]) => {
       const run = await pairedScenario(name, origin, paths, settings, budgets, scratch, shape);
@@ -402,7 +424,12 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       writeFileSync(pathsFile, `${lines.join("\n")}\n`);
       return { pathsFile, rotation: "shared" as const };
     };
-    await paired(rotations.quickView.name, rotations.quickView.paths, { p99: rotations.quickView.budget }, byFile("keystrokes", rotations.quickView.paths));
+    await paired(
+      rotations.quickView.name,
+      rotations.quickView.paths,
+      { p99: rotations.quickView.budget },
+      byFile("keystrokes", rotations.quickView.paths),
+    );
     const mix = await paired(
       `page mix (${PAGE_MIX_PAGES} page views × 7 requests)`,
       pageMix,

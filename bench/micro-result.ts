@@ -30,7 +30,8 @@ export interface MicroSuite {
 export function summarise(task: Task, budget?: MicroResult["budget"]): MicroResult {
   const result = task.result;
   const judged = budget ? { budget } : {};
-  if (result.state === "errored") return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: String(result.error), ...judged };
+  if (result.state === "errored")
+    return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: String(result.error), ...judged };
   if (result.state !== "completed" && result.state !== "aborted-with-statistics") {
     return { name: task.name, p50Us: NaN, p99Us: NaN, opsPerSec: NaN, samples: 0, error: result.state, ...judged };
   }

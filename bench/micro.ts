@@ -66,17 +66,34 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     // A cache holding one entry per id set, keyed the way the product endpoint keys it.
     const cache = new ResponseCache(256 * 1024 * 1024);
     const version = store.version(merchantId, "catalogue");
-    const cacheKeys = idSets.map((ids) => `${merchantId}|${STATIC_PRODUCTS.path}|${canonicalParams(mustParse(new URLSearchParams(queryFor(ids))))}|v${version}`);
+    const cacheKeys = idSets.map(
+      (ids) => `${merchantId}|${STATIC_PRODUCTS.path}|${canonicalParams(mustParse(new URLSearchParams(queryFor(ids))))}|v${version}`,
+    );
     for (const key of cacheKeys) cache.set(key, sampleBody, Date.now());
 
     pool = new WorkerPool({ dataDir, threads: 1, maxQueue: 2_048 });
 
     // The real static route with the real services: on a hit it answers synchronously on this thread.
     const config = loadConfig({}, { dataDir });
-    const route = storefrontRoutes({ store, pool, cache: new ResponseCache(config.cacheMaxBytes), pendingEvents: { pendingFor: () => NO_PENDING }, config, adminToken: "bench", version: VERSION, now: Date.now })
-      .find((r) => r.pattern === STATIC_PRODUCTS.path);
+    const route = storefrontRoutes({
+      store,
+      pool,
+      cache: new ResponseCache(config.cacheMaxBytes),
+      pendingEvents: { pendingFor: () => NO_PENDING },
+      config,
+      adminToken: "bench",
+      version: VERSION,
+      now: Date.now,
+    }).find((r) => r.pattern === STATIC_PRODUCTS.path);
     if (!route) throw new Error("no static products route");
-    const request = (): RequestInfo => ({ method: "GET", path: STATIC_PRODUCTS.path, query: new URLSearchParams(hitQuery), headers: {}, body: null, params: {} });
+    const request = (): RequestInfo => ({
+      method: "GET",
+      path: STATIC_PRODUCTS.path,
+      query: new URLSearchParams(hitQuery),
+      headers: {},
+      body: null,
+      params: {},
+    });
     await route.handle(request()); // the first call is the miss that fills the cache
     const hitQueryParams = new URLSearchParams(hitQuery);
 

@@ -88,7 +88,14 @@ class TaskRecorder {
     const route = this.routes.find((r) => r.method === "GET" && r.pattern === path);
     if (!route) throw new Error(`no route ${path}`);
     this.recorded = null;
-    const request: RequestInfo = { method: "GET", path, query: new URLSearchParams(`${query}&bust_cache=yes`), headers: {}, body: null, params: {} };
+    const request: RequestInfo = {
+      method: "GET",
+      path,
+      query: new URLSearchParams(`${query}&bust_cache=yes`),
+      headers: {},
+      body: null,
+      params: {},
+    };
     const reply = await route.handle(request);
     const task = this.recorded as Task | null;
     if (reply.status !== 200 || task === null) throw new Error(`GET ${path}?${query} did not reach the pool (status ${reply.status})`);
@@ -128,7 +135,10 @@ export async function runRankingSuites(
   if (inputs.withNeighbours.length < 3) throw new Error(`only ${inputs.withNeighbours.length} products have co-purchase neighbours`);
   const recommendedTasks = async (sets: number[][]) => {
     const tasks: RecommendedTask[] = [];
-    for (const ids of sets) tasks.push(await recorder.task<RecommendedTask>(RECOMMENDED.path, `key=${apiKey}&platform_product_ids=${ids.join(",")}`, "recommended"));
+    for (const ids of sets)
+      tasks.push(
+        await recorder.task<RecommendedTask>(RECOMMENDED.path, `key=${apiKey}&platform_product_ids=${ids.join(",")}`, "recommended"),
+      );
     return tasks;
   };
   const oneSets = inputSets(inputs.withNeighbours, SETS, () => 1, 1);
@@ -161,9 +171,17 @@ export async function runRankingSuites(
   let sink = 0;
   const bytes = (result: TaskResult) => (result.ok ? result.body.byteLength : -1);
   add(`recommended(), 1 input product (${one.length} rotating)`, () => (sink += bytes(recommended(store, one[i++ % one.length]!))), judged);
-  add(`recommended(), 3 input products (${three.length} rotating sets)`, () => (sink += bytes(recommended(store, three[i++ % three.length]!))), judged);
+  add(
+    `recommended(), 3 input products (${three.length} rotating sets)`,
+    () => (sink += bytes(recommended(store, three[i++ % three.length]!))),
+    judged,
+  );
   if (fallback.length > 0) {
-    add("recommended(), 1 input, no bought-together list", () => (sink += bytes(recommended(store, fallback[i++ % fallback.length]!))), judged);
+    add(
+      "recommended(), 1 input, no bought-together list",
+      () => (sink += bytes(recommended(store, fallback[i++ % fallback.length]!))),
+      judged,
+    );
   }
   add("salesList(), trending_products", () => (sink += bytes(salesList(store, trendingTask))), judged);
   add(`salesList(), top_sellers (whole shop, ${topTask.windowDays} days)`, () => (sink += bytes(salesList(store, topTask))), judged);
@@ -175,18 +193,30 @@ export async function runRankingSuites(
   const fallbackMemo = fallback.map(memoised);
   const trendingMemo = memoised(trendingTask);
   const topMemo = memoised(topTask);
-  add("  recommended(), 1 input, memoised rankings (no bust_cache)", () => (sink += bytes(recommended(store, oneMemo[i++ % oneMemo.length]!))));
+  add(
+    "  recommended(), 1 input, memoised rankings (no bust_cache)",
+    () => (sink += bytes(recommended(store, oneMemo[i++ % oneMemo.length]!))),
+  );
   if (fallbackMemo.length > 0) {
-    add("  recommended(), 1 input, no bought-together list, memoised rankings", () => (sink += bytes(recommended(store, fallbackMemo[i++ % fallbackMemo.length]!))));
+    add(
+      "  recommended(), 1 input, no bought-together list, memoised rankings",
+      () => (sink += bytes(recommended(store, fallbackMemo[i++ % fallbackMemo.length]!))),
+    );
   }
   add("  salesList(), trending_products, memoised ranking", () => (sink += bytes(salesList(store, trendingMemo))));
   add(`  salesList(), top_sellers (${topTask.windowDays} days), memoised ranking`, () => (sink += bytes(salesList(store, topMemo))));
-  add("ranking only: boughtTogether(), 3 inputs", () => (sink += boughtTogether(store, merchantId, threeSets[i++ % threeSets.length]!).length));
+  add(
+    "ranking only: boughtTogether(), 3 inputs",
+    () => (sink += boughtTogether(store, merchantId, threeSets[i++ % threeSets.length]!).length),
+  );
   // Summed again from the worker's in-memory sales history, not memoised, and read as far as a list reads.
   const history = salesHistoryOf(store, merchantId);
   const today = dayNumber(topTask.now);
   add("ranking only: trending, summed and first 50 ranks", () => (sink += firstRanks(trendingFrom(history, today))));
-  add(`ranking only: top sellers, ${TOP_SELLER_FALLBACK_DAYS} days, summed and first 50 ranks`, () => (sink += firstRanks(topSellersFrom(history, today, TOP_SELLER_FALLBACK_DAYS))));
+  add(
+    `ranking only: top sellers, ${TOP_SELLER_FALLBACK_DAYS} days, summed and first 50 ranks`,
+    () => (sink += firstRanks(topSellersFrom(history, today, TOP_SELLER_FALLBACK_DAYS))),
+  );
   await b.run();
   if (sink === -1) console.log(sink);
   return {

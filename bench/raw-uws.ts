@@ -19,7 +19,9 @@ const port = Number(portArg ?? process.env.PORT ?? 0);
 // --replay: a JSON object of "path?query" → the exact body aisle answered for that
 // request, so a scenario rotating over many URLs meets a ceiling writing the same bytes.
 const bodies = new Map<string, Buffer>(
-  replay ? Object.entries(JSON.parse(readFileSync(bodyFile, "utf8")) as Record<string, string>).map(([url, text]) => [url, Buffer.from(text)]) : [],
+  replay
+    ? Object.entries(JSON.parse(readFileSync(bodyFile, "utf8")) as Record<string, string>).map(([url, text]) => [url, Buffer.from(text)])
+    : [],
 );
 const single = replay ? (bodies.values().next().value ?? Buffer.alloc(0)) : readFileSync(bodyFile);
 

@@ -47,7 +47,9 @@ function microRows(results: MicroResult[]): Row[] {
       return judged(limit, fromMicroseconds(ref.stat === "p50" ? r.p50Us : r.p99Us, limit.unit), `${ref.stat} `);
     });
     const budget: Pick<Row, "budget" | "result"> =
-      verdicts.length === 0 ? unjudged : { budget: verdicts.map((v) => v.budget).join("; "), result: verdicts.map((v) => v.result).join(" / ") };
+      verdicts.length === 0
+        ? unjudged
+        : { budget: verdicts.map((v) => v.budget).join("; "), result: verdicts.map((v) => v.result).join(" / ") };
     return { figure: `  ${r.name}`, value, ceiling: "", ...budget };
   });
 }
@@ -120,10 +122,25 @@ function scenarioRows(s: ScenarioResult, ceilingReqPerSec: number, connections: 
 function serviceRows(load: LoadReport): Row[] {
   const { service } = load;
   return [
-    { figure: "  demo seed (generate + import, banner)", value: `${(service.seedMs / 1000).toFixed(2)} s`, ceiling: "", ...judged(BUDGETS.demoSeed, service.seedMs / 1000) },
+    {
+      figure: "  demo seed (generate + import, banner)",
+      value: `${(service.seedMs / 1000).toFixed(2)} s`,
+      ceiling: "",
+      ...judged(BUDGETS.demoSeed, service.seedMs / 1000),
+    },
     { figure: "  start-up inside the process (startMs)", value: `${(service.startMs / 1000).toFixed(2)} s`, ceiling: "", ...unjudged },
-    { figure: "  cold start (spawn → healthz 200)", value: `${(service.coldStartMs / 1000).toFixed(2)} s`, ceiling: "", ...judged(BUDGETS.coldStart, service.coldStartMs / 1000) },
-    { figure: "  RSS after start (once the demo model is trained)", value: `${service.rssAfterStartMB.toFixed(0)} MB`, ceiling: "", ...judged(BUDGETS.rssAfterStart, service.rssAfterStartMB) },
+    {
+      figure: "  cold start (spawn → healthz 200)",
+      value: `${(service.coldStartMs / 1000).toFixed(2)} s`,
+      ceiling: "",
+      ...judged(BUDGETS.coldStart, service.coldStartMs / 1000),
+    },
+    {
+      figure: "  RSS after start (once the demo model is trained)",
+      value: `${service.rssAfterStartMB.toFixed(0)} MB`,
+      ceiling: "",
+      ...judged(BUDGETS.rssAfterStart, service.rssAfterStartMB),
+    },
     { figure: "  RSS after load", value: `${service.rssAfterLoadMB.toFixed(0)} MB`, ceiling: "", ...unjudged },
   ];
 }
@@ -132,7 +149,11 @@ function serviceRows(load: LoadReport): Row[] {
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const all = [header, ...rows];
   const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? "").length)));
-  const line = (r: readonly string[]) => widths.map((w, c) => (r[c] ?? "").padEnd(w)).join("  ").trimEnd();
+  const line = (r: readonly string[]) =>
+    widths
+      .map((w, c) => (r[c] ?? "").padEnd(w))
+      .join("  ")
+      .trimEnd();
   const rule = widths.map((w) => "─".repeat(w)).join("  ");
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
@@ -166,7 +187,9 @@ function eventNotes(load: LoadReport): string[] {
   const ingest = load.scenarios.filter((s) => s.events);
   if (ingest.length === 0) return [];
   const { sessions, handles, paths, addedShare } = load.rotations.events;
-  const little = ingest.map((s) => `${s.connections} connections ÷ ${count(s.okPerSec)}/s = ${((s.connections / s.okPerSec) * 1000).toFixed(2)} ms`).join(", ");
+  const little = ingest
+    .map((s) => `${s.connections} connections ÷ ${count(s.okPerSec)}/s = ${((s.connections / s.okPerSec) * 1000).toFixed(2)} ms`)
+    .join(", ");
   return [
     `Event ingest: POST /api/v1/analytics/event with the parameters in the query, over ${count(paths)} URLs (${count(sessions)} v4-shaped session uuids interleaved, products drawn from ${count(handles)} real active handles, ${Math.round(addedShare * 100)}% verb=added, the rest viewed); one rotation shared by all connections, so concurrent requests are different sessions. "acknowledged events/s" = 2xx answers in the measured seconds ÷ their length; the server answers only after the LMDB commit that logs the event is flushed to disk (each turn of the HTTP thread's event loop logs its events in one transaction of the log's own LMDB environment, committed by lmdb's write thread; an applier thread applies histories, add counts and carts behind it). "aisle CPU per acknowledged event" is the aisle process's user + system time from the run's start until the applier has applied every acknowledged event (every thread, warm-up included) ÷ its 2xx answers: what capacity costs, whatever else loads the machine. "Unapplied when the load stopped" (aisle_events_unapplied) shows whether the applier kept up: a run that outpaces it holds events on the HTTP thread, and is sustainable only as long as that backlog stays under the 500k at which events are refused.`,
     `  A closed loop holds one event in flight per connection, so acknowledged events/s ≈ connections ÷ latency (Little's law: ${little} mean time per acknowledgement); the budget is judged at each concurrency, and the higher one shows the server's capacity. Generator: ${load.eventGenerator}, in its own process on the same cores. Each "raw uWS, the same event POSTs" row is a bare uWS server answering the same URLs with the same receipt bytes, same generator and connections, measured just before the aisle row below it; that aisle row's "vs ceiling" is its share of it.`,
@@ -201,13 +224,7 @@ export function formatReport({ quick, loadAtStart, micro, load, errors }: Report
     rows.push(section("service"), ...serviceRows(load));
   }
 
-  const out = [
-    "",
-    machineLine(`aisle bench${quick ? " (--quick)" : ""}`, loadAtStart),
-    "",
-    render(rows),
-    "",
-  ];
+  const out = ["", machineLine(`aisle bench${quick ? " (--quick)" : ""}`, loadAtStart), "", render(rows), ""];
   if (load) {
     const { connections, durationS, warmupS, timeoutS } = load.settings;
     const ceilings = load.scenarios.filter((s) => s.target === "ceiling").map((s) => count(s.reqPerSec));
@@ -220,7 +237,9 @@ export function formatReport({ quick, loadAtStart, micro, load, errors }: Report
       ...faultNote(load),
       `Cache miss: bust_cache=yes forces a recompute in the worker pool, over ${load.rotations.staticMiss} different sets of 5 ids. Cache hit: one URL, 5 products, full projection.`,
       ...(load.scenarios.some((s) => s.connections !== connections)
-        ? [`  Rows marked "1 connection" ran one connection (1 s warm-up, 5 s measured): the latency of a recompute without the queue ${connections} closed-loop connections build in front of the worker pool; not judged, and not comparable with the ceiling.`]
+        ? [
+            `  Rows marked "1 connection" ran one connection (1 s warm-up, 5 s measured): the latency of a recompute without the queue ${connections} closed-loop connections build in front of the worker pool; not judged, and not comparable with the ceiling.`,
+          ]
         : []),
       ...eventNotes(load),
       `Recommended: real demo products that have a bought-together list; the hit is one URL (one input, ${count(load.recommendedHitBodyBytes)}-byte body), the miss rotates over ${load.rotations.recommendedMiss} sets of 1, 2 or 3 ids. context=similar and similar_products: listed products, one input each, recomputed each time. trending_products: one URL, recomputed each time. top_sellers: ${load.rotations.topSellersMiss} URLs (whole shop and single collections × default 90-day and 30-day windows), recomputed each time. viewed and viewed-related: the demo's own view sessions by uuid (never cached: computed for every request). purchased: customers with orders, recomputed each time.`,
@@ -239,7 +258,7 @@ function microNotes(suites: MicroSuite[]): string[] {
   return [
     ...suites.filter((suite) => suite.note).map((suite) => `${suite.title}: ${suite.note}.`),
     "Micro: tinybench 6, hrtime timestamps, p50/p99 of per-call samples (at least 64); ops/s = 1 / mean time per call.",
-    "Ranking: the worker task functions recommended(store, task) and salesList(store, task) called in-process (no pool hop, no HTTP), with tasks built by the real storefront routes; inputs are real products drawn uniformly, 256 rotating ids or sets. \"ranking only\" rows time the candidate ranking alone, without render and JSON, recomputed each call: the trending and top-seller ones sum the worker's in-memory sales history again and read the first 50 ranks, as a list does. The routes build the tasks with bust_cache=yes, which skips the 30 s reuse window of the shop-wide rankings a worker memoises (per day and orders version) but not a memo of unchanged orders, so the list rows mostly reuse the memo; the indented \"memoised\" rows run the same tasks without bust_cache, as a response-cache miss does while the memo is fresh.",
+    'Ranking: the worker task functions recommended(store, task) and salesList(store, task) called in-process (no pool hop, no HTTP), with tasks built by the real storefront routes; inputs are real products drawn uniformly, 256 rotating ids or sets. "ranking only" rows time the candidate ranking alone, without render and JSON, recomputed each call: the trending and top-seller ones sum the worker\'s in-memory sales history again and read the first 50 ranks, as a list does. The routes build the tasks with bust_cache=yes, which skips the 30 s reuse window of the shop-wide rankings a worker memoises (per day and orders version) but not a memo of unchanged orders, so the list rows mostly reuse the memo; the indented "memoised" rows run the same tasks without bust_cache, as a response-cache miss does while the memo is fresh.',
     "Order updates: store.upsertOrders with one new order (fresh id, current time, 1–4 lines drawn from real order lines, so popular products come up as often as they sell), awaited until LMDB has committed it; the deferNeighbours and empty-transaction rows split that time. The three are sampled in interleaved rounds of 8 calls (performance.now() around each awaited call, not tinybench), because every order grows today's sales row: run one after another, a later variant would pay for a bigger row.",
   ];
 }
@@ -264,9 +283,19 @@ function scaleRows(report: ScaleReport): Row[] {
       ceiling: "",
       ...unjudged,
     },
-    { figure: "  catalogue", value: `${count(v.products)} products, ${count(v.variants)} variants, ${v.collections} collections`, ceiling: "", ...unjudged },
+    {
+      figure: "  catalogue",
+      value: `${count(v.products)} products, ${count(v.variants)} variants, ${v.collections} collections`,
+      ceiling: "",
+      ...unjudged,
+    },
     { figure: "  markets", value: `${v.markets} markets, ${count(v.marketPrices)} variant prices`, ceiling: "", ...unjudged },
-    { figure: "  customers / orders / order lines", value: `${count(v.customers)} / ${count(v.orders)} / ${count(v.orderLines)}`, ceiling: "", ...unjudged },
+    {
+      figure: "  customers / orders / order lines",
+      value: `${count(v.customers)} / ${count(v.orders)} / ${count(v.orderLines)}`,
+      ceiling: "",
+      ...unjudged,
+    },
     { figure: "  RSS after generation", value: `${report.rssMB.afterGenerate.toFixed(0)} MB`, ceiling: "", ...unjudged },
     section(`scale: import through the ingest path (validateBatch + writeBatch, batches of ${count(options.chunk)}, one transaction each)`),
   ];
@@ -317,17 +346,18 @@ function scaleRows(report: ScaleReport): Row[] {
     });
   }
   if (report.rebuildMs !== null) {
-    rows.push({ figure: "  full bought-together rebuild (store.rebuildCopurchase)", value: seconds(report.rebuildMs), ceiling: "", ...unjudged });
+    rows.push({
+      figure: "  full bought-together rebuild (store.rebuildCopurchase)",
+      value: seconds(report.rebuildMs),
+      ceiling: "",
+      ...unjudged,
+    });
   }
   return rows;
 }
 
 export function formatScaleReport({ loadAtStart, report, failure }: ScaleReportInput): string {
-  const out = [
-    "",
-    machineLine("aisle bench --scale", loadAtStart),
-    "",
-  ];
+  const out = ["", machineLine("aisle bench --scale", loadAtStart), ""];
   if (report) {
     out.push(
       render(scaleRows(report)),
@@ -335,7 +365,10 @@ export function formatScaleReport({ loadAtStart, report, failure }: ScaleReportI
       `Scale: the demo generator at ${count(report.options.products)} products and ${count(report.options.customers)} customers, imported into a fresh temp LMDB env in the bench process through validateBatch + writeBatch (what ingest() does for the admin API, webhooks and seedDemo), orders with their daily sales and bought-together model updated per batch, as in production.`,
       ...microNotes(report.suites),
     );
-    if (!report.importComplete) out.push(`NOT COMPLETE: the import stopped at the ${report.options.maxImportMinutes}-minute cap; the suites ran on the orders imported by then.`);
+    if (!report.importComplete)
+      out.push(
+        `NOT COMPLETE: the import stopped at the ${report.options.maxImportMinutes}-minute cap; the suites ran on the orders imported by then.`,
+      );
     for (const error of report.errors) out.push(`NOT MEASURED: ${error}`);
   }
   if (failure) out.push(`NOT MEASURED: the scale suite failed: ${failure}`);
@@ -351,6 +384,8 @@ export function budgetsMarkdown(): string {
     "",
     "| budget | limit | source | why |",
     "|---|---|---|---|",
-    ...Object.entries(BUDGETS).map(([name, budget]) => `| ${name} | ${describeBudget(budget)} | ${escape(budget.source)} | ${escape(budget.why)} |`),
+    ...Object.entries(BUDGETS).map(
+      ([name, budget]) => `| ${name} | ${describeBudget(budget)} | ${escape(budget.source)} | ${escape(budget.why)} |`,
+    ),
   ].join("\n");
 }

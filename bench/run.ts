@@ -60,7 +60,9 @@ if (process.argv.includes("--search")) {
 
 if (scale) {
   const options = curveOptionsFrom(process.argv);
-  process.stderr.write(`aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`);
+  process.stderr.write(
+    `aisle bench --scale: shops of ${options.sizes.map((n) => n.toLocaleString("en-US")).join(", ")} products: generate, import, serve, load…\n`,
+  );
   // RESULTS.md gets the curve after every size, so a run stopped during the 1M shop keeps the others.
   const points = await runScaleCurve(options, (sofar) => {
     // A kept shop re-served is reported beside the curve, not in place of it.

@@ -53,12 +53,19 @@ export interface CurveOptions {
  * a background thread while the endpoints run (the report says so); past 100k
  * products its neighbour lists are clustered rather than exact (models/README.md).
  */
-export const DEFAULT_CURVE: CurveOptions = { sizes: [10_000, 100_000, 1_000_000], maxImportMinutes: 12, similarUpTo: 100_000, maxCustomers: null, reuseShop: null };
+export const DEFAULT_CURVE: CurveOptions = {
+  sizes: [10_000, 100_000, 1_000_000],
+  maxImportMinutes: 12,
+  similarUpTo: 100_000,
+  maxCustomers: null,
+  reuseShop: null,
+};
 
 export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
   const at = argv.indexOf("--sizes");
   const sizes = at === -1 ? DEFAULT_CURVE.sizes : (argv[at + 1] ?? "").split(",").map(Number);
-  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error("--sizes needs a comma-separated list of product counts ≥ 100");
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error("--sizes needs a comma-separated list of product counts ≥ 100");
   const number = (flag: string, fallback: number) => {
     const i = argv.indexOf(flag);
     return i === -1 ? fallback : Number(argv[i + 1]);
@@ -68,7 +75,9 @@ export function curveOptionsFrom(argv: readonly string[]): CurveOptions {
   const reuseShop = reuse === -1 ? null : (argv[reuse + 1] ?? "");
   if (reuseShop === "") throw new Error("--reuse-shop needs the data dir of a shop built by scale-shop.ts");
   if (reuseShop !== null && ["--sizes", "--max-import-min", "--similar-up-to", "--max-customers"].some((flag) => argv.includes(flag))) {
-    throw new Error("--reuse-shop serves a shop as it was built: --sizes, --max-import-min, --similar-up-to and --max-customers do not apply");
+    throw new Error(
+      "--reuse-shop serves a shop as it was built: --sizes, --max-import-min, --similar-up-to and --max-customers do not apply",
+    );
   }
   return {
     // A kept shop is one point, of its own size.
@@ -140,9 +149,14 @@ function emptyPoint(products: number): CurvePoint {
  * heap (scale-shop.ts), waits for it to exit, and returns what it reported.
  */
 async function buildShopInChild(request: ShopRequest, log: (line: string) => void): Promise<ShopReport> {
-  const heapMB = builderHeapMB(totalmem(), maxMapCount(() => readFileSync("/proc/sys/vm/max_map_count", "utf8")));
+  const heapMB = builderHeapMB(
+    totalmem(),
+    maxMapCount(() => readFileSync("/proc/sys/vm/max_map_count", "utf8")),
+  );
   const started = performance.now();
-  const child = spawnTracked(process.execPath, [`--max-old-space-size=${heapMB}`, SHOP_CHILD, JSON.stringify(request)], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  const child = spawnTracked(process.execPath, [`--max-old-space-size=${heapMB}`, SHOP_CHILD, JSON.stringify(request)], {
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
   const stderrTail: string[] = [];
   // The child's progress lines pass through; the tail names the cause if it dies.
   createInterface({ input: child.stderr! }).on("line", (line) => {
@@ -151,7 +165,9 @@ async function buildShopInChild(request: ShopRequest, log: (line: string) => voi
   });
   let report: ShopReport | null = null;
   child.on("message", (message) => (report = message as ShopReport));
-  const status = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  const status = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
   const afterS = (performance.now() - started) / 1000;
   if (report === null || status.code !== 0) {
     throw new Error(describeExit(`the shop-building child (--max-old-space-size=${heapMB})`, status, stderrTail, { afterS }));
@@ -181,11 +197,20 @@ async function exitWithin(aisle: AisleProcess, ms: number): Promise<boolean> {
 }
 
 /** Starts `aisle serve` on the imported shop and loads every product endpoint in turn. */
-async function serveAndLoad(point: CurvePoint, dataDir: string, rotations: Rotation[], apiKey: string, log: (line: string) => void): Promise<void> {
+async function serveAndLoad(
+  point: CurvePoint,
+  dataDir: string,
+  rotations: Rotation[],
+  apiKey: string,
+  log: (line: string) => void,
+): Promise<void> {
   let aisle: AisleProcess | null = null;
   let sampler: NodeJS.Timeout | undefined;
   const death = (server: AisleProcess) =>
-    describeExit("aisle serve", server.exit!, server.stderrTail, { afterS: (performance.now() - server.spawnedAt) / 1000, rss: point.rssSamples });
+    describeExit("aisle serve", server.exit!, server.stderrTail, {
+      afterS: (performance.now() - server.spawnedAt) / 1000,
+      rss: point.rssSamples,
+    });
   try {
     log("starting aisle serve on the imported shop…");
     aisle = await startAisle(dataDir, "adm_bench_scale", false);
@@ -212,7 +237,10 @@ async function serveAndLoad(point: CurvePoint, dataDir: string, rotations: Rotat
         // By file: a rotation of thousands of keystrokes would not fit in the client's argv.
         const pathsFile = join(dataDir, "rotation.txt");
         writeFileSync(pathsFile, `${rotation.paths.join("\n")}\n`);
-        const shape = { pathsFile, ...(rotation.paths.some((line: string) => line.startsWith("POST ")) ? { rotation: "shared" as const } : {}) };
+        const shape = {
+          pathsFile,
+          ...(rotation.paths.some((line: string) => line.startsWith("POST ")) ? { rotation: "shared" as const } : {}),
+        };
         log(`${rotation.name}: first request…`);
         point.firstRequestMs.set(rotation.name, await firstRequest(server.origin, rotation.paths[0]!));
         const result = await scenario(rotation.name, "aisle", server.origin, [], CURVE_LOAD, { p99: rotation.budget }, shape);
@@ -254,8 +282,16 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
     const dataDir = options.reuseShop ?? makeTempDir("aisle-bench-curve-");
     try {
       const customers = Math.min(Math.round((products * 2) / 3), options.maxCustomers ?? Infinity);
-      const request: ShopRequest = { products, customers, dataDir, maxImportMinutes: options.maxImportMinutes, buildSimilar: products <= options.similarUpTo };
-      const { rotations, apiKey, peakRssMB, heapLimitMB, ...shop } = options.reuseShop ? readShopReport(dataDir) : await buildShopInChild(request, log);
+      const request: ShopRequest = {
+        products,
+        customers,
+        dataDir,
+        maxImportMinutes: options.maxImportMinutes,
+        buildSimilar: products <= options.similarUpTo,
+      };
+      const { rotations, apiKey, peakRssMB, heapLimitMB, ...shop } = options.reuseShop
+        ? readShopReport(dataDir)
+        : await buildShopInChild(request, log);
       Object.assign(point, shop, { build: { peakRssMB, heapLimitMB } });
       if (rotations === null || apiKey === null) throw new Error("the shop-building child read no endpoint rotations from the shop");
       await serveAndLoad(point, dataDir, Object.values(rotations) as Rotation[], apiKey, log);

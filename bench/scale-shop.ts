@@ -77,7 +77,17 @@ export interface ShopReport {
 
 /** What a shop build reports before it has done anything: also the scale curve's starting point for a size. */
 export function emptyShopOutcome(): Omit<ShopReport, "rotations" | "apiKey" | "peakRssMB" | "heapLimitMB"> {
-  return { volumes: null, generateMs: NaN, imports: [], importComplete: false, eventImport: null, similarBuildMs: null, dataFileMB: NaN, ranking: [], errors: [] };
+  return {
+    volumes: null,
+    generateMs: NaN,
+    imports: [],
+    importComplete: false,
+    eventImport: null,
+    similarBuildMs: null,
+    dataFileMB: NaN,
+    ranking: [],
+    errors: [],
+  };
 }
 
 const EVENT_BATCH = 100_000;
@@ -86,7 +96,13 @@ const MB = 1024 * 1024;
 type Volumes = NonNullable<ShopReport["volumes"]>;
 
 export async function buildShop(request: ShopRequest, log: (line: string) => void): Promise<ShopReport> {
-  const report: ShopReport = { ...emptyShopOutcome(), rotations: null, apiKey: null, peakRssMB: NaN, heapLimitMB: getHeapStatistics().heap_size_limit / MB };
+  const report: ShopReport = {
+    ...emptyShopOutcome(),
+    rotations: null,
+    apiKey: null,
+    peakRssMB: NaN,
+    heapLimitMB: getHeapStatistics().heap_size_limit / MB,
+  };
   const { products, customers, dataDir } = request;
   log(
     `generating ${count(products)} products, ${count(customers)} customers; their orders and ${count(customers * 10)} sessions stream into the import ` +
@@ -111,7 +127,9 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
 
     log("ranking suites (in-process, short)…");
     try {
-      report.ranking = (await runRankingSuites(store, "demo", imported.merchant.api_key, { timing: suiteTiming(true), budget: "rankingScaleP99" })).results;
+      report.ranking = (
+        await runRankingSuites(store, "demo", imported.merchant.api_key, { timing: suiteTiming(true), budget: "rankingScaleP99" })
+      ).results;
     } catch (error) {
       report.errors.push(`ranking suites: ${describeError(error)}`);
     }
@@ -189,7 +207,12 @@ function* countingOrders(orders: Iterable<DemoOrder>, volumes: Volumes): Generat
  * each), counting them into the volumes. The time reported is the appends'
  * alone: the events are generated between them.
  */
-async function appendEvents(store: Store, events: Iterable<BehaviourEvent>, volumes: Volumes, log: (line: string) => void): Promise<{ events: number; ms: number }> {
+async function appendEvents(
+  store: Store,
+  events: Iterable<BehaviourEvent>,
+  volumes: Volumes,
+  log: (line: string) => void,
+): Promise<{ events: number; ms: number }> {
   const started = performance.now();
   let appendMs = 0;
   for (const batch of chunksOf(events, EVENT_BATCH)) {

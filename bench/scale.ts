@@ -37,7 +37,13 @@ export interface ScaleOptions {
   rebuild: boolean;
 }
 
-export const DEFAULT_SCALE: ScaleOptions = { products: 100_000, customers: 50_000, maxImportMinutes: 10, chunk: MAX_BATCH_ITEMS, rebuild: true };
+export const DEFAULT_SCALE: ScaleOptions = {
+  products: 100_000,
+  customers: 50_000,
+  maxImportMinutes: 10,
+  chunk: MAX_BATCH_ITEMS,
+  rebuild: true,
+};
 
 export function scaleOptionsFrom(argv: readonly string[]): ScaleOptions {
   const number = (flag: string, fallback: number) => {
@@ -72,7 +78,16 @@ export interface KindImport {
 export interface ScaleReport {
   options: ScaleOptions;
   generateMs: number;
-  volumes: { products: number; variants: number; collections: number; markets: number; marketPrices: number; customers: number; orders: number; orderLines: number };
+  volumes: {
+    products: number;
+    variants: number;
+    collections: number;
+    markets: number;
+    marketPrices: number;
+    customers: number;
+    orders: number;
+    orderLines: number;
+  };
   imports: KindImport[];
   /** False when the import hit the time cap: the suites then ran on part of the orders. */
   importComplete: boolean;
@@ -172,7 +187,9 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
     orderLines: demo.orders.reduce((sum, o) => sum + o.line_items.length, 0),
   };
   const afterGenerate = rss();
-  log(`generated in ${(generateMs / 1000).toFixed(1)} s: ${count(volumes.orders)} orders, ${count(volumes.orderLines)} order lines; RSS ${afterGenerate.toFixed(0)} MB`);
+  log(
+    `generated in ${(generateMs / 1000).toFixed(1)} s: ${count(volumes.orders)} orders, ${count(volumes.orderLines)} order lines; RSS ${afterGenerate.toFixed(0)} MB`,
+  );
 
   const dataDir = makeTempDir("aisle-bench-scale-");
   const store = Store.open(dataDir);
@@ -185,7 +202,9 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
     const afterImport = rss();
     const heapAfterImport = process.memoryUsage().heapUsed / MB;
     const dataFileMB = (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / MB;
-    log(`import done in ${((performance.now() - importStart) / 1000).toFixed(1)} s; RSS ${afterImport.toFixed(0)} MB (JS heap ${heapAfterImport.toFixed(0)} MB), LMDB file ${dataFileMB.toFixed(0)} MB`);
+    log(
+      `import done in ${((performance.now() - importStart) / 1000).toFixed(1)} s; RSS ${afterImport.toFixed(0)} MB (JS heap ${heapAfterImport.toFixed(0)} MB), LMDB file ${dataFileMB.toFixed(0)} MB`,
+    );
 
     const suites: MicroSuite[] = [];
     let facts: RankingFacts | null = null;
@@ -205,7 +224,10 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
     }
     log("order-update suites…");
     try {
-      suites.push({ title: "order updates at scale (in-process, LMDB commit awaited)", results: await runUpdateSuites(store, merchant.id, { timing }) });
+      suites.push({
+        title: "order updates at scale (in-process, LMDB commit awaited)",
+        results: await runUpdateSuites(store, merchant.id, { timing }),
+      });
     } catch (error) {
       errors.push(`order-update suites failed: ${describe(error)}`);
     }

@@ -14,9 +14,14 @@ const LOAD_CLIENT = fileURLToPath(new URL("./load-client.js", import.meta.url));
 const RAW_UWS = fileURLToPath(new URL("./raw-uws.js", import.meta.url));
 
 /** GETs a product list and checks it is a 200 with at least one product. */
-export async function fetchList(url: string): Promise<{ body: Uint8Array; data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } }> {
+export async function fetchList(
+  url: string,
+): Promise<{ body: Uint8Array; data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } }> {
   const body = await fetchOk(url);
-  const parsed = JSON.parse(Buffer.from(body).toString("utf8")) as { data: unknown[]; metadata?: { cache_info?: { cached_at_time?: string } } };
+  const parsed = JSON.parse(Buffer.from(body).toString("utf8")) as {
+    data: unknown[];
+    metadata?: { cache_info?: { cached_at_time?: string } };
+  };
   if (!Array.isArray(parsed.data) || parsed.data.length === 0) throw new Error(`GET ${url} answered no products`);
   return { body, ...parsed };
 }
@@ -24,7 +29,8 @@ export async function fetchList(url: string): Promise<{ body: Uint8Array; data: 
 export async function fetchOk(url: string, headers: Record<string, string> = {}): Promise<Uint8Array> {
   const response = await fetch(url, { headers });
   const body = new Uint8Array(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${Buffer.from(body).toString("utf8").slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`GET ${url} answered ${response.status}: ${Buffer.from(body).toString("utf8").slice(0, 300)}`);
   return body;
 }
 
@@ -35,7 +41,9 @@ export interface Ceiling {
 
 /** A raw uWS process answering every request with one body; `replay`: the file maps each URL to its own body. */
 export async function startCeiling(bodyFile: string, replay = false): Promise<Ceiling> {
-  const child = spawnTracked(process.execPath, [RAW_UWS, ...(replay ? ["--replay"] : []), bodyFile, "0"], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = spawnTracked(process.execPath, [RAW_UWS, ...(replay ? ["--replay"] : []), bodyFile, "0"], {
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -85,7 +93,9 @@ export async function runScenario(
   budgets: ScenarioBudgets = {},
   shape: RequestShape = {},
 ): Promise<{ result: ScenarioResult; acknowledged: number }> {
-  process.stderr.write(`  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} connection${settings.connections === 1 ? "" : "s"})…\n`);
+  process.stderr.write(
+    `  load: ${name} (${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} connection${settings.connections === 1 ? "" : "s"})…\n`,
+  );
   const out = await runClient({ origin, paths, ...settings, ...shape });
   const { errors, timeouts, non2xx } = out.autocannon;
   const result = scenarioResult(name, target, settings.connections, budgets, { ...out, errors, timeouts, non2xx });
@@ -95,7 +105,6 @@ export async function runScenario(
 export async function scenario(...args: Parameters<typeof runScenario>): Promise<ScenarioResult> {
   return (await runScenario(...args)).result;
 }
-
 
 /**
  * Each distinct request of a rotation sent once, its answer kept: the bytes the

@@ -30,7 +30,11 @@ const DEFAULT_JUDGMENTS = "../shared/data/homedepot_dev_judgments.tsv";
 
 /** Samples taken in ms with performance.now(). */
 function percentiles(name: string, samplesMs: number[], budget?: MicroResult["budget"]): MicroResult {
-  return fromSamples(name, samplesMs.map((ms) => ms * 1000), budget);
+  return fromSamples(
+    name,
+    samplesMs.map((ms) => ms * 1000),
+    budget,
+  );
 }
 
 export async function runSearchBench(options: SearchBenchOptions): Promise<MicroSuite | null> {
@@ -56,8 +60,16 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
   try {
     const merchant = await loadTitledMerchant(store, "homedepot", products);
     const { index, buildMs, heapMb, exactHeap } = measuredIndexBuild(store, merchant.id);
-    results.push({ name: `index build, ${index.products.size} products (one worker's)`, p50Us: buildMs * 1000, p99Us: buildMs * 1000, opsPerSec: 1000 / buildMs, samples: 1 });
-    notes.push(`index build ${(buildMs / 1000).toFixed(2)} s, JS heap +${heapMb.toFixed(0)} MB${exactHeap ? "" : " (no --expose-gc: approximate)"} per worker`);
+    results.push({
+      name: `index build, ${index.products.size} products (one worker's)`,
+      p50Us: buildMs * 1000,
+      p99Us: buildMs * 1000,
+      opsPerSec: 1000 / buildMs,
+      samples: 1,
+    });
+    notes.push(
+      `index build ${(buildMs / 1000).toFixed(2)} s, JS heap +${heapMb.toFixed(0)} MB${exactHeap ? "" : " (no --expose-gc: approximate)"} per worker`,
+    );
 
     // Ranking alone with nothing cached: the work a keystroke nobody typed before costs.
     const rankTimes: number[] = [];
@@ -72,7 +84,12 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
     const taskTimes: number[] = [];
     for (const prefix of typed) {
       const started = performance.now();
-      const result = await quickView(store, { kind: "quick_view", merchantId: merchant.id, request: quickViewRequest(prefix), now: Date.now() });
+      const result = await quickView(store, {
+        kind: "quick_view",
+        merchantId: merchant.id,
+        request: quickViewRequest(prefix),
+        now: Date.now(),
+      });
       taskTimes.push(performance.now() - started);
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
     }
@@ -94,7 +111,11 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
     if (created.status !== 201) throw new Error(`merchant create: ${created.status} ${await created.text()}`);
     const { api_key: key } = (await created.json()) as { api_key: string };
     for (const batch of titledProductBatches(products)) {
-      const res = await fetch(`${aisle.origin}/admin/v1/merchants/homedepot/products`, { method: "POST", headers: admin, body: JSON.stringify(batch) });
+      const res = await fetch(`${aisle.origin}/admin/v1/merchants/homedepot/products`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify(batch),
+      });
       if (res.status !== 200) throw new Error(`product import: ${res.status} ${await res.text()}`);
     }
     const rssBefore = rssMB(aisle.pid);

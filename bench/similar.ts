@@ -66,7 +66,10 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
   const store = Store.open(dataDir);
   try {
     const size = options.products;
-    const demo = await seedDemo(store, size === undefined ? {} : { products: size, customers: Math.max(2_000, Math.round(size / 5)), sessions: Math.max(20_000, size / 2) });
+    const demo = await seedDemo(
+      store,
+      size === undefined ? {} : { products: size, customers: Math.max(2_000, Math.round(size / 5)), sessions: Math.max(20_000, size / 2) },
+    );
     const merchant = demo.merchantId;
     const label = size === undefined ? "demo" : `${size.toLocaleString("en-US")} products`;
 
@@ -74,15 +77,24 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
     const manifest = await buildSimilarModel(store, dataDir, merchant);
     const buildUs = (performance.now() - started) * 1000;
     const results: MicroResult[] = [
-      fromSamples(`full build, ${label}: train ${manifest.training.samples.toLocaleString("en-US")} pairs + ONNX export + embed + neighbour lists`, [buildUs], {
-        name: size === undefined ? "similarBuildDemo" : "similarBuildScale",
-        stat: "p50",
-      }),
+      fromSamples(
+        `full build, ${label}: train ${manifest.training.samples.toLocaleString("en-US")} pairs + ONNX export + embed + neighbour lists`,
+        [buildUs],
+        {
+          name: size === undefined ? "similarBuildDemo" : "similarBuildScale",
+          stat: "p50",
+        },
+      ),
     ];
 
     const ids = store.productIds(merchant);
     const texts = ids.slice(0, 256).map((id) => store.product(merchant, id)!);
-    const embedSamples = await embedLatencyInWorker(join(modelDirectory(dataDir, merchant), manifest.file), manifest.dims, texts, options.quick ? 500 : 5_000);
+    const embedSamples = await embedLatencyInWorker(
+      join(modelDirectory(dataDir, merchant), manifest.file),
+      manifest.dims,
+      texts,
+      options.quick ? 500 : 5_000,
+    );
     results.push(
       fromSamples(`embed one product in a worker (onnxruntime-node, ${manifest.hashing.buckets} × ${manifest.dims} table)`, embedSamples, [
         { name: "similarEmbedP50", stat: "p50" },
@@ -97,7 +109,15 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
       const id = ids[(round * 7919) % ids.length]!;
       const donor = store.product(merchant, ids[(round * 104_729 + 1) % ids.length]!)!;
       const product = store.product(merchant, id)!;
-      await store.upsertProducts(merchant, [{ path: "bench", value: { product: { ...product, title: donor.title, product_type: donor.product_type }, metafields: store.metafields(merchant, "product", id) } }]);
+      await store.upsertProducts(merchant, [
+        {
+          path: "bench",
+          value: {
+            product: { ...product, title: donor.title, product_type: donor.product_type },
+            metafields: store.metafields(merchant, "product", id),
+          },
+        },
+      ]);
       const refreshStarted = performance.now();
       await refreshSimilar(store, dataDir, merchant, [id]);
       refreshSamples.push((performance.now() - refreshStarted) * 1000);
@@ -108,14 +128,21 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
       const id = ids[(round * 6_151) % ids.length]!;
       const product = store.product(merchant, id)!;
       const variants = product.variants.map((variant) => ({ ...variant, price: (Number(variant.price) + 1).toFixed(2) }));
-      await store.upsertProducts(merchant, [{ path: "bench", value: { product: { ...product, variants }, metafields: store.metafields(merchant, "product", id) } }]);
+      await store.upsertProducts(merchant, [
+        { path: "bench", value: { product: { ...product, variants }, metafields: store.metafields(merchant, "product", id) } },
+      ]);
       const refreshStarted = performance.now();
       await refreshSimilar(store, dataDir, merchant, [id]);
       priceSamples.push((performance.now() - refreshStarted) * 1000);
     }
     // The first refresh loads the model and every vector into the worker: reported apart.
     results.push(fromSamples(`refresh after one product changed (first, with model load)`, refreshSamples.slice(0, 1)));
-    results.push(fromSamples(`refresh after one product's text changed (embed + own list + patch the lists it reaches)`, refreshSamples.slice(1), { name: "similarRefreshP99", stat: "p99" }));
+    results.push(
+      fromSamples(`refresh after one product's text changed (embed + own list + patch the lists it reaches)`, refreshSamples.slice(1), {
+        name: "similarRefreshP99",
+        stat: "p99",
+      }),
+    );
     results.push(fromSamples(`refresh after a price change (embed, vector unchanged, nothing written)`, priceSamples));
     return {
       title: `similar-products model (${label})`,

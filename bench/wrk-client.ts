@@ -87,7 +87,16 @@ interface WrkResult {
 
 async function runOnce(spec: WrkSpec, script: string, seconds: number): Promise<WrkResult> {
   // One thread: the server has one uWS thread and the machine two cores. wrk takes whole seconds.
-  const args = ["-t1", `-c${spec.connections}`, `-d${Math.max(1, Math.round(seconds))}s`, `--timeout`, `${spec.timeoutS}s`, "-s", script, spec.origin];
+  const args = [
+    "-t1",
+    `-c${spec.connections}`,
+    `-d${Math.max(1, Math.round(seconds))}s`,
+    `--timeout`,
+    `${spec.timeoutS}s`,
+    "-s",
+    script,
+    spec.origin,
+  ];
   const child = spawnTracked("wrk", args, { env: { ...process.env, AISLE_PATHS: spec.pathsFile } });
   let stdout = "";
   let stderr = "";
@@ -110,7 +119,15 @@ export async function runWrk(spec: WrkSpec): Promise<WrkOutcome> {
   return {
     reqPerSec: run.requests / seconds,
     okPerSec: ok / seconds,
-    latencyMs: { count: run.requests, mean: ms(run.meanUs), p50: ms(run.p50Us), p90: ms(run.p90Us), p99: ms(run.p99Us), p999: ms(run.p999Us), max: ms(run.maxUs) },
+    latencyMs: {
+      count: run.requests,
+      mean: ms(run.meanUs),
+      p50: ms(run.p50Us),
+      p90: ms(run.p90Us),
+      p99: ms(run.p99Us),
+      p999: ms(run.p999Us),
+      max: ms(run.maxUs),
+    },
     acknowledged: ok + (warmup ? warmup.requests - warmup.status : 0),
     socketErrors: run.connect + run.read + run.write + (warmup ? warmup.connect + warmup.read + warmup.write : 0),
     timeouts: run.timeout + (warmup?.timeout ?? 0),

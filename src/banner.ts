@@ -18,7 +18,9 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
       "Try:",
       `  curl '${base}/api/v1/products/static?key=${demo.apiKey}&ids=${sample.productIds.join(",")}&format=pretty'`,
       `  curl '${base}/api/v1/products/static?key=${demo.apiKey}&handles=${sample.handles.join(",")}&country_code=CA&metafield_ns=reviews'`,
-      ...(sample.collectionId ? [`  curl '${base}/api/v1/products/static?key=${demo.apiKey}&platform_collection_id=${sample.collectionId}&limit=10'`] : []),
+      ...(sample.collectionId
+        ? [`  curl '${base}/api/v1/products/static?key=${demo.apiKey}&platform_collection_id=${sample.collectionId}&limit=10'`]
+        : []),
       `  curl '${base}/api/v1/products/similar_products?key=${demo.apiKey}&platform_product_ids=${sample.productIds[0]}&limit=5&format=pretty'`,
       `  curl '${base}/api/v1/sources?format=pretty'`,
       `  curl -H 'Authorization: Bearer ${service.adminToken}' '${base}/admin/v1/merchants'`,

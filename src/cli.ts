@@ -55,26 +55,36 @@ async function serve(options: { port?: number; data?: string }): Promise<void> {
   printBanner(config, service, performance.now() - startedAt);
 }
 
-async function importCommand(files: string[], options: { merchant: string; type?: IngestKind; data?: string; train: boolean }): Promise<void> {
+async function importCommand(
+  files: string[],
+  options: { merchant: string; type?: IngestKind; data?: string; train: boolean },
+): Promise<void> {
   const config = loadConfig(process.env, { dataDir: options.data });
   const store = Store.open(config.dataDir);
   let productsImported = false;
   try {
-    if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}; create it with aisle merchants add`);
-    const bar = new cliProgress.SingleBar({
+    if (!store.merchant(options.merchant))
+      throw new InvalidInput("--merchant", `no merchant ${options.merchant}; create it with aisle merchants add`);
+    const bar = new cliProgress.SingleBar(
+      {
         format: "importing [{bar}] {percentage}% {value}/{total} objects {eta_formatted} left",
         stream: process.stderr,
         // Also report progress when output goes to a file or a CI log.
         noTTYOutput: true,
         notTTYSchedule: 2_000,
-      }, cliProgress.Presets.shades_classic);
+      },
+      cliProgress.Presets.shades_classic,
+    );
     const startedAt = performance.now();
     const counts = await importFiles(store, options.merchant, files, options.type, {
       start: (total) => bar.start(total, 0),
       advance: (count) => bar.increment(count),
       stop: () => bar.stop(),
     });
-    const written = Object.entries(counts).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind}`).join(", ");
+    const written = Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(", ");
     console.log(`imported ${written || "nothing"} into ${options.merchant} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
     productsImported = (counts.products ?? 0) > 0;
   } finally {
@@ -114,7 +124,12 @@ async function addMerchant(options: { id: string; name: string; domain: string; 
   const config = loadConfig(process.env, { dataDir: options.data });
   const store = Store.open(config.dataDir);
   try {
-    const merchant = await createMerchant(store, { id: options.id, name: options.name, domain: options.domain, currency: options.currency });
+    const merchant = await createMerchant(store, {
+      id: options.id,
+      name: options.name,
+      domain: options.domain,
+      currency: options.currency,
+    });
     console.log(JSON.stringify({ id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret }, null, 2));
   } finally {
     await store.close();
@@ -196,7 +211,9 @@ program
 
 program
   .command("train")
-  .description("train a merchant's similar-products model (text, then what is bought and viewed together), export it to ONNX and list every product's neighbours")
+  .description(
+    "train a merchant's similar-products model (text, then what is bought and viewed together), export it to ONNX and list every product's neighbours",
+  )
   .requiredOption("--merchant <id>", "merchant")
   .option("--text-only", "skip fine-tuning on behaviour")
   .option("--data <dir>", "data directory")
@@ -211,7 +228,11 @@ program
 
 const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
 /** The Online Retail evaluations share their data file, split and output options. */
-function onlineRetailEval(name: string, description: string, run: (options: { data: string; split: RetailSplit; log: (line: string) => void }) => Promise<Record<string, unknown>>): void {
+function onlineRetailEval(
+  name: string,
+  description: string,
+  run: (options: { data: string; split: RetailSplit; log: (line: string) => void }) => Promise<Record<string, unknown>>,
+): void {
   evaluations
     .command(name)
     .description(description)
@@ -226,7 +247,11 @@ function onlineRetailEval(name: string, description: string, run: (options: { da
 }
 
 onlineRetailEval("fbt", "bought together: the Online Retail protocol (HR@10, NDCG@10, coverage@10)", evalFbt);
-onlineRetailEval("similar", "similar products: the Online Retail protocol, behaviour-tuned model against its text-only start (HR@10, NDCG@10)", evalSimilar);
+onlineRetailEval(
+  "similar",
+  "similar products: the Online Retail protocol, behaviour-tuned model against its text-only start (HR@10, NDCG@10)",
+  evalSimilar,
+);
 
 evaluations
   .command("sessions")
@@ -267,7 +292,13 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof InvalidInput || error instanceof ConfigError || error instanceof AlreadyExistsError || error instanceof StoreFormatError || error instanceof DataDirInUseError) {
+  if (
+    error instanceof InvalidInput ||
+    error instanceof ConfigError ||
+    error instanceof AlreadyExistsError ||
+    error instanceof StoreFormatError ||
+    error instanceof DataDirInUseError
+  ) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);
   }

@@ -36,7 +36,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const demo = env.AISLE_DEMO ?? "auto";
   if (demo !== "auto" && demo !== "off") throw new ConfigError(`AISLE_DEMO must be auto or off, got "${demo}"`);
   const logLevel = env.AISLE_LOG_LEVEL ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`AISLE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new ConfigError(`AISLE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const config: Config = {
     host: env.HOST ?? "0.0.0.0",
     port: integerSetting(env, "PORT", 8080, 0),

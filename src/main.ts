@@ -71,7 +71,11 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const cache = new ResponseCache(config.cacheMaxBytes);
   let queueDepth = () => 0;
   let eventsUnapplied = () => 0;
-  const metrics = new ServiceMetrics({ poolQueueDepth: () => queueDepth(), eventsUnapplied: () => eventsUnapplied(), cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }) });
+  const metrics = new ServiceMetrics({
+    poolQueueDepth: () => queueDepth(),
+    eventsUnapplied: () => eventsUnapplied(),
+    cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }),
+  });
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     threads: config.workers,
@@ -89,7 +93,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     store,
     config.dataDir,
     () => store.refreshSnapshot(),
-    (thread, error) => log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
+    (thread, error) =>
+      log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
   );
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
@@ -97,7 +102,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // Every worker reads each merchant's in-memory indexes in background steps,
   // the three kinds taking turns (src/pool/warm-up.ts).
   const warmMerchants = (merchantIds: readonly string[]) => {
-    for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const) warmIndexes(kind, merchantIds, pool, config.workers, log, metrics);
+    for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const)
+      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics);
   };
   const services: Services = {
     store,
@@ -126,7 +132,12 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     maxBodyBytes: config.maxBodyBytes,
     maxUrlBytes: config.maxUrlBytes,
     onInternalError: (error, request, requestId) =>
-      log.error("request failed", { requestId, method: request.method, path: request.path, error: String((error as Error)?.stack ?? error) }),
+      log.error("request failed", {
+        requestId,
+        method: request.method,
+        path: request.path,
+        error: String((error as Error)?.stack ?? error),
+      }),
     onResponse: ({ route, method, path, status, seconds, requestId }) => {
       metrics.request(route, method, status, seconds);
       // Checked here so the default level builds no access-log object per request.

@@ -4,11 +4,7 @@ import type { Product, Variant } from "./types.js";
 // a variant can be bought when it has stock, when overselling is allowed, or when
 // nobody tracks its inventory.
 export function isVariantAvailable(variant: Variant): boolean {
-  return (
-    variant.inventory_quantity > 0 ||
-    variant.inventory_policy === "continue" ||
-    variant.inventory_management === null
-  );
+  return variant.inventory_quantity > 0 || variant.inventory_policy === "continue" || variant.inventory_management === null;
 }
 
 export function isProductAvailable(product: Product): boolean {

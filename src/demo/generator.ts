@@ -433,22 +433,95 @@ interface StyleSpec {
 }
 
 const STYLES: readonly StyleSpec[] = [
-  { name: "Alpine", look: "rugged", season: "winter", colors: ["Forest", "Charcoal", "Rust", "Oatmeal", "Black"], pitch: "built for cold mornings above the tree line" },
-  { name: "Coastal", look: "relaxed", season: "summer", colors: ["Sand", "Navy", "Seafoam", "White", "Sky"], pitch: "made for salt air and long summer evenings" },
-  { name: "Canyon", look: "retro", season: "autumn", colors: ["Terracotta", "Ochre", "Sand", "Olive", "Clay"], pitch: "inspired by sun-baked desert trails" },
-  { name: "Nordic", look: "minimal", season: "winter", colors: ["Oatmeal", "Slate", "White", "Charcoal", "Fog"], pitch: "pared back and quietly warm" },
-  { name: "Harbor", look: "classic", season: "spring", colors: ["Navy", "Red", "White", "Grey", "Indigo"], pitch: "a classic you will reach for every day" },
-  { name: "Meadow", look: "cozy", season: "spring", colors: ["Sage", "Cream", "Lavender", "Moss", "Blush"], pitch: "soft, easy and made to linger over" },
-  { name: "Ember", look: "modern", season: "autumn", colors: ["Black", "Rust", "Copper", "Charcoal", "Amber"], pitch: "modern lines with a warm glow" },
-  { name: "Summit", look: "technical", season: "all-season", colors: ["Orange", "Black", "Cobalt", "Lime", "Grey"], pitch: "technical enough for big days out" },
+  {
+    name: "Alpine",
+    look: "rugged",
+    season: "winter",
+    colors: ["Forest", "Charcoal", "Rust", "Oatmeal", "Black"],
+    pitch: "built for cold mornings above the tree line",
+  },
+  {
+    name: "Coastal",
+    look: "relaxed",
+    season: "summer",
+    colors: ["Sand", "Navy", "Seafoam", "White", "Sky"],
+    pitch: "made for salt air and long summer evenings",
+  },
+  {
+    name: "Canyon",
+    look: "retro",
+    season: "autumn",
+    colors: ["Terracotta", "Ochre", "Sand", "Olive", "Clay"],
+    pitch: "inspired by sun-baked desert trails",
+  },
+  {
+    name: "Nordic",
+    look: "minimal",
+    season: "winter",
+    colors: ["Oatmeal", "Slate", "White", "Charcoal", "Fog"],
+    pitch: "pared back and quietly warm",
+  },
+  {
+    name: "Harbor",
+    look: "classic",
+    season: "spring",
+    colors: ["Navy", "Red", "White", "Grey", "Indigo"],
+    pitch: "a classic you will reach for every day",
+  },
+  {
+    name: "Meadow",
+    look: "cozy",
+    season: "spring",
+    colors: ["Sage", "Cream", "Lavender", "Moss", "Blush"],
+    pitch: "soft, easy and made to linger over",
+  },
+  {
+    name: "Ember",
+    look: "modern",
+    season: "autumn",
+    colors: ["Black", "Rust", "Copper", "Charcoal", "Amber"],
+    pitch: "modern lines with a warm glow",
+  },
+  {
+    name: "Summit",
+    look: "technical",
+    season: "all-season",
+    colors: ["Orange", "Black", "Cobalt", "Lime", "Grey"],
+    pitch: "technical enough for big days out",
+  },
 ];
 
 /** Explicit SKU codes so two colours never collide inside one product. */
 const COLOR_CODES: Readonly<Record<string, string>> = {
-  Forest: "FOR", Charcoal: "CHR", Rust: "RST", Oatmeal: "OAT", Black: "BLK", Sand: "SND", Navy: "NVY",
-  Seafoam: "SEA", White: "WHT", Sky: "SKY", Terracotta: "TER", Ochre: "OCH", Olive: "OLV", Clay: "CLY",
-  Slate: "SLT", Fog: "FOG", Red: "RED", Grey: "GRY", Indigo: "IND", Sage: "SAG", Cream: "CRM",
-  Lavender: "LAV", Moss: "MOS", Blush: "BLS", Copper: "COP", Amber: "AMB", Orange: "ORG", Cobalt: "COB", Lime: "LIM",
+  Forest: "FOR",
+  Charcoal: "CHR",
+  Rust: "RST",
+  Oatmeal: "OAT",
+  Black: "BLK",
+  Sand: "SND",
+  Navy: "NVY",
+  Seafoam: "SEA",
+  White: "WHT",
+  Sky: "SKY",
+  Terracotta: "TER",
+  Ochre: "OCH",
+  Olive: "OLV",
+  Clay: "CLY",
+  Slate: "SLT",
+  Fog: "FOG",
+  Red: "RED",
+  Grey: "GRY",
+  Indigo: "IND",
+  Sage: "SAG",
+  Cream: "CRM",
+  Lavender: "LAV",
+  Moss: "MOS",
+  Blush: "BLS",
+  Copper: "COP",
+  Amber: "AMB",
+  Orange: "ORG",
+  Cobalt: "COB",
+  Lime: "LIM",
 };
 
 interface SizeSpec {
@@ -483,147 +556,411 @@ interface TypeSpec {
   giftable: boolean;
 }
 
-const sizes = (list: readonly [string, string, number][]): SizeSpec[] =>
-  list.map(([name, code, upcharge]) => ({ name, code, upcharge }));
+const sizes = (list: readonly [string, string, number][]): SizeSpec[] => list.map(([name, code, upcharge]) => ({ name, code, upcharge }));
 
-const APPAREL_SIZES = sizes([["XS", "XS", 0], ["S", "S", 0], ["M", "M", 0], ["L", "L", 0], ["XL", "XL", 0], ["XXL", "XXL", 300]]);
-const WASH_CARE = ["Machine wash cold, tumble dry low.", "Machine wash cold with like colours; line dry.", "Hand wash cool and dry flat to keep its shape."];
+const APPAREL_SIZES = sizes([
+  ["XS", "XS", 0],
+  ["S", "S", 0],
+  ["M", "M", 0],
+  ["L", "L", 0],
+  ["XL", "XL", 0],
+  ["XXL", "XXL", 300],
+]);
+const WASH_CARE = [
+  "Machine wash cold, tumble dry low.",
+  "Machine wash cold with like colours; line dry.",
+  "Hand wash cool and dry flat to keep its shape.",
+];
 
 const TYPES: readonly TypeSpec[] = [
   {
-    name: "T-Shirt", plural: "T-Shirts", code: "TEE", dept: APPAREL, share: 14,
+    name: "T-Shirt",
+    plural: "T-Shirts",
+    code: "TEE",
+    dept: APPAREL,
+    share: 14,
     nouns: ["Tee", "T-Shirt", "Pocket Tee", "Crew Tee", "Long Sleeve Tee"],
     materials: ["Cotton", "Organic Cotton", "Merino", "Linen", "Hemp"],
-    price: [18, 42], grams: [140, 260], sizes: APPAREL_SIZES,
-    modes: [["size-color", 85], ["size", 15]], seasons: ["summer", "spring"],
-    features: ["Cut for an easy, relaxed fit that layers well.", "Pre-shrunk so it keeps its shape wash after wash.", "Tagless neck label for all-day comfort."],
-    care: WASH_CARE, fabric: [140, 220], giftable: true,
+    price: [18, 42],
+    grams: [140, 260],
+    sizes: APPAREL_SIZES,
+    modes: [
+      ["size-color", 85],
+      ["size", 15],
+    ],
+    seasons: ["summer", "spring"],
+    features: [
+      "Cut for an easy, relaxed fit that layers well.",
+      "Pre-shrunk so it keeps its shape wash after wash.",
+      "Tagless neck label for all-day comfort.",
+    ],
+    care: WASH_CARE,
+    fabric: [140, 220],
+    giftable: true,
   },
   {
-    name: "Hoodie", plural: "Hoodies", code: "HOO", dept: APPAREL, share: 9,
+    name: "Hoodie",
+    plural: "Hoodies",
+    code: "HOO",
+    dept: APPAREL,
+    share: 9,
     nouns: ["Hoodie", "Pullover Hoodie", "Zip Hoodie", "Trail Hoodie"],
     materials: ["Fleece", "Merino", "French Terry", "Organic Cotton"],
-    price: [48, 98], grams: [450, 750], sizes: APPAREL_SIZES,
-    modes: [["size-color", 90], ["size", 10]], seasons: ["autumn", "winter"],
-    features: ["Brushed inside for warmth without bulk.", "Kangaroo pocket and a lined, adjustable hood.", "Ribbed cuffs that hold their stretch."],
-    care: WASH_CARE, fabric: [280, 420], giftable: false,
+    price: [48, 98],
+    grams: [450, 750],
+    sizes: APPAREL_SIZES,
+    modes: [
+      ["size-color", 90],
+      ["size", 10],
+    ],
+    seasons: ["autumn", "winter"],
+    features: [
+      "Brushed inside for warmth without bulk.",
+      "Kangaroo pocket and a lined, adjustable hood.",
+      "Ribbed cuffs that hold their stretch.",
+    ],
+    care: WASH_CARE,
+    fabric: [280, 420],
+    giftable: false,
   },
   {
-    name: "Jacket", plural: "Jackets", code: "JKT", dept: APPAREL, share: 7,
+    name: "Jacket",
+    plural: "Jackets",
+    code: "JKT",
+    dept: APPAREL,
+    share: 7,
     nouns: ["Jacket", "Shell Jacket", "Puffer", "Field Jacket", "Anorak"],
     materials: ["Down", "Waxed Canvas", "Softshell", "Recycled Nylon", "Insulated"],
-    price: [98, 320], grams: [350, 1200], sizes: APPAREL_SIZES,
-    modes: [["size-color", 80], ["size", 20]], seasons: ["winter", "autumn"],
+    price: [98, 320],
+    grams: [350, 1200],
+    sizes: APPAREL_SIZES,
+    modes: [
+      ["size-color", 80],
+      ["size", 20],
+    ],
+    seasons: ["winter", "autumn"],
     features: ["Seam-sealed and rated for steady rain.", "Packs into its own chest pocket.", "Two-way zip and a helmet-compatible hood."],
-    care: ["Spot clean; reproof with wash-in waterproofing.", "Machine wash warm, tumble dry low with dryer balls."], fabric: null, giftable: false,
+    care: ["Spot clean; reproof with wash-in waterproofing.", "Machine wash warm, tumble dry low with dryer balls."],
+    fabric: null,
+    giftable: false,
   },
   {
-    name: "Socks", plural: "Socks", code: "SCK", dept: APPAREL, share: 7,
+    name: "Socks",
+    plural: "Socks",
+    code: "SCK",
+    dept: APPAREL,
+    share: 7,
     nouns: ["Socks", "Crew Socks", "Hiking Socks", "Boot Socks"],
     materials: ["Merino", "Wool", "Bamboo", "Cotton"],
-    price: [12, 26], grams: [60, 120], sizes: sizes([["S/M", "SM", 0], ["L/XL", "LX", 0]]),
-    modes: [["size-color", 60], ["size", 40]], seasons: ["all-season", "winter"],
-    features: ["Cushioned heel and toe for long days on foot.", "Seamless toe that never rubs.", "Arch support that keeps them from slipping."],
-    care: WASH_CARE, fabric: [180, 260], giftable: true,
+    price: [12, 26],
+    grams: [60, 120],
+    sizes: sizes([
+      ["S/M", "SM", 0],
+      ["L/XL", "LX", 0],
+    ]),
+    modes: [
+      ["size-color", 60],
+      ["size", 40],
+    ],
+    seasons: ["all-season", "winter"],
+    features: [
+      "Cushioned heel and toe for long days on foot.",
+      "Seamless toe that never rubs.",
+      "Arch support that keeps them from slipping.",
+    ],
+    care: WASH_CARE,
+    fabric: [180, 260],
+    giftable: true,
   },
   {
-    name: "Beanie", plural: "Beanies", code: "BNE", dept: APPAREL, share: 5,
+    name: "Beanie",
+    plural: "Beanies",
+    code: "BNE",
+    dept: APPAREL,
+    share: 5,
     nouns: ["Beanie", "Watch Cap", "Rib Beanie", "Fisherman Beanie"],
     materials: ["Wool", "Merino", "Cashmere", "Recycled Acrylic"],
-    price: [18, 38], grams: [70, 130], sizes: [],
-    modes: [["color", 70], ["default", 30]], seasons: ["winter", "autumn"],
+    price: [18, 38],
+    grams: [70, 130],
+    sizes: [],
+    modes: [
+      ["color", 70],
+      ["default", 30],
+    ],
+    seasons: ["winter", "autumn"],
     features: ["Double-layer cuff keeps ears warm.", "Soft enough to wear all day without itching.", "One size, with plenty of stretch."],
-    care: ["Hand wash cool and dry flat."], fabric: null, giftable: true,
+    care: ["Hand wash cool and dry flat."],
+    fabric: null,
+    giftable: true,
   },
   {
-    name: "Backpack", plural: "Backpacks", code: "BPK", dept: OUTDOOR, share: 6,
+    name: "Backpack",
+    plural: "Backpacks",
+    code: "BPK",
+    dept: OUTDOOR,
+    share: 6,
     nouns: ["Backpack", "Daypack", "Rucksack", "Roll-Top Pack"],
     materials: ["Canvas", "Nylon", "Ripstop", "Waxed Canvas"],
-    price: [45, 189], grams: [600, 1500], sizes: sizes([["20L", "20L", 0], ["28L", "28L", 1500], ["35L", "35L", 3000]]),
-    modes: [["color", 50], ["size-color", 20], ["default", 30]], seasons: ["all-season"],
-    features: ["Padded laptop sleeve fits a 16-inch machine.", "Water-resistant base and weatherproof zips.", "Load lifters and a sternum strap for longer hauls."],
-    care: [], fabric: null, giftable: false,
+    price: [45, 189],
+    grams: [600, 1500],
+    sizes: sizes([
+      ["20L", "20L", 0],
+      ["28L", "28L", 1500],
+      ["35L", "35L", 3000],
+    ]),
+    modes: [
+      ["color", 50],
+      ["size-color", 20],
+      ["default", 30],
+    ],
+    seasons: ["all-season"],
+    features: [
+      "Padded laptop sleeve fits a 16-inch machine.",
+      "Water-resistant base and weatherproof zips.",
+      "Load lifters and a sternum strap for longer hauls.",
+    ],
+    care: [],
+    fabric: null,
+    giftable: false,
   },
   {
-    name: "Water Bottle", plural: "Water Bottles", code: "BTL", dept: OUTDOOR, share: 5,
+    name: "Water Bottle",
+    plural: "Water Bottles",
+    code: "BTL",
+    dept: OUTDOOR,
+    share: 5,
     nouns: ["Water Bottle", "Bottle", "Flask", "Canteen"],
     materials: ["Stainless Steel", "Insulated", "Glass", "Titanium"],
-    price: [18, 45], grams: [250, 500], sizes: sizes([["500 ml", "05L", 0], ["750 ml", "07L", 400], ["1 L", "10L", 800]]),
-    modes: [["size-color", 50], ["color", 30], ["default", 20]], seasons: ["summer", "all-season"],
-    features: ["Keeps drinks cold for 24 hours and hot for 12.", "Leakproof lid you can toss in a bag.", "Wide mouth for ice cubes and easy cleaning."],
-    care: [], fabric: null, giftable: true,
+    price: [18, 45],
+    grams: [250, 500],
+    sizes: sizes([
+      ["500 ml", "05L", 0],
+      ["750 ml", "07L", 400],
+      ["1 L", "10L", 800],
+    ]),
+    modes: [
+      ["size-color", 50],
+      ["color", 30],
+      ["default", 20],
+    ],
+    seasons: ["summer", "all-season"],
+    features: [
+      "Keeps drinks cold for 24 hours and hot for 12.",
+      "Leakproof lid you can toss in a bag.",
+      "Wide mouth for ice cubes and easy cleaning.",
+    ],
+    care: [],
+    fabric: null,
+    giftable: true,
   },
   {
-    name: "Tent", plural: "Tents", code: "TNT", dept: OUTDOOR, share: 4,
+    name: "Tent",
+    plural: "Tents",
+    code: "TNT",
+    dept: OUTDOOR,
+    share: 4,
     nouns: ["Tent", "Dome Tent", "Backpacking Tent", "Trekking Shelter"],
     materials: ["Ultralight", "Ripstop", "Canvas", "Silnylon"],
-    price: [149, 649], grams: [1100, 4500], sizes: sizes([["2-Person", "2P", 0], ["3-Person", "3P", 6000], ["4-Person", "4P", 12000]]),
-    modes: [["size", 60], ["default", 40]], seasons: ["summer", "spring"],
-    features: ["Pitches in under five minutes with colour-coded poles.", "Two doors and two vestibules, so nobody climbs over anyone.", "Full-coverage fly rated for mountain storms."],
-    care: [], fabric: null, giftable: false,
+    price: [149, 649],
+    grams: [1100, 4500],
+    sizes: sizes([
+      ["2-Person", "2P", 0],
+      ["3-Person", "3P", 6000],
+      ["4-Person", "4P", 12000],
+    ]),
+    modes: [
+      ["size", 60],
+      ["default", 40],
+    ],
+    seasons: ["summer", "spring"],
+    features: [
+      "Pitches in under five minutes with colour-coded poles.",
+      "Two doors and two vestibules, so nobody climbs over anyone.",
+      "Full-coverage fly rated for mountain storms.",
+    ],
+    care: [],
+    fabric: null,
+    giftable: false,
   },
   {
-    name: "Sleeping Mat", plural: "Sleeping Mats", code: "MAT", dept: OUTDOOR, share: 4,
+    name: "Sleeping Mat",
+    plural: "Sleeping Mats",
+    code: "MAT",
+    dept: OUTDOOR,
+    share: 4,
     nouns: ["Sleeping Mat", "Sleeping Pad", "Camp Mat", "Air Pad"],
     materials: ["Foam", "Inflatable", "Self-Inflating", "Insulated"],
-    price: [49, 169], grams: [350, 1400], sizes: sizes([["Regular", "REG", 0], ["Long", "LNG", 1500], ["Wide", "WDE", 2500]]),
-    modes: [["size", 60], ["default", 40]], seasons: ["summer", "all-season"],
-    features: ["Baffled chambers stop you rolling off in the night.", "Inflates in a dozen breaths with the pump sack.", "Reflective layer for cold ground."],
-    care: [], fabric: null, giftable: false,
+    price: [49, 169],
+    grams: [350, 1400],
+    sizes: sizes([
+      ["Regular", "REG", 0],
+      ["Long", "LNG", 1500],
+      ["Wide", "WDE", 2500],
+    ]),
+    modes: [
+      ["size", 60],
+      ["default", 40],
+    ],
+    seasons: ["summer", "all-season"],
+    features: [
+      "Baffled chambers stop you rolling off in the night.",
+      "Inflates in a dozen breaths with the pump sack.",
+      "Reflective layer for cold ground.",
+    ],
+    care: [],
+    fabric: null,
+    giftable: false,
   },
   {
-    name: "Lantern", plural: "Lanterns", code: "LTN", dept: OUTDOOR, share: 4,
+    name: "Lantern",
+    plural: "Lanterns",
+    code: "LTN",
+    dept: OUTDOOR,
+    share: 4,
     nouns: ["Lantern", "Camp Lantern", "Lamp Lantern", "Hanging Lantern"],
     materials: ["LED", "Solar", "Brass", "Collapsible"],
-    price: [24, 89], grams: [150, 700], sizes: [],
-    modes: [["color", 40], ["default", 60]], seasons: ["summer", "autumn"],
-    features: ["Warm dimmable light that lasts all weekend.", "USB-C rechargeable, with a power-bank mode.", "Folding hook hangs from any tent loop."],
-    care: [], fabric: null, giftable: true,
+    price: [24, 89],
+    grams: [150, 700],
+    sizes: [],
+    modes: [
+      ["color", 40],
+      ["default", 60],
+    ],
+    seasons: ["summer", "autumn"],
+    features: [
+      "Warm dimmable light that lasts all weekend.",
+      "USB-C rechargeable, with a power-bank mode.",
+      "Folding hook hangs from any tent loop.",
+    ],
+    care: [],
+    fabric: null,
+    giftable: true,
   },
   {
-    name: "Mug", plural: "Mugs", code: "MUG", dept: HOME, share: 8,
+    name: "Mug",
+    plural: "Mugs",
+    code: "MUG",
+    dept: HOME,
+    share: 8,
     nouns: ["Mug", "Camp Mug", "Coffee Mug", "Tumbler"],
     materials: ["Ceramic", "Stoneware", "Enamel", "Porcelain"],
-    price: [14, 38], grams: [250, 450], sizes: [],
-    modes: [["color", 60], ["default", 40]], seasons: ["all-season", "winter"],
+    price: [14, 38],
+    grams: [250, 450],
+    sizes: [],
+    modes: [
+      ["color", 60],
+      ["default", 40],
+    ],
+    seasons: ["all-season", "winter"],
     features: ["Hand-glazed, so no two are quite alike.", "Dishwasher and microwave safe.", "Holds a generous 12 oz pour."],
-    care: [], fabric: null, giftable: true,
+    care: [],
+    fabric: null,
+    giftable: true,
   },
   {
-    name: "Candle", plural: "Candles", code: "CDL", dept: HOME, share: 9,
+    name: "Candle",
+    plural: "Candles",
+    code: "CDL",
+    dept: HOME,
+    share: 9,
     nouns: ["Candle", "Jar Candle", "Pillar Candle", "Travel Candle"],
     materials: ["Soy", "Beeswax", "Coconut Wax", "Soy Blend"],
-    price: [16, 48], grams: [200, 600], sizes: sizes([["8 oz", "8OZ", 0], ["12 oz", "12OZ", 800], ["16 oz", "16OZ", 1400]]),
-    modes: [["size", 50], ["default", 50]], seasons: ["autumn", "winter"],
+    price: [16, 48],
+    grams: [200, 600],
+    sizes: sizes([
+      ["8 oz", "8OZ", 0],
+      ["12 oz", "12OZ", 800],
+      ["16 oz", "16OZ", 1400],
+    ]),
+    modes: [
+      ["size", 50],
+      ["default", 50],
+    ],
+    seasons: ["autumn", "winter"],
     features: ["Cotton wick for a clean, even burn.", "Notes of cedar, smoke and a little citrus.", "Burns for around 50 hours."],
-    care: [], fabric: null, giftable: true,
+    care: [],
+    fabric: null,
+    giftable: true,
   },
   {
-    name: "Lamp", plural: "Lamps", code: "LMP", dept: HOME, share: 5,
+    name: "Lamp",
+    plural: "Lamps",
+    code: "LMP",
+    dept: HOME,
+    share: 5,
     nouns: ["Lamp", "Table Lamp", "Floor Lamp", "Desk Lamp"],
     materials: ["Brass", "Oak", "Ceramic", "Rattan", "Linen"],
-    price: [59, 289], grams: [1200, 6000], sizes: [],
-    modes: [["color", 50], ["default", 50]], seasons: ["all-season"],
+    price: [59, 289],
+    grams: [1200, 6000],
+    sizes: [],
+    modes: [
+      ["color", 50],
+      ["default", 50],
+    ],
+    seasons: ["all-season"],
     features: ["Linen shade that softens the light.", "Three-way dimmer switch on the cord.", "Takes any standard E26 bulb."],
-    care: [], fabric: null, giftable: false,
+    care: [],
+    fabric: null,
+    giftable: false,
   },
   {
-    name: "Sofa", plural: "Sofas", code: "SOF", dept: HOME, share: 3,
+    name: "Sofa",
+    plural: "Sofas",
+    code: "SOF",
+    dept: HOME,
+    share: 3,
     nouns: ["Sofa", "Loveseat", "Sectional", "Daybed"],
     materials: ["Linen", "Velvet", "Leather", "Boucle"],
-    price: [799, 2899], grams: [35000, 90000], sizes: sizes([["Loveseat", "LOV", 0], ["3-Seater", "3ST", 30000], ["Sectional", "SEC", 90000]]),
-    modes: [["size-color", 60], ["color", 40]], seasons: ["all-season"],
-    features: ["Kiln-dried hardwood frame with a lifetime guarantee.", "Feather-wrapped cushions that stay plump.", "Arrives in boxes that fit through any door."],
-    care: ["Vacuum weekly; blot spills straight away.", "Professional clean only."], fabric: null, giftable: false,
+    price: [799, 2899],
+    grams: [35000, 90000],
+    sizes: sizes([
+      ["Loveseat", "LOV", 0],
+      ["3-Seater", "3ST", 30000],
+      ["Sectional", "SEC", 90000],
+    ]),
+    modes: [
+      ["size-color", 60],
+      ["color", 40],
+    ],
+    seasons: ["all-season"],
+    features: [
+      "Kiln-dried hardwood frame with a lifetime guarantee.",
+      "Feather-wrapped cushions that stay plump.",
+      "Arrives in boxes that fit through any door.",
+    ],
+    care: ["Vacuum weekly; blot spills straight away.", "Professional clean only."],
+    fabric: null,
+    giftable: false,
   },
   {
-    name: "Blanket", plural: "Blankets", code: "BLK", dept: HOME, share: 6,
+    name: "Blanket",
+    plural: "Blankets",
+    code: "BLK",
+    dept: HOME,
+    share: 6,
     nouns: ["Blanket", "Throw", "Camp Blanket", "Quilt"],
     materials: ["Wool", "Cotton", "Cashmere", "Fleece", "Linen"],
-    price: [39, 149], grams: [600, 2000], sizes: sizes([["Throw", "THR", 0], ["Queen", "QN", 4000], ["King", "KG", 6000]]),
-    modes: [["size-color", 40], ["color", 40], ["default", 20]], seasons: ["winter", "autumn"],
-    features: ["Woven on vintage looms in small batches.", "Big enough to share on the sofa or at camp.", "Softens further with every wash."],
-    care: ["Machine wash cold on a gentle cycle; line dry."], fabric: [300, 480], giftable: true,
+    price: [39, 149],
+    grams: [600, 2000],
+    sizes: sizes([
+      ["Throw", "THR", 0],
+      ["Queen", "QN", 4000],
+      ["King", "KG", 6000],
+    ]),
+    modes: [
+      ["size-color", 40],
+      ["color", 40],
+      ["default", 20],
+    ],
+    seasons: ["winter", "autumn"],
+    features: [
+      "Woven on vintage looms in small batches.",
+      "Big enough to share on the sofa or at camp.",
+      "Softens further with every wash.",
+    ],
+    care: ["Machine wash cold on a gentle cycle; line dry."],
+    fabric: [300, 480],
+    giftable: true,
   },
 ];
 
@@ -638,7 +975,14 @@ const BUNDLE_TEMPLATES: readonly { types: readonly string[]; weight: number }[] 
   { types: ["Candle", "Blanket", "Mug"], weight: 3 },
 ];
 
-const IMAGE_SIZES: readonly (readonly [number, number])[] = [[2048, 2048], [1600, 2000], [2000, 2000], [1200, 1500], [2400, 1600], [1080, 1350]];
+const IMAGE_SIZES: readonly (readonly [number, number])[] = [
+  [2048, 2048],
+  [1600, 2000],
+  [2000, 2000],
+  [1200, 1500],
+  [2400, 1600],
+  [1080, 1350],
+];
 
 // ---------------------------------------------------------------------------
 // Catalogue
@@ -714,13 +1058,25 @@ function buildCatalogue(cfg: Config): { products: DemoProduct[]; catalogue: Cata
     const draft = rng.chance(0.03);
     const style = rng.int(0, STYLES.length - 1);
     const built = buildProduct({
-      cfg, rng, ids, handles, skus, index: i, spec, vendor, draft, style,
+      cfg,
+      rng,
+      ids,
+      handles,
+      skus,
+      index: i,
+      spec,
+      vendor,
+      draft,
+      style,
       createdS: at(createdTimes, i),
       popularity: draft ? 0 : at(weights, i) / maxWeight,
     });
     products.push(built.product);
     catalogue.ids[i] = built.product.id;
-    catalogue.variants.push({ ids: Float64Array.from(built.product.variants, (v) => v.id), prices: built.product.variants.map((v) => v.price) });
+    catalogue.variants.push({
+      ids: Float64Array.from(built.product.variants, (v) => v.id),
+      prices: built.product.variants.map((v) => v.price),
+    });
     catalogue.type[i] = type;
     catalogue.style[i] = style;
     catalogue.sellable[i] = draft ? 0 : 1;
@@ -820,9 +1176,10 @@ function buildProduct(input: ProductInput): { product: DemoProduct; outOfStock: 
       id: ids.variant.take(),
       title: combo.values.join(" / "),
       price: formatCents(cents),
-      compare_at_price: pricing.saleFactor !== null && (pricing.wholeProductOnSale || v % 2 === 0)
-        ? formatCents(roundToWhole(cents * pricing.saleFactor))
-        : null,
+      compare_at_price:
+        pricing.saleFactor !== null && (pricing.wholeProductOnSale || v % 2 === 0)
+          ? formatCents(roundToWhole(cents * pricing.saleFactor))
+          : null,
       sku: uniqueSku(input.skus, [spec.code, String(input.index + 1).padStart(6, "0"), ...combo.codes]),
       barcode: upc(barcodePrefix * 10_000 + ((input.index * 13 + v) % 10_000)),
       position: v + 1,
@@ -838,7 +1195,10 @@ function buildProduct(input: ProductInput): { product: DemoProduct; outOfStock: 
       requires_shipping: true,
       created_at: createdAt,
       updated_at: updatedAt,
-      metafields: fabricGsm === null ? [] : [metafield(ids, "custom", "fabric_weight", `${fabricGsm + combo.sizeIndex * 5} gsm`, "single_line_text_field")],
+      metafields:
+        fabricGsm === null
+          ? []
+          : [metafield(ids, "custom", "fabric_weight", `${fabricGsm + combo.sizeIndex * 5} gsm`, "single_line_text_field")],
     };
   });
 
@@ -879,7 +1239,24 @@ function buildProduct(input: ProductInput): { product: DemoProduct; outOfStock: 
 }
 
 /** Product-line words; they widen the title space so big catalogues are not mostly "-2", "-3" handles. */
-const LINES = ["Everyday", "Classic", "Heritage", "Expedition", "Weekend", "Field", "Studio", "Essential", "Utility", "Trail", "Camp", "Lightweight", "Heavyweight", "Packable", "Signature", "Voyager"];
+const LINES = [
+  "Everyday",
+  "Classic",
+  "Heritage",
+  "Expedition",
+  "Weekend",
+  "Field",
+  "Studio",
+  "Essential",
+  "Utility",
+  "Trail",
+  "Camp",
+  "Lightweight",
+  "Heavyweight",
+  "Packable",
+  "Signature",
+  "Voyager",
+];
 
 /** Same-type products read alike: "Alpine Merino Zip Hoodie", "Merino Coastal Everyday Tee", "The Summit Tent". */
 function productTitle(rng: Rng, style: StyleSpec, material: string, spec: TypeSpec): string {
@@ -1166,18 +1543,43 @@ function buildCollections(cfg: Config, products: readonly DemoProduct[], catalog
   const hasTag = (p: DemoProduct, tag: string): boolean => `, ${p.tags}, `.includes(`, ${tag}, `);
   const minPrice = (p: DemoProduct): number => p.variants.reduce((min, v) => Math.min(min, Number(v.price)), Infinity);
 
-  const collection = (title: string, productIds: number[]): DemoCollection => ({ id: ids.take(), title, handle: slug(title), product_ids: productIds });
+  const collection = (title: string, productIds: number[]): DemoCollection => ({
+    id: ids.take(),
+    title,
+    handle: slug(title),
+    product_ids: productIds,
+  });
   // Products are generated oldest first, so newest first is reverse index order.
   const newest = products.filter((_, i) => forSale(i)).reverse();
   const recentCount = products.filter((_, i) => forSale(i) && (createdS[i] ?? 0) >= cfg.nowS - 30 * DAY_S).length;
 
   return [
-    ...TYPES.map((spec) => collection(spec.plural, where((p) => p.product_type === spec.name))),
-    collection("Summer Essentials", where((p, i) => forSale(i) && hasTag(p, "summer"))),
-    collection("Winter Warmers", where((p, i) => forSale(i) && hasTag(p, "winter"))),
-    collection("Gifts Under $50", where((p, i) => forSale(i) && hasTag(p, "gift") && minPrice(p) < 50)),
-    collection("New Arrivals", newest.slice(0, Math.max(12, recentCount)).map((p) => p.id)),
-    collection("Sale", where((p, i) => forSale(i) && hasTag(p, "sale"))),
+    ...TYPES.map((spec) =>
+      collection(
+        spec.plural,
+        where((p) => p.product_type === spec.name),
+      ),
+    ),
+    collection(
+      "Summer Essentials",
+      where((p, i) => forSale(i) && hasTag(p, "summer")),
+    ),
+    collection(
+      "Winter Warmers",
+      where((p, i) => forSale(i) && hasTag(p, "winter")),
+    ),
+    collection(
+      "Gifts Under $50",
+      where((p, i) => forSale(i) && hasTag(p, "gift") && minPrice(p) < 50),
+    ),
+    collection(
+      "New Arrivals",
+      newest.slice(0, Math.max(12, recentCount)).map((p) => p.id),
+    ),
+    collection(
+      "Sale",
+      where((p, i) => forSale(i) && hasTag(p, "sale")),
+    ),
   ];
 }
 
@@ -1186,21 +1588,151 @@ function buildCollections(cfg: Config, products: readonly DemoProduct[], catalog
 // ---------------------------------------------------------------------------
 
 const FIRST_NAMES = [
-  "Olivia", "Liam", "Emma", "Noah", "Ava", "Oliver", "Sophia", "Elijah", "Isabella", "James", "Mia", "William",
-  "Amelia", "Benjamin", "Harper", "Lucas", "Evelyn", "Henry", "Abigail", "Theodore", "Emily", "Jack", "Ella", "Levi",
-  "Scarlett", "Alexander", "Grace", "Mateo", "Chloe", "Daniel", "Priya", "Arjun", "Mei", "Hiroshi", "Aisha", "Omar",
-  "Sofia", "Diego", "Fatima", "Kwame", "Zara", "Ravi", "Nora", "Felix", "Ingrid", "Luca", "Maya", "Ethan",
-  "Chloé", "Owen", "Freya", "Callum", "Isla", "Rhys", "Niamh", "Eilidh", "Amara", "Tariq", "Yuki", "Leila",
+  "Olivia",
+  "Liam",
+  "Emma",
+  "Noah",
+  "Ava",
+  "Oliver",
+  "Sophia",
+  "Elijah",
+  "Isabella",
+  "James",
+  "Mia",
+  "William",
+  "Amelia",
+  "Benjamin",
+  "Harper",
+  "Lucas",
+  "Evelyn",
+  "Henry",
+  "Abigail",
+  "Theodore",
+  "Emily",
+  "Jack",
+  "Ella",
+  "Levi",
+  "Scarlett",
+  "Alexander",
+  "Grace",
+  "Mateo",
+  "Chloe",
+  "Daniel",
+  "Priya",
+  "Arjun",
+  "Mei",
+  "Hiroshi",
+  "Aisha",
+  "Omar",
+  "Sofia",
+  "Diego",
+  "Fatima",
+  "Kwame",
+  "Zara",
+  "Ravi",
+  "Nora",
+  "Felix",
+  "Ingrid",
+  "Luca",
+  "Maya",
+  "Ethan",
+  "Chloé",
+  "Owen",
+  "Freya",
+  "Callum",
+  "Isla",
+  "Rhys",
+  "Niamh",
+  "Eilidh",
+  "Amara",
+  "Tariq",
+  "Yuki",
+  "Leila",
 ];
 const LAST_NAMES = [
-  "Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez",
-  "Lopez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Thompson", "White",
-  "Harris", "Clark", "Lewis", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Nguyen", "Patel", "Kim",
-  "Chen", "Singh", "Okafor", "Mensah", "Tanaka", "Haddad", "Novak", "Kowalski", "Larsen", "Murphy", "O'Brien",
-  "MacDonald", "Campbell", "Evans", "Hughes", "Roberts", "Bouchard", "Tremblay", "Gagnon", "Roy", "Côté", "Fraser",
-  "Sato", "Ali", "Hussain", "Fischer",
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Lee",
+  "Thompson",
+  "White",
+  "Harris",
+  "Clark",
+  "Lewis",
+  "Walker",
+  "Young",
+  "Allen",
+  "King",
+  "Wright",
+  "Scott",
+  "Nguyen",
+  "Patel",
+  "Kim",
+  "Chen",
+  "Singh",
+  "Okafor",
+  "Mensah",
+  "Tanaka",
+  "Haddad",
+  "Novak",
+  "Kowalski",
+  "Larsen",
+  "Murphy",
+  "O'Brien",
+  "MacDonald",
+  "Campbell",
+  "Evans",
+  "Hughes",
+  "Roberts",
+  "Bouchard",
+  "Tremblay",
+  "Gagnon",
+  "Roy",
+  "Côté",
+  "Fraser",
+  "Sato",
+  "Ali",
+  "Hussain",
+  "Fischer",
 ];
-const STREETS = ["Maple", "Cedar", "Oak", "Elm", "Pine", "Birch", "Willow", "Lake", "Hill", "River", "Park", "Mill", "Church", "High", "Station", "Market", "King", "Queen", "Harbour", "Spruce"];
+const STREETS = [
+  "Maple",
+  "Cedar",
+  "Oak",
+  "Elm",
+  "Pine",
+  "Birch",
+  "Willow",
+  "Lake",
+  "Hill",
+  "River",
+  "Park",
+  "Mill",
+  "Church",
+  "High",
+  "Station",
+  "Market",
+  "King",
+  "Queen",
+  "Harbour",
+  "Spruce",
+];
 const COMPANIES = ["Northwind Traders", "Bluebird Design", "Hillside Studio", "Acme Logistics", "Juniper Consulting", "Brightwater Labs"];
 
 interface CountrySpec {
@@ -1216,32 +1748,58 @@ interface CountrySpec {
 // Phone numbers use the ranges reserved for fiction (NANP 555-01xx, Ofcom drama numbers).
 const COUNTRIES: readonly CountrySpec[] = [
   {
-    code: "US", name: "United States", currency: "USD", share: 60, suffixes: ["Street", "Avenue", "Road", "Lane", "Drive", "Way"],
+    code: "US",
+    name: "United States",
+    currency: "USD",
+    share: 60,
+    suffixes: ["Street", "Avenue", "Road", "Lane", "Drive", "Way"],
     cities: [
-      ["Portland", "Oregon", "OR", ["972"], "+1 503-555-01"], ["Denver", "Colorado", "CO", ["802"], "+1 303-555-01"],
-      ["Seattle", "Washington", "WA", ["981"], "+1 206-555-01"], ["Austin", "Texas", "TX", ["787"], "+1 512-555-01"],
-      ["Boston", "Massachusetts", "MA", ["021"], "+1 617-555-01"], ["Chicago", "Illinois", "IL", ["606"], "+1 312-555-01"],
-      ["Brooklyn", "New York", "NY", ["112"], "+1 718-555-01"], ["San Francisco", "California", "CA", ["941"], "+1 415-555-01"],
-      ["Boulder", "Colorado", "CO", ["803"], "+1 303-555-01"], ["Minneapolis", "Minnesota", "MN", ["554"], "+1 612-555-01"],
-      ["Asheville", "North Carolina", "NC", ["288"], "+1 828-555-01"], ["Salt Lake City", "Utah", "UT", ["841"], "+1 801-555-01"],
-      ["Burlington", "Vermont", "VT", ["054"], "+1 802-555-01"], ["Bend", "Oregon", "OR", ["977"], "+1 541-555-01"],
+      ["Portland", "Oregon", "OR", ["972"], "+1 503-555-01"],
+      ["Denver", "Colorado", "CO", ["802"], "+1 303-555-01"],
+      ["Seattle", "Washington", "WA", ["981"], "+1 206-555-01"],
+      ["Austin", "Texas", "TX", ["787"], "+1 512-555-01"],
+      ["Boston", "Massachusetts", "MA", ["021"], "+1 617-555-01"],
+      ["Chicago", "Illinois", "IL", ["606"], "+1 312-555-01"],
+      ["Brooklyn", "New York", "NY", ["112"], "+1 718-555-01"],
+      ["San Francisco", "California", "CA", ["941"], "+1 415-555-01"],
+      ["Boulder", "Colorado", "CO", ["803"], "+1 303-555-01"],
+      ["Minneapolis", "Minnesota", "MN", ["554"], "+1 612-555-01"],
+      ["Asheville", "North Carolina", "NC", ["288"], "+1 828-555-01"],
+      ["Salt Lake City", "Utah", "UT", ["841"], "+1 801-555-01"],
+      ["Burlington", "Vermont", "VT", ["054"], "+1 802-555-01"],
+      ["Bend", "Oregon", "OR", ["977"], "+1 541-555-01"],
     ],
   },
   {
-    code: "CA", name: "Canada", currency: "CAD", share: 25, suffixes: ["Street", "Avenue", "Road", "Crescent", "Drive"],
+    code: "CA",
+    name: "Canada",
+    currency: "CAD",
+    share: 25,
+    suffixes: ["Street", "Avenue", "Road", "Crescent", "Drive"],
     cities: [
-      ["Toronto", "Ontario", "ON", ["M5V", "M4C", "M6J"], "+1 416-555-01"], ["Vancouver", "British Columbia", "BC", ["V6B", "V5K"], "+1 604-555-01"],
-      ["Calgary", "Alberta", "AB", ["T2P", "T3A"], "+1 403-555-01"], ["Montreal", "Quebec", "QC", ["H2X", "H3B"], "+1 514-555-01"],
-      ["Halifax", "Nova Scotia", "NS", ["B3H", "B3K"], "+1 902-555-01"], ["Ottawa", "Ontario", "ON", ["K1P", "K2A"], "+1 613-555-01"],
-      ["Winnipeg", "Manitoba", "MB", ["R3C"], "+1 204-555-01"], ["Victoria", "British Columbia", "BC", ["V8W"], "+1 250-555-01"],
+      ["Toronto", "Ontario", "ON", ["M5V", "M4C", "M6J"], "+1 416-555-01"],
+      ["Vancouver", "British Columbia", "BC", ["V6B", "V5K"], "+1 604-555-01"],
+      ["Calgary", "Alberta", "AB", ["T2P", "T3A"], "+1 403-555-01"],
+      ["Montreal", "Quebec", "QC", ["H2X", "H3B"], "+1 514-555-01"],
+      ["Halifax", "Nova Scotia", "NS", ["B3H", "B3K"], "+1 902-555-01"],
+      ["Ottawa", "Ontario", "ON", ["K1P", "K2A"], "+1 613-555-01"],
+      ["Winnipeg", "Manitoba", "MB", ["R3C"], "+1 204-555-01"],
+      ["Victoria", "British Columbia", "BC", ["V8W"], "+1 250-555-01"],
     ],
   },
   {
-    code: "GB", name: "United Kingdom", currency: "GBP", share: 15, suffixes: ["Road", "Street", "Lane", "Close", "Gardens", "Terrace"],
+    code: "GB",
+    name: "United Kingdom",
+    currency: "GBP",
+    share: 15,
+    suffixes: ["Road", "Street", "Lane", "Close", "Gardens", "Terrace"],
     cities: [
-      ["London", "England", "ENG", ["EC1A", "SW1A", "N1", "E2", "SE1"], "+44 20 7946 0"], ["Manchester", "England", "ENG", ["M1", "M4"], "+44 161 496 0"],
-      ["Edinburgh", "Scotland", "SCT", ["EH1", "EH3"], "+44 131 496 0"], ["Glasgow", "Scotland", "SCT", ["G1", "G2"], "+44 141 496 0"],
-      ["Bristol", "England", "ENG", ["BS1", "BS8"], "+44 117 496 0"], ["Cardiff", "Wales", "WLS", ["CF10"], "+44 29 2018 0"],
+      ["London", "England", "ENG", ["EC1A", "SW1A", "N1", "E2", "SE1"], "+44 20 7946 0"],
+      ["Manchester", "England", "ENG", ["M1", "M4"], "+44 161 496 0"],
+      ["Edinburgh", "Scotland", "SCT", ["EH1", "EH3"], "+44 131 496 0"],
+      ["Glasgow", "Scotland", "SCT", ["G1", "G2"], "+44 141 496 0"],
+      ["Bristol", "England", "ENG", ["BS1", "BS8"], "+44 117 496 0"],
+      ["Cardiff", "Wales", "WLS", ["CF10"], "+44 29 2018 0"],
       ["Leeds", "England", "ENG", ["LS1", "LS6"], "+44 113 496 0"],
     ],
   },
@@ -1288,7 +1846,7 @@ function buildCustomers(cfg: Config): { records: DemoCustomer[]; pool: CustomerP
       updated_at: iso(createdS + Math.floor(rng.next() * (cfg.nowS - createdS))),
       state: "enabled",
       verified_email: rng.chance(0.92),
-      phone: rng.chance(0.35) ? at(addresses, 0).phone ?? fictionalPhone(rng, country) : null,
+      phone: rng.chance(0.35) ? (at(addresses, 0).phone ?? fictionalPhone(rng, country)) : null,
       tags: rng.pick(["", "", "", "", "", "", "vip", "newsletter", "wholesale", "vip, newsletter"]),
       currency: country.currency,
       note: null,
@@ -1298,7 +1856,14 @@ function buildCustomers(cfg: Config): { records: DemoCustomer[]; pool: CustomerP
     dept.push(rng.weighted([0.45, 0.3, 0.25]));
   }
   const activity = zipfWeights(cfg.customers, 0.6, 20, rng);
-  const pool = { ids: Float64Array.from(records, (c) => c.id), dept, activity: new Sampler(records.map((_, i) => i), (i) => at(activity, i)) };
+  const pool = {
+    ids: Float64Array.from(records, (c) => c.id),
+    dept,
+    activity: new Sampler(
+      records.map((_, i) => i),
+      (i) => at(activity, i),
+    ),
+  };
   return { records, pool };
 }
 
@@ -1316,7 +1881,9 @@ function address(rng: Rng, ids: IdSequence, first: string, last: string, country
     province,
     country: country.name,
     zip: postcode(rng, country.code, rng.pick(prefixes)),
-    phone: rng.chance(0.6) ? `${phonePrefix}${String(rng.int(0, country.code === "GB" ? 999 : 99)).padStart(country.code === "GB" ? 3 : 2, "0")}` : null,
+    phone: rng.chance(0.6)
+      ? `${phonePrefix}${String(rng.int(0, country.code === "GB" ? 999 : 99)).padStart(country.code === "GB" ? 3 : 2, "0")}`
+      : null,
     province_code: provinceCode,
     country_code: country.code,
     country_name: country.name,
@@ -1326,7 +1893,9 @@ function address(rng: Rng, ids: IdSequence, first: string, last: string, country
 
 function fictionalPhone(rng: Rng, country: CountrySpec): string {
   const prefix = rng.pick(country.cities)[4];
-  return country.code === "GB" ? `${prefix}${String(rng.int(0, 999)).padStart(3, "0")}` : `${prefix}${String(rng.int(0, 99)).padStart(2, "0")}`;
+  return country.code === "GB"
+    ? `${prefix}${String(rng.int(0, 999)).padStart(3, "0")}`
+    : `${prefix}${String(rng.int(0, 99)).padStart(2, "0")}`;
 }
 
 const POSTCODE_LETTERS = "ABDEFGHJLNPQRSTUWXYZ";
@@ -1349,7 +1918,11 @@ function uniqueEmail(seen: Map<string, number>, first: string, last: string, rng
 }
 
 function asciiFold(name: string): string {
-  return name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z]/g, "");
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z]/g, "");
 }
 
 // ---------------------------------------------------------------------------
@@ -1411,7 +1984,10 @@ function buildShopper(cfg: Config, catalogue: Catalogue, customers: CustomerPool
     byTypeStyle,
     bundles,
     bundlesOf,
-    bundleSampler: new Sampler(bundles.map((_, b) => b), (b) => at(appeal, b)),
+    bundleSampler: new Sampler(
+      bundles.map((_, b) => b),
+      (b) => at(appeal, b),
+    ),
     rising: pickRising(cfg, rng, catalogue, sellable),
     dayFactor: dayFactors(cfg, rng),
   };
@@ -1472,7 +2048,9 @@ function risingShare(cfg: Config, tS: number): number {
 }
 
 /** Orders come mostly in North American evenings (UTC hours). */
-const HOURLY = [1.0, 1.0, 0.95, 0.85, 0.65, 0.45, 0.3, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.85, 0.9, 0.9, 0.9, 0.95, 1.0, 1.0, 1.0];
+const HOURLY = [
+  1.0, 1.0, 0.95, 0.85, 0.65, 0.45, 0.3, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.85, 0.9, 0.9, 0.9, 0.95, 1.0, 1.0, 1.0,
+];
 
 /** A second in day slot d of the window, shaped by time of day (rejection sampling). */
 function timeInDay(cfg: Config, rng: Rng, d: number): number {
@@ -1605,7 +2183,12 @@ function orderLine(rng: Rng, catalogue: Catalogue, p: number): DemoOrderLine {
   const variants = at(catalogue.variants, p);
   const v = pickVariant(rng, at(catalogue.variantCumulative, p));
   const r = rng.next();
-  return { product_id: catalogue.ids[p]!, variant_id: variants.ids[v]!, quantity: r < 0.85 ? 1 : r < 0.95 ? 2 : rng.int(3, 4), price: at(variants.prices, v) };
+  return {
+    product_id: catalogue.ids[p]!,
+    variant_id: variants.ids[v]!,
+    quantity: r < 0.85 ? 1 : r < 0.95 ? 2 : rng.int(3, 4),
+    price: at(variants.prices, v),
+  };
 }
 
 function pickVariant(rng: Rng, cumulativeWeights: number[]): number {
@@ -1627,8 +2210,14 @@ function pickVariant(rng: Rng, cumulativeWeights: number[]): number {
 function buildMarkets(cfg: Config, products: DemoProduct[]): DemoMarket[] {
   const rng = stream(cfg.seed, "markets");
   return [
-    market({ id: 1, name: "Canada", active: true, countries: ["CA"], currency: "CAD", rate: 1.35 }, products.filter(() => rng.chance(0.9))),
-    market({ id: 2, name: "United Kingdom", active: true, countries: ["GB"], currency: "GBP", rate: 0.79 }, products.filter(() => rng.chance(0.8))),
+    market(
+      { id: 1, name: "Canada", active: true, countries: ["CA"], currency: "CAD", rate: 1.35 },
+      products.filter(() => rng.chance(0.9)),
+    ),
+    market(
+      { id: 2, name: "United Kingdom", active: true, countries: ["GB"], currency: "GBP", rate: 0.79 },
+      products.filter(() => rng.chance(0.8)),
+    ),
     // product_ids null: the whole catalogue, which also exercises that branch of ingest.
     market({ id: 3, name: "Canada Wholesale", active: false, countries: ["CA"], currency: "CAD", rate: 1.1 }, products, true),
   ];
@@ -1658,7 +2247,15 @@ function market(spec: MarketSpec, catalogue: DemoProduct[], wholeCatalogue = fal
     }
   }
   const { id, name, active, countries, currency } = spec;
-  return { id, name, active, countries, currency, product_ids: wholeCatalogue ? null : catalogue.map((p) => p.id), variant_prices: variantPrices };
+  return {
+    id,
+    name,
+    active,
+    countries,
+    currency,
+    product_ids: wholeCatalogue ? null : catalogue.map((p) => p.id),
+    variant_prices: variantPrices,
+  };
 }
 
 function toCentsExact(price: string): number {

@@ -62,7 +62,10 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
       if (!result.ok) throw new Error(`recommended failed: ${result.message}`);
       const ranked = (JSON.parse(decoder.decode(result.body)) as { data: { id: number }[] }).data.map((p) => p.id);
       engine.add(ranked, relevant);
-      popularity.add(popular.filter((id) => !query.includes(id)), relevant);
+      popularity.add(
+        popular.filter((id) => !query.includes(id)),
+        relevant,
+      );
     }
 
     const ours = engine.result(catalogueSize);
@@ -76,7 +79,9 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
     options.log(row("aisle popularity baseline (top sellers, 30 days)", baseline));
     if (options.split === "test") for (const ref of REFERENCE) options.log(row(`reference: ${ref.system}`, ref));
     options.log("");
-    options.log(`${ours.cases} cases; ${perQueryMs.toFixed(3)} ms per query (full endpoint work: ranking, filters, JSON); total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    options.log(
+      `${ours.cases} cases; ${perQueryMs.toFixed(3)} ms per query (full endpoint work: ranking, filters, JSON); total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return {
       eval: "fbt",
       split: options.split,

@@ -83,7 +83,13 @@ export type RetailSplit = "test" | "validation";
 export function protocolSplit(invoices: Invoice[], split: RetailSplit): { train: Invoice[]; test: Invoice[]; boundary: number } {
   const boundary = split === "test" ? TEST_START : VALIDATION_START;
   const end = split === "test" ? Number.POSITIVE_INFINITY : TEST_START;
-  return { ...splitAt(invoices.filter((invoice) => invoice.at < end), boundary), boundary };
+  return {
+    ...splitAt(
+      invoices.filter((invoice) => invoice.at < end),
+      boundary,
+    ),
+    boundary,
+  };
 }
 
 /** One case per test invoice with at least two items seen in train: the last is the target. */

@@ -33,7 +33,8 @@ export class SearchJudgments {
       const [query = "", id = "", relevance = ""] = line.split("\t");
       if (n === 0 && Number.isNaN(Number(relevance))) continue; // header
       const value = Number(relevance);
-      if (query === "" || !Number.isFinite(value) || !Number.isSafeInteger(Number(id))) throw new Error(`${path}:${n + 1}: expected query TAB product id TAB relevance`);
+      if (query === "" || !Number.isFinite(value) || !Number.isSafeInteger(Number(id)))
+        throw new Error(`${path}:${n + 1}: expected query TAB product id TAB relevance`);
       judgments.add(query, Number(id), value);
     }
     return judgments;
@@ -67,7 +68,10 @@ export class SearchJudgments {
     list.slice(0, 10).forEach((id, i) => {
       dcg += (judged.get(id) ?? 0) / Math.log2(i + 2);
     });
-    const ideal = [...judged.values()].sort((a, b) => b - a).slice(0, 10).reduce((sum, gain, i) => sum + gain / Math.log2(i + 2), 0);
+    const ideal = [...judged.values()]
+      .sort((a, b) => b - a)
+      .slice(0, 10)
+      .reduce((sum, gain, i) => sum + gain / Math.log2(i + 2), 0);
     return ideal > 0 ? dcg / ideal : 0;
   }
 

@@ -26,9 +26,18 @@ export interface SearchEvalOptions {
 /** The data README's BM25 reference rows (k1 = 1.2, b = 0.75). */
 const REFERENCE: { system: string; metrics: Omit<SearchMetrics, "queries"> }[] = [
   { system: "BM25 plain tokens", metrics: { ndcg10: 0.337, condensed: 0.826, s5k3: 0.015, s5k5: 0.053, s5k8: 0.121, s5full: 0.498 } },
-  { system: "BM25 light plural stemmer", metrics: { ndcg10: 0.381, condensed: 0.858, s5k3: 0.015, s5k5: 0.053, s5k8: 0.124, s5full: 0.559 } },
-  { system: "BM25 prefix-match of the last word", metrics: { ndcg10: 0.304, condensed: 0.829, s5k3: 0.039, s5k5: 0.104, s5k8: 0.176, s5full: 0.46 } },
-  { system: "BM25 stemmer + most frequent completion", metrics: { ndcg10: 0.373, condensed: 0.855, s5k3: 0.044, s5k5: 0.117, s5k8: 0.186, s5full: 0.549 } },
+  {
+    system: "BM25 light plural stemmer",
+    metrics: { ndcg10: 0.381, condensed: 0.858, s5k3: 0.015, s5k5: 0.053, s5k8: 0.124, s5full: 0.559 },
+  },
+  {
+    system: "BM25 prefix-match of the last word",
+    metrics: { ndcg10: 0.304, condensed: 0.829, s5k3: 0.039, s5k5: 0.104, s5k8: 0.176, s5full: 0.46 },
+  },
+  {
+    system: "BM25 stemmer + most frequent completion",
+    metrics: { ndcg10: 0.373, condensed: 0.855, s5k3: 0.044, s5k5: 0.117, s5k8: 0.186, s5full: 0.549 },
+  },
 ];
 
 /**
@@ -42,7 +51,16 @@ const SHOWN = 10;
 const TASK_CHECKS = 300;
 
 function request(query: string, limit: number): QuickViewRequest {
-  return { query, limit, collectionIds: null, excludeProductIds: [], excludeCollections: [], hideOutOfStock: false, countryCode: null, pretty: false };
+  return {
+    query,
+    limit,
+    collectionIds: null,
+    excludeProductIds: [],
+    excludeCollections: [],
+    hideOutOfStock: false,
+    countryCode: null,
+    pretty: false,
+  };
 }
 
 /** Half "A" or "B" of the queries by a hash of their text: tune on one, check on the other. */
@@ -54,7 +72,9 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
   const started = performance.now();
   const products = readTitledProducts(options.products);
   const judgments = SearchJudgments.read(options.judgments);
-  options.log(`${products.length} products, ${judgments.queries.length} queries (${judgments.withExactMatch} with a product of relevance ≥ 2.67)`);
+  options.log(
+    `${products.length} products, ${judgments.queries.length} queries (${judgments.withExactMatch} with a product of relevance ≥ 2.67)`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), "aisle-eval-search-"));
   const store = Store.open(dir);
@@ -65,7 +85,9 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
     const ingestMs = performance.now() - ingestStarted;
 
     const { index, buildMs, heapMb, exactHeap } = measuredIndexBuild(store, merchant.id);
-    options.log(`ingested through the store in ${(ingestMs / 1000).toFixed(1)} s; search index built in ${(buildMs / 1000).toFixed(2)} s (${index.products.size} products, heap +${heapMb.toFixed(0)} MB${exactHeap ? "" : ", without --expose-gc: approximate"})`);
+    options.log(
+      `ingested through the store in ${(ingestMs / 1000).toFixed(1)} s; search index built in ${(buildMs / 1000).toFixed(2)} s (${index.products.size} products, heap +${heapMb.toFixed(0)} MB${exactHeap ? "" : ", without --expose-gc: approximate"})`,
+    );
 
     const rankStarted = performance.now();
     const aisle = judgments.evaluate(
@@ -81,34 +103,53 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
     for (const query of sample) {
       const result = await quickView(store, { kind: "quick_view", merchantId: merchant.id, request: request(query, 10), now: Date.now() });
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
-      const shown = (JSON.parse(new TextDecoder().decode(result.body)) as { data: { productSuggestions: { id: string }[] } }).data.productSuggestions.map((s) => Number(s.id));
+      const shown = (
+        JSON.parse(new TextDecoder().decode(result.body)) as { data: { productSuggestions: { id: string }[] } }
+      ).data.productSuggestions.map((s) => Number(s.id));
       const ranked = searchProductIds(store, index, request(query, SHOWN), SHOWN);
       if (shown.join(",") === ranked.join(",")) identical++;
     }
 
     const rows: { system: string; metrics: SearchMetrics | Omit<SearchMetrics, "queries"> }[] = [
       { system: "aisle quick-view (all queries)", metrics: aisle.all },
-      ...Object.entries(aisle.groups).sort().map(([half, metrics]) => ({ system: `aisle quick-view, half ${half}`, metrics })),
+      ...Object.entries(aisle.groups)
+        .sort()
+        .map(([half, metrics]) => ({ system: `aisle quick-view, half ${half}`, metrics })),
     ];
     let flexsearch: SearchMetrics | null = null;
     if (options.flexsearchBaseline) {
       const baseline = flexsearchOnlyRanking(products);
-      flexsearch = judgments.evaluate((text) => baseline.search(text, SHOWN), (query) => baseline.search(query, DEPTH), halfOf).all;
+      flexsearch = judgments.evaluate(
+        (text) => baseline.search(text, SHOWN),
+        (query) => baseline.search(query, DEPTH),
+        halfOf,
+      ).all;
       rows.push({ system: `FlexSearch 0.8 alone (built in ${(baseline.buildMs / 1000).toFixed(1)} s)`, metrics: flexsearch });
     }
     rows.push(...REFERENCE.map((row) => ({ system: `reference: ${row.system}`, metrics: row.metrics })));
 
     const fmt = (value: number) => value.toFixed(3).padStart(9);
     options.log("");
-    options.log(`${"system".padEnd(52)} ${["NDCG@10", "condensed", "S@5 k=3", "S@5 k=5", "S@5 k=8", "S@5 full"].map((h) => h.padStart(9)).join(" ")}`);
+    options.log(
+      `${"system".padEnd(52)} ${["NDCG@10", "condensed", "S@5 k=3", "S@5 k=5", "S@5 k=8", "S@5 full"].map((h) => h.padStart(9)).join(" ")}`,
+    );
     for (const { system, metrics: m } of rows) {
       options.log(`${system.padEnd(52)} ${[m.ndcg10, m.condensed, m.s5k3, m.s5k5, m.s5k8, m.s5full].map(fmt).join(" ")}`);
     }
     options.log("");
-    options.log(`S@5 counts the ${judgments.withExactMatch} queries with a product of relevance ≥ 2.67; NDCG@10 all ${judgments.queries.length} (0 where no judged product has gain).`);
-    options.log(`halves by a hash of the query text: ${Object.entries(aisle.groups).sort().map(([half, m]) => `${half} ${m.queries} queries`).join(", ")}`);
+    options.log(
+      `S@5 counts the ${judgments.withExactMatch} queries with a product of relevance ≥ 2.67; NDCG@10 all ${judgments.queries.length} (0 where no judged product has gain).`,
+    );
+    options.log(
+      `halves by a hash of the query text: ${Object.entries(aisle.groups)
+        .sort()
+        .map(([half, m]) => `${half} ${m.queries} queries`)
+        .join(", ")}`,
+    );
     options.log(`worker task top 10 identical to the ranking on ${identical}/${sample.length} sampled queries`);
-    options.log(`ranking ${(rankMs / 1000).toFixed(1)} s for ${judgments.queries.length} queries and their prefixes; total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    options.log(
+      `ranking ${(rankMs / 1000).toFixed(1)} s for ${judgments.queries.length} queries and their prefixes; total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return {
       eval: "search",
       products: index.products.size,

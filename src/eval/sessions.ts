@@ -66,7 +66,9 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
   const sessions = readSessions(options.train);
   const cases = readCases(options.test);
   const inPrefix = cases.filter((c) => c.prefix.includes(c.next)).length;
-  options.log(`${sessions.length} train sessions, ${cases.length} test cases (${((100 * inPrefix) / cases.length).toFixed(1)}% of targets were already viewed in the prefix)`);
+  options.log(
+    `${sessions.length} train sessions, ${cases.length} test cases (${((100 * inPrefix) / cases.length).toFixed(1)}% of targets were already viewed in the prefix)`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), "aisle-eval-sessions-"));
   const store = Store.open(dir);
@@ -98,7 +100,9 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
     const indexStarted = performance.now();
     sessionsOf(store, merchant.id);
     const indexMs = performance.now() - indexStarted;
-    options.log(`events written through the store in ${(ingestMs / 1000).toFixed(1)} s; session index built from the event log in ${(indexMs / 1000).toFixed(1)} s`);
+    options.log(
+      `events written through the store in ${(ingestMs / 1000).toFixed(1)} s; session index built from the event log in ${(indexMs / 1000).toFixed(1)} s`,
+    );
 
     // The endpoint never shows what was already viewed; the protocol counts
     // repeat views as hits, so both are reported.
@@ -131,10 +135,12 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
       };
     }
 
-    const row = (name: string, hr: number, mrr: number, extra = "") => `${name.padEnd(72)} ${hr.toFixed(2).padStart(6)} ${mrr.toFixed(2).padStart(7)}  ${extra}`;
+    const row = (name: string, hr: number, mrr: number, extra = "") =>
+      `${name.padEnd(72)} ${hr.toFixed(2).padStart(6)} ${mrr.toFixed(2).padStart(7)}  ${extra}`;
     options.log("");
     options.log(`${"system".padEnd(72)} ${"HR@20".padStart(6)} ${"MRR@20".padStart(7)}  compute per case`);
-    for (const [name, r] of Object.entries(results)) options.log(row(name, r.hr, r.mrr, `p50 ${r.p50_us.toFixed(0)} µs, p99 ${r.p99_us.toFixed(0)} µs`));
+    for (const [name, r] of Object.entries(results))
+      options.log(row(name, r.hr, r.mrr, `p50 ${r.p50_us.toFixed(0)} µs, p99 ${r.p99_us.toFixed(0)} µs`));
     for (const ref of REFERENCE) options.log(row(`reference: ${ref.system}`, ref.hr, ref.mrr));
     options.log("");
     options.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -41,7 +41,10 @@ function score(retail: RetailMerchant, cases: Case[], context: RecommendationCon
     const result = recommended(retail.store, task);
     ms += performance.now() - started;
     if (!result.ok) throw new Error(`recommended failed: ${result.message}`);
-    metrics.add((JSON.parse(decoder.decode(result.body)) as { data: { id: number }[] }).data.map((product) => product.id), relevant);
+    metrics.add(
+      (JSON.parse(decoder.decode(result.body)) as { data: { id: number }[] }).data.map((product) => product.id),
+      relevant,
+    );
   }
   return { ...metrics.result(catalogueSize), ms_per_query: ms / Math.max(1, cases.length) };
 }
@@ -62,11 +65,16 @@ export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<s
     options.log(`${options.split} split: ${train.length} train invoices, ${cases.length} cases, ${catalogueSize} products`);
 
     const rows: Record<string, ReturnType<typeof score> & { build_s?: number }> = {};
-    for (const [name, useBehaviour] of [["text_only", false], ["behaviour_tuned", true]] as const) {
+    for (const [name, useBehaviour] of [
+      ["text_only", false],
+      ["behaviour_tuned", true],
+    ] as const) {
       const buildStarted = performance.now();
       const manifest = await buildSimilarModel(retail.store, retail.dataDir, retail.merchantId, { ...DEFAULT_BUILD, useBehaviour });
       const buildSeconds = (performance.now() - buildStarted) / 1000;
-      options.log(`${name}: model ${manifest.version} (${manifest.hashing.buckets} buckets × ${manifest.dims}), ${manifest.training.samples} behaviour pairs, built in ${buildSeconds.toFixed(1)} s`);
+      options.log(
+        `${name}: model ${manifest.version} (${manifest.hashing.buckets} buckets × ${manifest.dims}), ${manifest.training.samples} behaviour pairs, built in ${buildSeconds.toFixed(1)} s`,
+      );
       rows[name] = { ...score(retail, cases, "similar", boundary - 1, catalogueSize), build_s: buildSeconds };
     }
     rows.bought_together = score(retail, cases, "bought_together", boundary - 1, catalogueSize);
@@ -74,7 +82,9 @@ export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<s
     const line = (name: string, r: { hr: number; ndcg: number; coverage: number; ms_per_query: number }) =>
       `${name.padEnd(44)} ${r.hr.toFixed(3).padStart(6)} ${r.ndcg.toFixed(3).padStart(8)} ${r.coverage.toFixed(3).padStart(12)} ${r.ms_per_query.toFixed(3).padStart(9)}`;
     options.log("");
-    options.log(`${"system".padEnd(44)} ${"HR@10".padStart(6)} ${"NDCG@10".padStart(8)} ${"coverage@10".padStart(12)} ${"ms/query".padStart(9)}`);
+    options.log(
+      `${"system".padEnd(44)} ${"HR@10".padStart(6)} ${"NDCG@10".padStart(8)} ${"coverage@10".padStart(12)} ${"ms/query".padStart(9)}`,
+    );
     options.log(line("similar: text-only starting point", rows.text_only!));
     options.log(line("similar: behaviour-tuned (served model)", rows.behaviour_tuned!));
     options.log(line("for context: bought-together model", rows.bought_together!));

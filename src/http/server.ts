@@ -104,9 +104,17 @@ export class HttpServer {
     const requestId = requestIdOf(req.getHeader("x-request-id"));
     const answer = (routeLabel: string, reply: Reply, cors: boolean) => {
       writeReply(res, state, reply, cors, requestId);
-      this.options.onResponse?.({ route: routeLabel, method, path, status: reply.status, seconds: (performance.now() - started) / 1000, requestId });
+      this.options.onResponse?.({
+        route: routeLabel,
+        method,
+        path,
+        status: reply.status,
+        seconds: (performance.now() - started) / 1000,
+        requestId,
+      });
     };
-    const fail = (error: ApiError, headers?: Record<string, string>) => answer("unmatched", errorReply(error, "message", false, headers), true);
+    const fail = (error: ApiError, headers?: Record<string, string>) =>
+      answer("unmatched", errorReply(error, "message", false, headers), true);
 
     if (method === "OPTIONS") return answer("preflight", { status: 204, headers: PREFLIGHT_HEADERS, body: "" }, false);
     if (this.draining) return fail(new ApiError("shutting_down"));
@@ -122,7 +130,14 @@ export class HttpServer {
     }
 
     const { route, params } = match;
-    const request: RequestInfo = { method, path, query: parseQuery(rawQuery), headers: headersFor(req, route.readsHeaders), body: null, params };
+    const request: RequestInfo = {
+      method,
+      path,
+      query: parseQuery(rawQuery),
+      headers: headersFor(req, route.readsHeaders),
+      body: null,
+      params,
+    };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
     const failure = (error: unknown) => {
       if (!(error instanceof ApiError)) this.options.onInternalError(error, request, requestId);
@@ -143,7 +158,11 @@ export class HttpServer {
 
     const declared = Number(req.getHeader("content-length") || 0);
     if (declared > this.options.maxBodyBytes) {
-      return answer(route.pattern, errorReply(new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), "message"), route.cors);
+      return answer(
+        route.pattern,
+        errorReply(new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), "message"),
+        route.cors,
+      );
     }
     const handled = readBody(res, this.options.maxBodyBytes).then((body) => {
       request.body = body;

@@ -13,7 +13,12 @@ export type ThreadEnd<T> = { value: T } | { error: Error };
  * does not end it (progress). A thread that exits without saying how it ended
  * rejects, named `name`.
  */
-export function runOneShotThread<Message, T>(file: string, workerData: unknown, name: string, onMessage: (message: Message) => ThreadEnd<T> | null): Promise<T> {
+export function runOneShotThread<Message, T>(
+  file: string,
+  workerData: unknown,
+  name: string,
+  onMessage: (message: Message) => ThreadEnd<T> | null,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(compiledWorkerFile(file), { workerData });
     let end: ThreadEnd<T> | null = null;

@@ -50,7 +50,12 @@ export class WorkerPool {
       // The queue option travels under a symbol, which the structured clone to the worker leaves behind.
       const queued = options.background ? { ...task, [Piscina.queueOptionsSymbol]: BACKGROUND } : task;
       const wire = (await this.piscina.run(queued)) as WireResult;
-      const result: TaskResult = wire instanceof Uint8Array ? { ok: true, body: wire } : "warming" in wire ? { ok: true, body: wire.body, warming: wire.warming } : wire;
+      const result: TaskResult =
+        wire instanceof Uint8Array
+          ? { ok: true, body: wire }
+          : "warming" in wire
+            ? { ok: true, body: wire.body, warming: wire.warming }
+            : wire;
       ok = result.ok;
       return result;
     } finally {

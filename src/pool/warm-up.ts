@@ -36,7 +36,14 @@ const INDEXES = {
 } as const;
 
 /** Warms the `kind` index of every merchant in every one of the pool's `threads` workers. */
-export function warmIndexes(kind: WarmTask["kind"], merchants: readonly MerchantId[], pool: WorkerPool, threads: number, log: Logger, metrics: ServiceMetrics): void {
+export function warmIndexes(
+  kind: WarmTask["kind"],
+  merchants: readonly MerchantId[],
+  pool: WorkerPool,
+  threads: number,
+  log: Logger,
+  metrics: ServiceMetrics,
+): void {
   const { metric, name } = INDEXES[kind];
   const decoder = new TextDecoder();
   for (const merchant of merchants) {

@@ -149,7 +149,11 @@ export interface ReadBudgets {
   rereadMs: number;
 }
 
-export const REQUEST_READ_BUDGETS: ReadBudgets = { firstReadMs: FIRST_READ_BUDGET_MS, smallRereadRows: SMALL_REREAD_ROWS, rereadMs: REREAD_BUDGET_MS };
+export const REQUEST_READ_BUDGETS: ReadBudgets = {
+  firstReadMs: FIRST_READ_BUDGET_MS,
+  smallRereadRows: SMALL_REREAD_ROWS,
+  rereadMs: REREAD_BUDGET_MS,
+};
 
 /**
  * Makes this thread's rankings read for a few ms at most per call (pool
@@ -175,7 +179,12 @@ export function salesHistoryOf(store: Store, merchant: MerchantId): SalesHistory
  * caller's windows are read.
  * `upToDate`: nothing was left to read.
  */
-export function updatedSalesHistory(store: Store, merchant: MerchantId, today: number, covered: (history: SalesHistory) => boolean): { history: SalesHistory; upToDate: boolean; covered: boolean } {
+export function updatedSalesHistory(
+  store: Store,
+  merchant: MerchantId,
+  today: number,
+  covered: (history: SalesHistory) => boolean,
+): { history: SalesHistory; upToDate: boolean; covered: boolean } {
   const history = salesHistoryOf(store, merchant);
   let budget = Number.POSITIVE_INFINITY;
   // Days never read are read a few ms at a time, whatever the caller's window: at 1M products they are seconds of reading.

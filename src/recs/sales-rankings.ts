@@ -67,7 +67,8 @@ function memoised(
   // bust_cache (fresh) skips the reuse window but not a memo of unchanged data:
   // a recompute over the same orders would give the same ranking.
   const current = memo !== undefined && memo.day === day && memo.complete;
-  if (current && (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS))) return memo.ranking;
+  if (current && (memo.dataVersion === dataVersion || (!options.fresh && Date.now() - memo.computedAt < RANKING_REUSE_MS)))
+    return memo.ranking;
   const read = updatedSalesHistory(store, merchant, day, (history) => covered(history, day));
   const { history } = read;
   if (!read.covered) noteWarming(SALES_WARMING);
@@ -83,7 +84,8 @@ function memoised(
   // each request reads a little more; summing a big shop's history again for
   // each one costs tens of ms at 1M products: the last ranking is reused a while.
   // Not once the window is covered, though: a ranking of only some of its days would then go out unflagged.
-  if (sameDay && !complete && !memo.complete && memo.covered === read.covered && Date.now() - memo.computedAt < PARTIAL_REUSE_MS) return memo.ranking;
+  if (sameDay && !complete && !memo.complete && memo.covered === read.covered && Date.now() - memo.computedAt < PARTIAL_REUSE_MS)
+    return memo.ranking;
   const ranking = compute(history, day);
   memos.delete(key);
   if (memos.size >= MAX_MEMOS) memos.delete(memos.keys().next().value!);
@@ -96,7 +98,9 @@ export function topSellers(store: Store, merchant: MerchantId, now: number, days
   salesHistoryOf(store, merchant).keepSalesDays(days);
   const version = String(store.version(merchant, "orders"));
   const covered = (history: SalesHistory, today: number) => history.covers(history.sales, today - days + 1);
-  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, covered, (history, today) => topSellersFrom(history, today, days));
+  return memoised(store, merchant, `top_sellers:${days}`, now, options, version, covered, (history, today) =>
+    topSellersFrom(history, today, days),
+  );
 }
 
 /** The top-sellers ranking summed from a sales history, not memoised. */

@@ -5,7 +5,10 @@ import { Index } from "flexsearch";
 import { performance } from "node:perf_hooks";
 import { terms } from "../core/search/text.js";
 
-export function flexsearchOnlyRanking(products: { id: number; title: string }[]): { search(query: string, k: number): number[]; buildMs: number } {
+export function flexsearchOnlyRanking(products: { id: number; title: string }[]): {
+  search(query: string, k: number): number[];
+  buildMs: number;
+} {
   const started = performance.now();
   const index = new Index({ tokenize: "forward", resolution: 9, encode: (text: string) => terms(text) });
   for (const { id, title } of products) index.add(id, title);

@@ -127,7 +127,10 @@ class IndexBuild {
   /** Time spent indexing so far, over all slices. */
   busyMs = 0;
 
-  constructor(store: Store, readonly merchant: MerchantId) {
+  constructor(
+    store: Store,
+    readonly merchant: MerchantId,
+  ) {
     this.index = new MerchantSearchIndex(merchant);
     this.index.sequence = store.catalogueSequence(merchant);
   }
@@ -178,7 +181,11 @@ export const REQUEST_BUILD_BUDGET_MS = 3;
  * for the rest of the build. Rankings cached on a partial index lapse as it
  * grows (they are kept per index version).
  */
-export function searchIndexForRequest(store: Store, merchant: MerchantId, budgetMs = REQUEST_BUILD_BUDGET_MS): { index: MerchantSearchIndex; complete: boolean } {
+export function searchIndexForRequest(
+  store: Store,
+  merchant: MerchantId,
+  budgetMs = REQUEST_BUILD_BUDGET_MS,
+): { index: MerchantSearchIndex; complete: boolean } {
   if (indexes.of(store).has(merchant)) return { index: searchIndexOf(store, merchant), complete: true };
   if (warmSearchIndex(store, merchant, budgetMs).done) return { index: indexes.of(store).get(merchant)!, complete: true };
   const { index } = builds.of(store).get(merchant)!;
@@ -212,7 +219,10 @@ export function warmSearchIndex(store: Store, merchant: MerchantId, sliceMs: num
  * Builds a merchant's index as a worker would, timing it and measuring the JS
  * heap it adds (exact when Node runs with --expose-gc, approximate otherwise).
  */
-export function measuredIndexBuild(store: Store, merchant: MerchantId): { index: MerchantSearchIndex; buildMs: number; heapMb: number; exactHeap: boolean } {
+export function measuredIndexBuild(
+  store: Store,
+  merchant: MerchantId,
+): { index: MerchantSearchIndex; buildMs: number; heapMb: number; exactHeap: boolean } {
   const collect = (globalThis as { gc?: () => void }).gc;
   collect?.();
   const heapBefore = process.memoryUsage().heapUsed;

@@ -38,7 +38,12 @@ const COLLECTION_SUGGESTIONS = 5;
 const marketCatalogues = new WeakMap<MarketSettings, Set<number>>();
 
 /** Whether a product may appear in this request: market catalogue, collection filter, exclusions. */
-function eligibility(store: Store, merchant: MerchantId, request: QuickViewRequest, market: MarketSettings | null): ((id: number) => boolean) | undefined {
+function eligibility(
+  store: Store,
+  merchant: MerchantId,
+  request: QuickViewRequest,
+  market: MarketSettings | null,
+): ((id: number) => boolean) | undefined {
   const checks: ((id: number) => boolean)[] = [];
   if (market !== null && market.product_ids !== null) {
     let catalogue = marketCatalogues.get(market);
@@ -105,7 +110,13 @@ function rankingContext(store: Store, index: MerchantSearchIndex, request: Quick
  * products ("couch" → sofas). The topped-up list is cached beside the lexical
  * one, so a repeated keystroke does not embed the query again.
  */
-export async function searchWithFallback(store: Store, index: MerchantSearchIndex, request: QuickViewRequest, k: number, deps: QuickViewDependencies): Promise<number[]> {
+export async function searchWithFallback(
+  store: Store,
+  index: MerchantSearchIndex,
+  request: QuickViewRequest,
+  k: number,
+  deps: QuickViewDependencies,
+): Promise<number[]> {
   const ranked = searchProductIds(store, index, request, k);
   if (ranked.length >= k || deps.semantic === null || request.query.trim() === "") return ranked;
   const { cacheKey, cacheable, eligible: eligibleFor } = rankingContext(store, index, request, k);
@@ -127,7 +138,11 @@ export async function searchWithFallback(store: Store, index: MerchantSearchInde
   return topped;
 }
 
-export async function quickView(store: Store, task: QuickViewTask, deps: QuickViewDependencies = NO_SEMANTIC_FALLBACK): Promise<TaskResult> {
+export async function quickView(
+  store: Store,
+  task: QuickViewTask,
+  deps: QuickViewDependencies = NO_SEMANTIC_FALLBACK,
+): Promise<TaskResult> {
   const merchant = store.merchant(task.merchantId);
   if (!merchant) return { ok: false, code: "merchant_not_found", message: `no merchant ${task.merchantId}` };
   const { request } = task;

@@ -5,7 +5,14 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bucketsFor, DEFAULT_HASHING, productFeatures, type Features, type HashingScheme, type ProductText } from "../core/embedding/features.js";
+import {
+  bucketsFor,
+  DEFAULT_HASHING,
+  productFeatures,
+  type Features,
+  type HashingScheme,
+  type ProductText,
+} from "../core/embedding/features.js";
 import type { EmbeddingModel } from "../core/embedding/model.js";
 import { ENCODER_IO, encoderGraph } from "../core/embedding/onnx-graphs.js";
 import { DEFAULT_TRAINING, fineTune, textOnlyModel, type TrainingOptions, type TrainingSummary } from "../core/embedding/train.js";
@@ -46,7 +53,6 @@ export function modelDirectory(dataDir: string, merchant: MerchantId): string {
 }
 
 const EMBED_BATCH = 512;
-
 
 /** bucketsFor's cap: once the distinct count reaches it, more products cannot change the scheme. */
 const MOST_BUCKETS = bucketsFor(Number.MAX_SAFE_INTEGER);
@@ -146,7 +152,13 @@ export async function embedCatalogue(
   }
 }
 
-function manifestFor(trained: TrainedModel, onnx: Uint8Array, options: BuildOptions, neighbours: NeighbourMethod, seconds: number): ModelManifest {
+function manifestFor(
+  trained: TrainedModel,
+  onnx: Uint8Array,
+  options: BuildOptions,
+  neighbours: NeighbourMethod,
+  seconds: number,
+): ModelManifest {
   const sha256 = createHash("sha256").update(onnx).digest("hex");
   const { model, training, behaviour } = trained;
   return {

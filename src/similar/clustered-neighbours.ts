@@ -70,7 +70,11 @@ export async function clusteredNeighbourLists(
       const probe = probes.indices[cluster * probes.k + rank]!;
       if (probe !== cluster) for (const row of members.rowsOf(probe)) candidateRows.push(row);
     }
-    const candidates: VectorMatrix = { dims, ids: candidateRows.map((row) => ids[row]!), matrix: new Float32Array(candidateRows.length * dims) };
+    const candidates: VectorMatrix = {
+      dims,
+      ids: candidateRows.map((row) => ids[row]!),
+      matrix: new Float32Array(candidateRows.length * dims),
+    };
     candidateRows.forEach((row, index) => candidates.matrix.set(matrix.subarray(row * dims, (row + 1) * dims), index * dims));
     const queries = Array.from(own.keys());
     await eachNeighbourList(search, candidates, queries, new Set(), (index, list) => take(own[index]!, list));
@@ -90,7 +94,13 @@ function seedCentres(matrix: Float32Array, dims: number, clusters: number, rng: 
 }
 
 /** Each row's nearest centre (the vectors are unit length: the largest dot product). */
-async function nearestCentres(search: NeighbourSearch, matrix: Float32Array, dims: number, centres: Float32Array, checkpoint: Checkpoint): Promise<Int32Array> {
+async function nearestCentres(
+  search: NeighbourSearch,
+  matrix: Float32Array,
+  dims: number,
+  centres: Float32Array,
+  checkpoint: Checkpoint,
+): Promise<Int32Array> {
   const rows = matrix.length / dims;
   const assignment = new Int32Array(rows);
   for (let start = 0; start < rows; start += ASSIGN_BLOCK) {

@@ -15,11 +15,17 @@ const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
 };
 
 export class Encoder {
-  private constructor(private readonly session: ort.InferenceSession, readonly dims: number) {}
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly dims: number,
+  ) {}
 
   /** Loads a model file (or its bytes) and runs it once, so the first real request pays no set-up. */
   static async load(model: string | Uint8Array, dims: number): Promise<Encoder> {
-    const session = typeof model === "string" ? await ort.InferenceSession.create(model, SESSION_OPTIONS) : await ort.InferenceSession.create(model, SESSION_OPTIONS);
+    const session =
+      typeof model === "string"
+        ? await ort.InferenceSession.create(model, SESSION_OPTIONS)
+        : await ort.InferenceSession.create(model, SESSION_OPTIONS);
     const encoder = new Encoder(session, dims);
     await encoder.embed([{ ids: new Int32Array([0]), weights: new Float32Array([0]) }]);
     return encoder;
@@ -57,7 +63,10 @@ export interface Neighbours {
 
 /** Top-k cosine neighbours of query vectors among a corpus of unit vectors (one Gemm + TopK in ONNX Runtime). */
 export class NeighbourSearch {
-  private constructor(private readonly session: ort.InferenceSession, readonly dims: number) {}
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly dims: number,
+  ) {}
 
   static async create(dims: number): Promise<NeighbourSearch> {
     return new NeighbourSearch(await ort.InferenceSession.create(nearestNeighbourGraph(dims), SESSION_OPTIONS), dims);

@@ -61,7 +61,12 @@ function insertByScore(list: WeightedIds, id: number, score: number): void {
  * list's weakest entry before (it may be on the list), or beats it now.
  * Flat passes over typed arrays: at 100k products this loop is the refresh's core.
  */
-function reachedRows(model: LiveModel, before: { scores: Float32Array }[], after: { scores: Float32Array }[], skipRows: number[]): number[] {
+function reachedRows(
+  model: LiveModel,
+  before: { scores: Float32Array }[],
+  after: { scores: Float32Array }[],
+  skipRows: number[],
+): number[] {
   const size = model.vectors.ids.length;
   const reached = new Uint8Array(size);
   const { threshold } = model;
@@ -84,18 +89,26 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
   const deleted = [...new Set(changedIds)].filter((id) => store.product(merchant, id) === undefined && model.rowOf.has(id));
   const embedded = await embedProducts(store, merchant, model, present);
   // Most product edits (price, stock, images) leave its text alone: then its vector, and every list, stays.
-  const moved = present.map((_, index) => index).filter((index) => {
-    const row = model.rowOf.get(present[index]!);
-    return row === undefined || !sameVector(model.vectors.matrix, row * dims, embedded, index * dims, dims);
-  });
-  if (moved.length === 0 && deleted.length === 0) return { model: model.manifest.version, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: present.length };
+  const moved = present
+    .map((_, index) => index)
+    .filter((index) => {
+      const row = model.rowOf.get(present[index]!);
+      return row === undefined || !sameVector(model.vectors.matrix, row * dims, embedded, index * dims, dims);
+    });
+  if (moved.length === 0 && deleted.length === 0)
+    return { model: model.manifest.version, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: present.length };
   const upserted = moved.map((index) => present[index]!);
   const fresh = new Float32Array(moved.length * dims);
   moved.forEach((index, slot) => fresh.set(embedded.subarray(index * dims, (index + 1) * dims), slot * dims));
   const touched = new Set([...upserted, ...deleted]);
 
   // Similarities of every product to the changed ones, before and after.
-  const before = [...touched].filter((id) => model.rowOf.has(id)).map((id) => ({ id, scores: similaritiesTo(model, model.vectors.matrix.slice(model.rowOf.get(id)! * dims, (model.rowOf.get(id)! + 1) * dims)) }));
+  const before = [...touched]
+    .filter((id) => model.rowOf.has(id))
+    .map((id) => ({
+      id,
+      scores: similaritiesTo(model, model.vectors.matrix.slice(model.rowOf.get(id)! * dims, (model.rowOf.get(id)! + 1) * dims)),
+    }));
   const upsertedRows = placeVectors(model, upserted, fresh);
   for (const id of deleted) {
     const row = model.rowOf.get(id)!;
@@ -124,7 +137,8 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
       if (scores[row]! > floor || list.ids.length < NEIGHBOURS_PER_PRODUCT) insertByScore(list, id, scores[row]!);
     }
     // A product that left a full list takes a place only a full search can fill.
-    if (lostEntries > 0 && stored.ids.length >= NEIGHBOURS_PER_PRODUCT && list.ids.length < NEIGHBOURS_PER_PRODUCT) needFullRecompute.push(row);
+    if (lostEntries > 0 && stored.ids.length >= NEIGHBOURS_PER_PRODUCT && list.ids.length < NEIGHBOURS_PER_PRODUCT)
+      needFullRecompute.push(row);
     else patchedLists.set(row, { ids: list.ids.slice(0, NEIGHBOURS_PER_PRODUCT), weights: list.weights.slice(0, NEIGHBOURS_PER_PRODUCT) });
   }
   const recomputed = await neighbourLists(model.search, model.vectors, needFullRecompute, model.removed);

@@ -81,7 +81,10 @@ export class SimilarModels {
     this.pendingChanges.set(merchant, pending);
     if (this.timers.has(merchant)) return;
     const hasModel = this.store.similar.manifest(merchant) !== undefined;
-    this.timers.set(merchant, setTimeout(() => this.flush(merchant), hasModel ? REFRESH_DELAY_MS : FIRST_TRAINING_DELAY_MS));
+    this.timers.set(
+      merchant,
+      setTimeout(() => this.flush(merchant), hasModel ? REFRESH_DELAY_MS : FIRST_TRAINING_DELAY_MS),
+    );
   }
 
   /** Starts the work for a merchant's pending changes: a refresh, or the first training. */
@@ -109,7 +112,8 @@ export class SimilarModels {
     const settled = run.then(
       () => {},
       (error: unknown) => {
-        if (error instanceof BuildCancelled) this.log.info("similar-products model work stopped for the shutdown; the next start takes it up again", { merchant });
+        if (error instanceof BuildCancelled)
+          this.log.info("similar-products model work stopped for the shutdown; the next start takes it up again", { merchant });
         else this.log.error("similar-products model update failed", { merchant, error: String((error as Error)?.stack ?? error) });
       },
     );

@@ -67,7 +67,8 @@ export class CopurchaseCounts {
   addCarts(merchant: MerchantId, sequence: number, delta: CopurchaseDelta): void {
     const changes: CartChanges = { items: [], pairs: [] };
     for (const [id, { weight, count }] of delta.items) changes.items.push(id, weight, count);
-    for (const [id, partners] of delta.pairs) for (const [partner, { weight, count }] of partners) changes.pairs.push(id, partner, weight, count);
+    for (const [id, partners] of delta.pairs)
+      for (const [partner, { weight, count }] of partners) changes.pairs.push(id, partner, weight, count);
     this.cartChanges.put([merchant, sequence], changes);
   }
 

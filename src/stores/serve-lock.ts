@@ -28,7 +28,9 @@ export function lockDataDir(dataDir: string): () => void {
     }
     const holder = holderOf(file);
     if (holder !== null && holder !== process.pid && isRunning(holder)) {
-      throw new DataDirInUseError(`data dir ${dataDir} is in use by aisle serve (pid ${holder}): stop that one first (if pid ${holder} is not aisle, remove ${file})`);
+      throw new DataDirInUseError(
+        `data dir ${dataDir} is in use by aisle serve (pid ${holder}): stop that one first (if pid ${holder} is not aisle, remove ${file})`,
+      );
     }
     removeIfPresent(file);
   }

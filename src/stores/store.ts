@@ -214,7 +214,8 @@ export class Store {
     }
     // The applied watermarks here count events of that log: any other log would be misread.
     const pair = this.meta.get(PAIR_KEY);
-    if (pair === undefined && this.logMeta.get(PAIR_KEY) === undefined) this.pairEnvironments(); // a migration interrupted at its end
+    if (pair === undefined && this.logMeta.get(PAIR_KEY) === undefined)
+      this.pairEnvironments(); // a migration interrupted at its end
     else if (pair !== this.logMeta.get(PAIR_KEY)) throw new StoreFormatError(MISMATCHED_LOG);
   }
 
@@ -432,10 +433,17 @@ export class Store {
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
-      this.logCatalogueChanges(merchant, "product", items.map(({ value }) => value.product.id));
+      this.logCatalogueChanges(
+        merchant,
+        "product",
+        items.map(({ value }) => value.product.id),
+      );
       this.bump(merchant, "catalogue");
     });
-    this.productsChanged(merchant, items.map(({ value }) => value.product.id));
+    this.productsChanged(
+      merchant,
+      items.map(({ value }) => value.product.id),
+    );
   }
 
   /** Returns false when there was no such product. */
@@ -456,7 +464,11 @@ export class Store {
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { value } of items) this.collections.put([merchant, value.id], value);
-      this.logCatalogueChanges(merchant, "collection", items.map(({ value }) => value.id));
+      this.logCatalogueChanges(
+        merchant,
+        "collection",
+        items.map(({ value }) => value.id),
+      );
       this.bump(merchant, "catalogue");
     });
   }
@@ -827,7 +839,6 @@ export class Store {
     return this.histories.read([merchant, "customer", customerId]);
   }
 
-
   /** The merchant a session's events went to (viewed without a key). */
   merchantOfSession(uuid: string): MerchantId | undefined {
     return this.sessionMerchants.get(uuid);
@@ -902,7 +913,8 @@ export class Store {
     this.meta.put(counterKey, sequence);
     const keepFrom = sequence - CATALOGUE_LOG_KEEP + 1;
     if (keepFrom > 1) {
-      for (const key of this.catalogueChanges.getKeys({ start: [merchant, 0], end: [merchant, keepFrom] })) this.catalogueChanges.remove(key);
+      for (const key of this.catalogueChanges.getKeys({ start: [merchant, 0], end: [merchant, keepFrom] }))
+        this.catalogueChanges.remove(key);
     }
   }
 
@@ -914,7 +926,6 @@ export class Store {
 function* salesChanges(sales: SalesDelta): Generator<CountChange> {
   for (const [day, change] of sales) for (const [productId, units] of change) yield [day, productId, units];
 }
-
 
 function groupMetafields(metafields: Metafield[]): Map<string, Metafield[]> {
   const groups = new Map<string, Metafield[]>();

@@ -23,11 +23,21 @@ const quietLogger: Logger = {
 };
 
 /** A real service — LMDB in a temp dir, a Piscina pool, uWS on an ephemeral port. */
-export async function startTestService(options: { demo?: boolean; dataDir?: string; logger?: Logger; logLevel?: LogLevel } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { demo?: boolean; dataDir?: string; logger?: Logger; logLevel?: LogLevel } = {},
+): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aisle-test-"));
   const config = loadConfig(
     {},
-    { host: "127.0.0.1", port: 0, dataDir, adminToken: ADMIN_TOKEN, demo: options.demo ? "auto" : "off", workers: 1, logLevel: options.logLevel },
+    {
+      host: "127.0.0.1",
+      port: 0,
+      dataDir,
+      adminToken: ADMIN_TOKEN,
+      demo: options.demo ? "auto" : "off",
+      workers: 1,
+      logLevel: options.logLevel,
+    },
   );
   const service = await startService(config, options.logger ?? quietLogger);
   const base = `http://127.0.0.1:${service.port}`;

@@ -11,7 +11,10 @@ const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
 const tempDir = tempDirs("aisle-cli-", "all");
 
 function aisle(args: string[], dataDir: string) {
-  return spawnSync(process.execPath, [CLI, ...args, "--data", dataDir], { encoding: "utf8", env: { ...process.env, AISLE_ADMIN_TOKEN: "" } });
+  return spawnSync(process.execPath, [CLI, ...args, "--data", dataDir], {
+    encoding: "utf8",
+    env: { ...process.env, AISLE_ADMIN_TOKEN: "" },
+  });
 }
 
 /** Starts `aisle serve` and resolves with its output once it logs that it listens. */
@@ -87,7 +90,10 @@ describe("aisle merchants add and aisle import", () => {
 
     const files = tempDir();
     writeFileSync(join(files, "products.ndjson"), [product(1), product(2)].map((p) => JSON.stringify(p)).join("\n"));
-    writeFileSync(join(files, "shop.json"), JSON.stringify({ collections: [{ id: 5, title: "All", product_ids: [1, 2] }], products: [product(3)] }));
+    writeFileSync(
+      join(files, "shop.json"),
+      JSON.stringify({ collections: [{ id: 5, title: "All", product_ids: [1, 2] }], products: [product(3)] }),
+    );
     const imported = aisle(["import", "--merchant", "cli", join(files, "products.ndjson"), join(files, "shop.json")], dataDir);
     expect(imported.stderr + imported.stdout).toContain("imported 3 products, 1 collections into cli");
     expect(imported.stderr).toContain("importing [");

@@ -40,7 +40,13 @@ afterAll(() => search.release());
 /** Every row's exact list (each compared with every other), by row. */
 async function exactLists(vectors: VectorMatrix): Promise<WeightedIds[]> {
   const lists: WeightedIds[] = [];
-  await eachNeighbourList(search, vectors, vectors.ids.map((_, row) => row), new Set(), (row, list) => (lists[row] = list));
+  await eachNeighbourList(
+    search,
+    vectors,
+    vectors.ids.map((_, row) => row),
+    new Set(),
+    (row, list) => (lists[row] = list),
+  );
   return lists;
 }
 
@@ -77,7 +83,12 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
     const vectors = topicVectors(600, 6, 0.2, new Rng(5));
     const exact = await exactLists(vectors);
     const clustered: WeightedIds[] = [];
-    await clusteredNeighbourLists(search, vectors, { clusters: 5, probes: 5, iterations: 3, seed: 1 }, (row, list) => (clustered[row] = list));
+    await clusteredNeighbourLists(
+      search,
+      vectors,
+      { clusters: 5, probes: 5, iterations: 3, seed: 1 },
+      (row, list) => (clustered[row] = list),
+    );
     exact.forEach((_, row) => expect(new Set(clustered[row]!.ids)).toEqual(new Set(exact[row]!.ids)));
   }, 60_000);
 
@@ -90,8 +101,21 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
       const dataDir = tempDir();
       const store = Store.open(dataDir);
       try {
-        await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
-        await ingest(store, "shop", "products", Array.from({ length: 40 }, (_, i) => product(100 + i, { title: `Harbor ${WORDS[i % WORDS.length]} ${i}` })));
+        await store.createMerchant({
+          id: "shop",
+          name: "Shop",
+          domain: "shop.example.com",
+          currency: "USD",
+          api_key: "pk_test",
+          webhook_secret: "whsec_test",
+          created_at: "2026-05-01T00:00:00Z",
+        });
+        await ingest(
+          store,
+          "shop",
+          "products",
+          Array.from({ length: 40 }, (_, i) => product(100 + i, { title: `Harbor ${WORDS[i % WORDS.length]} ${i}` })),
+        );
         const manifest = await buildSimilarModel(store, dataDir, "shop", { ...DEFAULT_BUILD, exactNeighboursUpTo: exactUpTo });
         expect(manifest.neighbours).toEqual(expected);
         expect(store.similar.manifest("shop")?.neighbours).toEqual(expected);

@@ -15,14 +15,34 @@ beforeAll(async () => {
   key = (await createTestMerchant(t, "common")).api_key;
   const metafields = (id: number) => [{ id: id * 1000, namespace: "reviews", key: "rating", value: "4.5", type: "rating" }];
   await postJson(t, "/admin/v1/merchants/common/products", [
-    product(1, { metafields: metafields(1), variants: [variant({ id: 11, price: "10.00", metafields: [{ id: 5011, namespace: "custom", key: "weight", value: "2", type: "number_integer" }] })] }),
+    product(1, {
+      metafields: metafields(1),
+      variants: [
+        variant({
+          id: 11,
+          price: "10.00",
+          metafields: [{ id: 5011, namespace: "custom", key: "weight", value: "2", type: "number_integer" }],
+        }),
+      ],
+    }),
     product(2, { metafields: metafields(2), variants: [variant({ id: 21, price: "20.00" })] }),
     product(3, { variants: [variant({ id: 31, price: "30.00", inventory_quantity: 0 })] }),
   ]);
-  await postJson(t, "/admin/v1/merchants/common/markets", { id: 1, name: "CA", countries: ["CA"], currency: "CAD", product_ids: [1, 3], variant_prices: { "11": { price: "13.50" } } });
+  await postJson(t, "/admin/v1/merchants/common/markets", {
+    id: 1,
+    name: "CA",
+    countries: ["CA"],
+    currency: "CAD",
+    product_ids: [1, 3],
+    variant_prices: { "11": { price: "13.50" } },
+  });
   const at = formatTimestamp(new Date(Date.now() - 86_400_000));
   const line = (id: number) => ({ product_id: id, variant_id: id * 10 + 1, quantity: 1, price: "1.00" });
-  await postJson(t, "/admin/v1/merchants/common/orders", [1, 2, 3, 4, 5].map((n) => ({ id: n, created_at: at, customer: null, line_items: [line(1), line(2), line(3)], cancelled_at: null })));
+  await postJson(
+    t,
+    "/admin/v1/merchants/common/orders",
+    [1, 2, 3, 4, 5].map((n) => ({ id: n, created_at: at, customer: null, line_items: [line(1), line(2), line(3)], cancelled_at: null })),
+  );
   const params = new URLSearchParams({ key, verb: "viewed", uuid, platform_product_handle: "product-2" });
   await fetch(`${t.base}/api/v1/analytics/event?${params}`, { method: "POST" });
 });

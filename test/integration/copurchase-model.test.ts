@@ -60,7 +60,10 @@ describe("bought-together model", () => {
         try {
           for (const batch of batches) {
             // One id twice in a batch: the later version is the one that counts.
-            await store.upsertOrders("m", batch.map((spec) => ({ path: "o", value: toOrder(spec) })));
+            await store.upsertOrders(
+              "m",
+              batch.map((spec) => ({ path: "o", value: toOrder(spec) })),
+            );
           }
           // Products whose counts the last batch changed: items of baskets it added or took back.
           const current = new Map<number, { items: number[]; cancelled: boolean }>();

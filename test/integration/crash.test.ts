@@ -38,7 +38,11 @@ describe("event durability", () => {
       body: JSON.stringify({ id: "crash", name: "Crash", domain: "crash.example.com" }),
     });
     const { api_key: key } = (await created.json()) as { api_key: string };
-    await fetch(`${first.base}/admin/v1/merchants/crash/products`, { method: "POST", headers: admin, body: JSON.stringify([product(1), product(2)]) });
+    await fetch(`${first.base}/admin/v1/merchants/crash/products`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify([product(1), product(2)]),
+    });
 
     const acknowledged: string[] = [];
     let sent = 0;
@@ -51,7 +55,10 @@ describe("event durability", () => {
         const id = `e${n}`;
         try {
           const handle = `product-${(n % 2) + 1}`;
-          const res = await fetch(`${first.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=${handle}&theme_id=${id}`, { method: "POST" });
+          const res = await fetch(
+            `${first.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=${handle}&theme_id=${id}`,
+            { method: "POST" },
+          );
           if (res.status === 200) acknowledged.push(id);
         } catch {
           return; // the connection died with the server: this event was not acknowledged

@@ -13,15 +13,34 @@ import { threadsAtNice } from "../helpers/threads.js";
 const tempDir = tempDirs("aisle-event-writer-");
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
-const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({ at, uuid: SESSION, customer_id: 7, verb, product_id, theme_id: null });
+const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({
+  at,
+  uuid: SESSION,
+  customer_id: 7,
+  verb,
+  product_id,
+  theme_id: null,
+});
 
 /** Weights summed in another order are equal up to the last bits. */
-const rounded = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (_, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(9)) : x));
+const rounded = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (_, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(9)) : x));
 
 async function shopWithProducts(dir: string): Promise<Store> {
   const store = Store.open(dir);
-  await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
-  await store.upsertProducts("shop", [1, 2, 3].map((id) => ({ path: `p${id}`, value: normaliseProduct(product(id), `p${id}`, "2026-05-01T00:00:00+00:00") })));
+  await store.createMerchant({
+    id: "shop",
+    name: "Shop",
+    domain: "shop.example.com",
+    currency: "USD",
+    api_key: "pk_test",
+    webhook_secret: "whsec_test",
+    created_at: "2026-05-01T00:00:00Z",
+  });
+  await store.upsertProducts(
+    "shop",
+    [1, 2, 3].map((id) => ({ path: `p${id}`, value: normaliseProduct(product(id), `p${id}`, "2026-05-01T00:00:00+00:00") })),
+  );
   return store;
 }
 
@@ -59,10 +78,21 @@ describe("logged events applied behind the log", () => {
   });
 
   it("keeps each session's history its own when slices touch many, past the kept length, and folds their carts in at a refresh", async () => {
-    const sessions = ["0b7c2a4e-1d3f-4a5b-9c6d-7e8f9a0b1c2d", "1c8d3b5f-2e4a-4b6c-8d7e-8f9a0b1c2d3e", "2d9e4c6a-3f5b-4c7d-9e8f-9a0b1c2d3e4f"];
+    const sessions = [
+      "0b7c2a4e-1d3f-4a5b-9c6d-7e8f9a0b1c2d",
+      "1c8d3b5f-2e4a-4b6c-8d7e-8f9a0b1c2d3e",
+      "2d9e4c6a-3f5b-4c7d-9e8f-9a0b1c2d3e4f",
+    ];
     const events = Array.from({ length: 3 * 230 }, (_, i): BehaviourEvent => {
       const verb = i % 7 === 6 ? "added" : "viewed";
-      return { at: 1_000 + i, uuid: sessions[i % 3]!, customer_id: i % 2 === 0 ? 7 : null, verb, product_id: (Math.floor(i / 3) % 3) + 1, theme_id: null };
+      return {
+        at: 1_000 + i,
+        uuid: sessions[i % 3]!,
+        customer_id: i % 2 === 0 ? 7 : null,
+        verb,
+        product_id: (Math.floor(i / 3) % 3) + 1,
+        theme_id: null,
+      };
     });
     const sliced = await shopWithProducts(tempDir());
     await sliced.logEvents([["shop", events]]).durable;
@@ -94,9 +124,22 @@ describe("logged events applied behind the log", () => {
   it("counts carts that wait for a refresh with the orders that arrive meanwhile, and across a restart", async () => {
     const sessions = ["0b7c2a4e-1d3f-4a5b-9c6d-7e8f9a0b1c2d", "1c8d3b5f-2e4a-4b6c-8d7e-8f9a0b1c2d3e"];
     const events = Array.from({ length: 40 }, (_, i): BehaviourEvent => {
-      return { at: 1_000 + i, uuid: sessions[i % 2]!, customer_id: null, verb: i % 3 === 0 ? "viewed" : "added", product_id: (i % 3) + 1, theme_id: null };
+      return {
+        at: 1_000 + i,
+        uuid: sessions[i % 2]!,
+        customer_id: null,
+        verb: i % 3 === 0 ? "viewed" : "added",
+        product_id: (i % 3) + 1,
+        theme_id: null,
+      };
     });
-    const order = { id: 1, created_at: "2026-05-02T00:00:00+00:00", customer_id: null, cancelled_at: null, line_items: [1, 3].map((id) => ({ product_id: id, variant_id: null, quantity: 1, price: "1.00" })) };
+    const order = {
+      id: 1,
+      created_at: "2026-05-02T00:00:00+00:00",
+      customer_id: null,
+      cancelled_at: null,
+      line_items: [1, 3].map((id) => ({ product_id: id, variant_id: null, quantity: 1, price: "1.00" })),
+    };
     const dir = tempDir();
     const sliced = await shopWithProducts(dir);
     await sliced.logEvents([["shop", events]]).durable;
@@ -139,7 +182,13 @@ describe("logged events applied behind the log", () => {
     const store = await shopWithProducts(tempDir());
     await store.logEvents([["shop", [view(1, 1_000), view(2, 1_001)]]]).durable;
     store.refreshSnapshot();
-    const pending = { session: [{ sequence: 1, product_id: 1, verb: "viewed" as const, at: 1_000 }, { sequence: 2, product_id: 2, verb: "viewed" as const, at: 1_001 }], customer: [] };
+    const pending = {
+      session: [
+        { sequence: 1, product_id: 1, verb: "viewed" as const, at: 1_000 },
+        { sequence: 2, product_id: 2, verb: "viewed" as const, at: 1_001 },
+      ],
+      customer: [],
+    };
     const subject = { uuid: SESSION, customerId: null, verb: "viewed" as const };
     expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
     // Applied meanwhile: the task's copy of the pending events must not count them twice.
@@ -161,7 +210,9 @@ describe("logged events applied behind the log", () => {
 
     // Then it logs, acknowledges with the events pending, and applies them behind.
     await writer.append("shop", view(3, 1_003));
-    expect(writer.pendingFor("shop", { uuid: SESSION, customerId: null, verb: "viewed" }).session.map((v) => [v.sequence, v.product_id])).toEqual([[4, 3]]);
+    expect(
+      writer.pendingFor("shop", { uuid: SESSION, customerId: null, verb: "viewed" }).session.map((v) => [v.sequence, v.product_id]),
+    ).toEqual([[4, 3]]);
     await writer.close();
     store.refreshSnapshot();
     expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1, 3]);
@@ -172,7 +223,12 @@ describe("logged events applied behind the log", () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     const restarts: string[] = [];
-    const writer = new EventWriter(store, dir, () => store.refreshSnapshot(), (thread) => restarts.push(thread));
+    const writer = new EventWriter(
+      store,
+      dir,
+      () => store.refreshSnapshot(),
+      (thread) => restarts.push(thread),
+    );
     await writer.started();
     await writer.append("shop", view(1, 1_000));
     // What a crash of the thread looks like from outside: it exits.
@@ -193,7 +249,15 @@ describe("logged events applied behind the log", () => {
   it("applies a quiet merchant's events within about half a second while another keeps sending", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    await store.createMerchant({ id: "busy", name: "Busy", domain: "busy.example.com", currency: "USD", api_key: "pk_busy", webhook_secret: "whsec_busy", created_at: "2026-05-01T00:00:00Z" });
+    await store.createMerchant({
+      id: "busy",
+      name: "Busy",
+      domain: "busy.example.com",
+      currency: "USD",
+      api_key: "pk_busy",
+      webhook_secret: "whsec_busy",
+      created_at: "2026-05-01T00:00:00Z",
+    });
     const writer = new EventWriter(store, dir, () => store.refreshSnapshot());
     await writer.started();
     await writer.append("shop", view(1, 1_000));

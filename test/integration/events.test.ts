@@ -11,7 +11,11 @@ beforeAll(async () => {
   t = await startTestService();
   shop = await createTestMerchant(t, "events");
   other = await createTestMerchant(t, "other-events");
-  await postJson(t, "/admin/v1/merchants/events/products", [1, 2, 3, 4, 5].map((id) => product(id, id === 5 ? { variants: [{ id: 51, price: "1.00", inventory_quantity: 0 }] } : {})));
+  await postJson(
+    t,
+    "/admin/v1/merchants/events/products",
+    [1, 2, 3, 4, 5].map((id) => product(id, id === 5 ? { variants: [{ id: 51, price: "1.00", inventory_quantity: 0 }] } : {})),
+  );
   await postJson(t, "/admin/v1/merchants/other-events/products", [product(9, { handle: "product-1" })]);
   await postJson(t, "/admin/v1/merchants/events/customers", { id: 77, email: "Ada@Example.com", first_name: "Ada", last_name: "Lovelace" });
 });
@@ -35,7 +39,9 @@ describe("POST /api/v1/analytics/event", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: "Event recorded" });
     const last = store.eventSequence(shop.id);
-    expect([...store.eventsSince(shop.id, last - 1)].map(({ event }) => [event.uuid, event.product_id, event.verb])).toEqual([[uuid, 2, "viewed"]]);
+    expect([...store.eventsSince(shop.id, last - 1)].map(({ event }) => [event.uuid, event.product_id, event.verb])).toEqual([
+      [uuid, 2, "viewed"],
+    ]);
     await eventsApplied(t, shop.id);
     expect(store.sessionHistory(shop.id, uuid)?.products).toEqual([2]);
   });
@@ -47,7 +53,10 @@ describe("POST /api/v1/analytics/event", () => {
       [{ uuid }, "Missing required endpoint arg: platform_product_handle"],
       [{ uuid, platform_product_handle: "no-such-product" }, "Unknown platform_product_handle: no-such-product"],
       [{ platform_product_handle: "product-1" }, "Missing required args. You must pass either platform_customer_id or uuid."],
-      [{ uuid: "not-a-uuid", platform_product_handle: "product-1" }, "Invalid uuid: must be a UUID like 3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e"],
+      [
+        { uuid: "not-a-uuid", platform_product_handle: "product-1" },
+        "Invalid uuid: must be a UUID like 3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e",
+      ],
       [{ uuid, platform_product_handle: "product-1", theme_id: "x".repeat(2000) }, "Invalid theme_id: must be at most 1000 characters"],
       [{ uuid, platform_product_handle: "product-1", noun: "collection" }, "Invalid noun: allowed values are product"],
       [{ uuid, platform_product_handle: "product-1", subject_email: "nope" }, "Invalid subject_email: must be an email address"],
@@ -86,7 +95,8 @@ describe("POST /api/v1/analytics/event", () => {
 describe("GET /api/v1/products/viewed", () => {
   it("lists the session's viewed products, most recent first, without repeats, without a key", async () => {
     const uuid = randomUUID();
-    for (const handle of ["product-1", "product-2", "product-1", "product-5", "product-3"]) await event({ uuid, platform_product_handle: handle });
+    for (const handle of ["product-1", "product-2", "product-1", "product-5", "product-3"])
+      await event({ uuid, platform_product_handle: handle });
     await event({ uuid, platform_product_handle: "product-4", verb: "added" });
     const { status, body } = await get(`/api/v1/products/viewed?uuid=${uuid}`);
     expect(status).toBe(200);
@@ -148,7 +158,13 @@ describe("GET /api/v1/products/purchased", () => {
     await postJson(t, "/admin/v1/merchants/events/orders", [
       { id: 1, created_at: "2026-01-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line(1, 2), line(2, 1)], cancelled_at: null },
       { id: 2, created_at: "2026-02-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line(1, 3), line(4, 1)], cancelled_at: null },
-      { id: 3, created_at: "2026-03-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line(3, 9)], cancelled_at: "2026-03-02T10:00:00+00:00" },
+      {
+        id: 3,
+        created_at: "2026-03-01T10:00:00+00:00",
+        customer: { id: 77 },
+        line_items: [line(3, 9)],
+        cancelled_at: "2026-03-02T10:00:00+00:00",
+      },
       { id: 4, created_at: "2026-03-05T10:00:00+00:00", customer: { id: 77 }, line_items: [line(5, 1)], cancelled_at: null },
     ]);
   });
@@ -157,14 +173,30 @@ describe("GET /api/v1/products/purchased", () => {
     const { status, body } = await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77`);
     expect(status).toBe(200);
     expect(ids(body)).toEqual([1, 4, 2]);
-    expect(body.data.map((p: any) => p.metadata)).toEqual([{ purchased_quantity: "5" }, { purchased_quantity: "1" }, { purchased_quantity: "1" }]);
-    expect(body.metadata.platform_customer).toMatchObject({ id: 77, first_name: "Ada", last_name: "Lovelace", admin_graphql_api_id: "gid://platform/Customer/77" });
-    expect(ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&filter_oos=no`)).body)).toEqual([5, 1, 4, 2]);
-    expect(ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&platform_product_ids=2,4`)).body)).toEqual([4, 2]);
+    expect(body.data.map((p: any) => p.metadata)).toEqual([
+      { purchased_quantity: "5" },
+      { purchased_quantity: "1" },
+      { purchased_quantity: "1" },
+    ]);
+    expect(body.metadata.platform_customer).toMatchObject({
+      id: 77,
+      first_name: "Ada",
+      last_name: "Lovelace",
+      admin_graphql_api_id: "gid://platform/Customer/77",
+    });
+    expect(ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&filter_oos=no`)).body)).toEqual([
+      5, 1, 4, 2,
+    ]);
+    expect(
+      ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&platform_product_ids=2,4`)).body),
+    ).toEqual([4, 2]);
   });
 
   it("answers 400 with the spec's message when platform_customer_id is missing", async () => {
-    expect(await get(`/api/v1/products/purchased?key=${shop.api_key}`)).toEqual({ status: 400, body: { error: "Missing required endpoint arg: platform_customer_id" } });
+    expect(await get(`/api/v1/products/purchased?key=${shop.api_key}`)).toEqual({
+      status: 400,
+      body: { error: "Missing required endpoint arg: platform_customer_id" },
+    });
     const unknown = await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=999`);
     expect(unknown.body).toEqual({ data: [], metadata: { platform_customer: null } });
   });

@@ -71,9 +71,20 @@ describe("HTTP front end", () => {
     expect(text).toContain('\n  "data"');
     const { data } = JSON.parse(text) as { data: any[] };
     const source = data.find((s) => s.path === "/api/v1/products/static");
-    expect(source).toMatchObject({ id: "/api/v1/products/static", protocol: "https", host: `127.0.0.1:${t.service.port}`, name: "Static products" });
+    expect(source).toMatchObject({
+      id: "/api/v1/products/static",
+      protocol: "https",
+      host: `127.0.0.1:${t.service.port}`,
+      name: "Static products",
+    });
     expect(source.query).toHaveLength(STATIC_PRODUCTS.params.length);
-    expect(source.query.find((q: any) => q.name === "key")).toEqual({ name: "key", required: true, default: null, description: expect.any(String), example: "<API_KEY>" });
+    expect(source.query.find((q: any) => q.name === "key")).toEqual({
+      name: "key",
+      required: true,
+      default: null,
+      description: expect.any(String),
+      example: "<API_KEY>",
+    });
     expect(source.query.find((q: any) => q.name === "limit").default).toBe("5");
     expect(data.some((s) => s.path === "/api/v1/sources")).toBe(false);
     const badKey = await fetch(`${t.base}/api/v1/sources?key=wrong`);

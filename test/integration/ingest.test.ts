@@ -91,7 +91,7 @@ describe("admin API", () => {
   });
 
   it("rejects invalid JSON, wrong field types and unknown kinds with a 400 or 404", async () => {
-    const broken = await postJson(t, "/admin/v1/merchants/ingest/products", "[{\"id\": 1,");
+    const broken = await postJson(t, "/admin/v1/merchants/ingest/products", '[{"id": 1,');
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { error: string }).error).toMatch(/^products: is not valid JSON/);
     const ndjson = await postJson(t, "/admin/v1/merchants/ingest/products", `${JSON.stringify(product(40))}\n{oops}`);
@@ -106,19 +106,48 @@ describe("admin API", () => {
   });
 
   it("stores collections, customers, orders and markets, and deletes products and collections", async () => {
-    expect((await postJson(t, "/admin/v1/merchants/ingest/collections", { id: 7, title: "Summer Mugs", product_ids: [2, 1] })).status).toBe(200);
+    expect((await postJson(t, "/admin/v1/merchants/ingest/collections", { id: 7, title: "Summer Mugs", product_ids: [2, 1] })).status).toBe(
+      200,
+    );
     expect(store().collection(shop.id, 7)).toEqual({ id: 7, title: "Summer Mugs", handle: "summer-mugs", product_ids: [2, 1] });
     expect(await staticIds("platform_collection_id=7")).toEqual([2, 1]);
 
-    const customer = { id: 900, email: "ada@example.com", first_name: "Ada", last_name: "L", addresses: [{ id: 1, country_code: "ca", city: "Toronto", default: true }] };
+    const customer = {
+      id: 900,
+      email: "ada@example.com",
+      first_name: "Ada",
+      last_name: "L",
+      addresses: [{ id: 1, country_code: "ca", city: "Toronto", default: true }],
+    };
     expect((await postJson(t, "/admin/v1/merchants/ingest/customers", customer)).status).toBe(200);
-    expect(store().customer(shop.id, 900)).toMatchObject({ email: "ada@example.com", admin_graphql_api_id: "gid://platform/Customer/900", default_address: { country_code: "CA", name: "Ada L" } });
+    expect(store().customer(shop.id, 900)).toMatchObject({
+      email: "ada@example.com",
+      admin_graphql_api_id: "gid://platform/Customer/900",
+      default_address: { country_code: "CA", name: "Ada L" },
+    });
 
-    const order = { id: 1001, created_at: "2026-03-01T12:00:00Z", customer: { id: 900 }, line_items: [{ product_id: 1, variant_id: 11, quantity: 2, price: 10 }], cancelled_at: null };
+    const order = {
+      id: 1001,
+      created_at: "2026-03-01T12:00:00Z",
+      customer: { id: 900 },
+      line_items: [{ product_id: 1, variant_id: 11, quantity: 2, price: 10 }],
+      cancelled_at: null,
+    };
     expect((await postJson(t, "/admin/v1/merchants/ingest/orders", order)).status).toBe(200);
-    expect(store().ordersOfCustomer(shop.id, 900).map((o) => o.id)).toEqual([1001]);
-    expect(store().order(shop.id, 1001)).toMatchObject({ created_at: "2026-03-01T12:00:00+00:00", line_items: [{ price: "10.00", quantity: 2 }] });
-    const badOrder = await postJson(t, "/admin/v1/merchants/ingest/orders", { ...order, id: 1002, line_items: [{ product_id: 1, quantity: 0, price: "1" }] });
+    expect(
+      store()
+        .ordersOfCustomer(shop.id, 900)
+        .map((o) => o.id),
+    ).toEqual([1001]);
+    expect(store().order(shop.id, 1001)).toMatchObject({
+      created_at: "2026-03-01T12:00:00+00:00",
+      line_items: [{ price: "10.00", quantity: 2 }],
+    });
+    const badOrder = await postJson(t, "/admin/v1/merchants/ingest/orders", {
+      ...order,
+      id: 1002,
+      line_items: [{ product_id: 1, quantity: 0, price: "1" }],
+    });
     expect(await badOrder.json()).toEqual({ error: "orders[0].line_items[0].quantity: must be at least 1" });
 
     const market = { id: 3, name: "UK", countries: ["gb"], currency: "gbp", product_ids: null, variant_prices: { "11": { price: "8.5" } } };
@@ -144,7 +173,9 @@ describe("webhooks", () => {
     await staticIds("ids=2"); // warm the cache
     const res = await webhook("products/update", product(2, { title: "From webhook", variants: [variant({ id: 21, price: "7.25" })] }));
     expect(res.status).toBe(200);
-    const body = (await (await fetch(`${t.base}/api/v1/products/static?key=${shop.api_key}&ids=2`)).json()) as { data: { title: string; variants: { price: string }[] }[] };
+    const body = (await (await fetch(`${t.base}/api/v1/products/static?key=${shop.api_key}&ids=2`)).json()) as {
+      data: { title: string; variants: { price: string }[] }[];
+    };
     expect(body.data[0]).toMatchObject({ title: "From webhook", variants: [{ price: "7.25" }] });
   });
 
@@ -152,7 +183,11 @@ describe("webhooks", () => {
     const res = await webhook("products/create", product(60), "not-the-secret");
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: "Webhook signature does not match" });
-    const unsigned = await fetch(`${t.base}/webhooks/${shop.id}`, { method: "POST", body: JSON.stringify(product(61)), headers: { "X-Platform-Topic": "products/create" } });
+    const unsigned = await fetch(`${t.base}/webhooks/${shop.id}`, {
+      method: "POST",
+      body: JSON.stringify(product(61)),
+      headers: { "X-Platform-Topic": "products/create" },
+    });
     expect(unsigned.status).toBe(401);
     expect(store().product(shop.id, 60)).toBeUndefined();
     expect(store().product(shop.id, 61)).toBeUndefined();
@@ -165,7 +200,13 @@ describe("webhooks", () => {
     expect((await webhook("products/delete", { id: 62 })).status).toBe(200);
     expect((await webhook("collections/create", { id: 8, title: "Hooks", product_ids: [1] })).status).toBe(200);
     expect(store().collection(shop.id, 8)?.title).toBe("Hooks");
-    const order = { id: 2001, created_at: "2026-03-02T12:00:00+00:00", customer: null, line_items: [{ product_id: 1, variant_id: 11, quantity: 1, price: "10.00" }], cancelled_at: null };
+    const order = {
+      id: 2001,
+      created_at: "2026-03-02T12:00:00+00:00",
+      customer: null,
+      line_items: [{ product_id: 1, variant_id: 11, quantity: 1, price: "10.00" }],
+      cancelled_at: null,
+    };
     expect((await webhook("orders/create", order)).status).toBe(200);
     expect((await webhook("orders/cancelled", { ...order, cancelled_at: "2026-03-03T00:00:00+00:00" })).status).toBe(200);
     expect(store().order(shop.id, 2001)?.cancelled_at).toBe("2026-03-03T00:00:00+00:00");

@@ -43,7 +43,10 @@ describe("GET /metrics", () => {
     expect((await fetch(staticUrl)).status).toBe(200); // hit
     expect((await fetch(`${t.base}/api/v1/products/static?ids=1`)).status).toBe(400);
     expect((await fetch(`${t.base}/nowhere`)).status).toBe(404);
-    const event = await fetch(`${t.base}/api/v1/analytics/event?key=${shop.api_key}&subject=user&verb=viewed&noun=product&platform_product_handle=product-1&uuid=00000000-0000-4000-8000-000000000001`, { method: "POST" });
+    const event = await fetch(
+      `${t.base}/api/v1/analytics/event?key=${shop.api_key}&subject=user&verb=viewed&noun=product&platform_product_handle=product-1&uuid=00000000-0000-4000-8000-000000000001`,
+      { method: "POST" },
+    );
     expect(event.status).toBe(200);
     await eventsApplied(t, shop.id);
     await t.service.similar.idle();
@@ -81,14 +84,22 @@ describe("structured logs", () => {
     const generated = own.headers.get("x-request-id")!;
     expect(generated).toMatch(/^[a-z0-9]+-[a-z0-9]+$/);
     const access = lines.filter((line) => line.message === "request");
-    expect(access.find((line) => line.requestId === "trace-abc.123")).toMatchObject({ level: "debug", method: "GET", path: "/api/v1/products/static", status: 200 });
+    expect(access.find((line) => line.requestId === "trace-abc.123")).toMatchObject({
+      level: "debug",
+      method: "GET",
+      path: "/api/v1/products/static",
+      status: 200,
+    });
     expect(access.find((line) => line.requestId === generated)).toMatchObject({ path: "/healthz", status: 200 });
     expect(lines.every((line) => typeof line.time === "string" && typeof line.level === "string")).toBe(true);
   });
 
   it("drops lines below the configured level", () => {
     const quiet: Record<string, unknown>[] = [];
-    const logger = jsonLogger("warn", new Writable({ write: (chunk: Buffer, _e, done) => (quiet.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const logger = jsonLogger(
+      "warn",
+      new Writable({ write: (chunk: Buffer, _e, done) => (quiet.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }),
+    );
     logger.info("not shown");
     logger.debug("not shown");
     logger.warn("shown", { reason: "test" });

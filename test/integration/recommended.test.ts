@@ -21,9 +21,21 @@ function basket(productIds: number[], times: number) {
 beforeAll(async () => {
   t = await startTestService();
   shop = await createTestMerchant(t, "recs");
-  await postJson(t, "/admin/v1/merchants/recs/products", [1, 2, 3, 4, 5, 6, 7, 8, 9].map((id) => product(id, id === 7 ? { tags: "gift, exclude_service" } : {})));
+  await postJson(
+    t,
+    "/admin/v1/merchants/recs/products",
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].map((id) => product(id, id === 7 ? { tags: "gift, exclude_service" } : {})),
+  );
   await postJson(t, "/admin/v1/merchants/recs/collections", { id: 50, title: "Pair", product_ids: [1, 2] });
-  const orders = [...basket([1, 2], 6), ...basket([1, 3], 2), ...basket([1, 4], 1), ...basket([2, 5], 2), ...basket([6], 30), ...basket([1, 7], 10), ...basket([5, 9], 2)];
+  const orders = [
+    ...basket([1, 2], 6),
+    ...basket([1, 3], 2),
+    ...basket([1, 4], 1),
+    ...basket([2, 5], 2),
+    ...basket([6], 30),
+    ...basket([1, 7], 10),
+    ...basket([5, 9], 2),
+  ];
   expect((await postJson(t, "/admin/v1/merchants/recs/orders", orders)).status).toBe(200);
 });
 afterAll(() => t.stop());
@@ -101,7 +113,10 @@ describe("GET /api/v1/products/recommended", () => {
 
   it("learns from add-to-cart events: products added to the same cart go together", async () => {
     const add = (uuid: string, handle: string) =>
-      fetch(`${t.base}/api/v1/analytics/event?${new URLSearchParams({ key: shop.api_key, verb: "added", uuid, platform_product_handle: handle })}`, { method: "POST" });
+      fetch(
+        `${t.base}/api/v1/analytics/event?${new URLSearchParams({ key: shop.api_key, verb: "added", uuid, platform_product_handle: handle })}`,
+        { method: "POST" },
+      );
     await postJson(t, "/admin/v1/merchants/recs/products", [product(10), product(11)]);
     for (const uuid of ["1b1e7c4a-0f0e-4a8e-9d61-3f3f6c1d2a01", "1b1e7c4a-0f0e-4a8e-9d61-3f3f6c1d2a02"]) {
       expect((await add(uuid, "product-10")).status).toBe(200);

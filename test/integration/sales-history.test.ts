@@ -3,7 +3,14 @@ import { dayNumber } from "../../src/core/recs/days.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Order } from "../../src/core/types.js";
 import { takeWarmingNotes } from "../../src/pool/warming-notes.js";
-import { readBudgetsForRequests, REQUEST_READ_BUDGETS, SALES_DAYS_KEPT, SALES_WARMING, SalesHistory, salesHistoryOf } from "../../src/recs/sales-history.js";
+import {
+  readBudgetsForRequests,
+  REQUEST_READ_BUDGETS,
+  SALES_DAYS_KEPT,
+  SALES_WARMING,
+  SalesHistory,
+  salesHistoryOf,
+} from "../../src/recs/sales-history.js";
 import { topSellers } from "../../src/recs/sales-rankings.js";
 import { Store } from "../../src/stores/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
@@ -17,7 +24,10 @@ let nextOrder = 1;
 function order(daysAgo: number, lines: [productId: number, quantity: number][], cancelled = false): { path: string; value: Order } {
   const created = formatTimestamp(new Date(NOW - daysAgo * DAY));
   const line_items = lines.map(([product_id, quantity]) => ({ product_id, variant_id: null, quantity, price: "1.00" }));
-  return { path: "o", value: { id: nextOrder++, created_at: created, customer_id: null, line_items, cancelled_at: cancelled ? created : null } };
+  return {
+    path: "o",
+    value: { id: nextOrder++, created_at: created, customer_id: null, line_items, cancelled_at: cancelled ? created : null },
+  };
 }
 
 /** Sums of a history over days [fromDay, toDay], by product id. */
@@ -31,7 +41,13 @@ function sums(history: SalesHistory, units: "sales" | "adds", fromDay: number, t
 async function shopWithSales(): Promise<Store> {
   const store = Store.open(tempDir());
   const orders = [];
-  for (let daysAgo = 0; daysAgo < 120; daysAgo += 2) orders.push(order(daysAgo, [[daysAgo % 7, 1 + (daysAgo % 3)], [100 + daysAgo, 2]]));
+  for (let daysAgo = 0; daysAgo < 120; daysAgo += 2)
+    orders.push(
+      order(daysAgo, [
+        [daysAgo % 7, 1 + (daysAgo % 3)],
+        [100 + daysAgo, 2],
+      ]),
+    );
   await store.upsertOrders("shop", orders);
   await store.appendEvents("shop", [
     { verb: "added", product_id: 3, at: NOW - DAY, uuid: "s1", customer_id: null } as never,
@@ -135,11 +151,19 @@ describe("SalesHistory (real LMDB)", () => {
     const before = topSellers(store, "shop", NOW, 90).all();
     expect(takeWarmingNotes()).toBeUndefined();
     // Many old days change at once (a bulk import of old orders): a request reads one slice of them, not all.
-    await store.upsertOrders("shop", Array.from({ length: 40 }, (_, i) => order(2 * i + 1, [[200 + i, 1]])));
+    await store.upsertOrders(
+      "shop",
+      Array.from({ length: 40 }, (_, i) => order(2 * i + 1, [[200 + i, 1]])),
+    );
     const during = topSellers(store, "shop", NOW, 90, { fresh: true });
     expect(takeWarmingNotes()).toBeUndefined();
     expect(history.sales.staleDays(TODAY - 89, TODAY).length).toBeGreaterThan(30);
-    expect(during.all().filter((id) => id < 200).sort()).toEqual([...before].sort());
+    expect(
+      during
+        .all()
+        .filter((id) => id < 200)
+        .sort(),
+    ).toEqual([...before].sort());
     readBudgetsForRequests(null);
     const after = topSellers(store, "shop", NOW + 2_000, 90, { fresh: true }).all();
     expect(after.filter((id) => id >= 200)).toHaveLength(40);

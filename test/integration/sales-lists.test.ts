@@ -11,7 +11,14 @@ let nextOrderId = 1;
 
 const daysAgo = (days: number) => formatTimestamp(new Date(Date.now() - days * DAY - 60_000));
 function order(productId: number, quantity: number, days: number, extra: Record<string, unknown> = {}) {
-  return { id: nextOrderId++, created_at: daysAgo(days), customer: null, line_items: [{ product_id: productId, variant_id: productId * 10 + 1, quantity, price: "10.00" }], cancelled_at: null, ...extra };
+  return {
+    id: nextOrderId++,
+    created_at: daysAgo(days),
+    customer: null,
+    line_items: [{ product_id: productId, variant_id: productId * 10 + 1, quantity, price: "10.00" }],
+    cancelled_at: null,
+    ...extra,
+  };
 }
 
 // 1: steady best seller; 2: took off this week; 3: too few units to trend;
@@ -52,8 +59,30 @@ describe("trending_products", () => {
 
   it("uses the reduced product fields of the spec", async () => {
     const [p] = (await list("trending_products", "limit=1")).body.data;
-    expect(Object.keys(p)).toEqual(["id", "title", "body_html", "vendor", "product_type", "handle", "status", "tags", "variants", "options", "images", "image"]);
-    expect(Object.keys(p.variants[0])).toEqual(["id", "product_id", "title", "price", "sku", "compare_at_price", "inventory_quantity", "option1"]);
+    expect(Object.keys(p)).toEqual([
+      "id",
+      "title",
+      "body_html",
+      "vendor",
+      "product_type",
+      "handle",
+      "status",
+      "tags",
+      "variants",
+      "options",
+      "images",
+      "image",
+    ]);
+    expect(Object.keys(p.variants[0])).toEqual([
+      "id",
+      "product_id",
+      "title",
+      "price",
+      "sku",
+      "compare_at_price",
+      "inventory_quantity",
+      "option1",
+    ]);
     expect(Object.keys(p.options[0])).toEqual(["id", "name", "values"]);
     expect(Object.keys(p.images[0])).toEqual(["id", "src", "width", "height"]);
     expect(Object.keys(p.image)).toEqual(["id", "src"]);
@@ -85,7 +114,12 @@ describe("trending_products", () => {
 
   it("counts add-to-cart events as demand beside sales", async () => {
     for (let i = 0; i < 12; i++) {
-      const params = new URLSearchParams({ key: shop.api_key, verb: "added", uuid: "6f1d3c2b-1a2b-4c3d-8e4f-5a6b7c8d9e0f", platform_product_handle: "product-6" });
+      const params = new URLSearchParams({
+        key: shop.api_key,
+        verb: "added",
+        uuid: "6f1d3c2b-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
+        platform_product_handle: "product-6",
+      });
       expect((await fetch(`${t.base}/api/v1/analytics/event?${params}`, { method: "POST" })).status).toBe(200);
     }
     await eventsApplied(t, shop.id);
@@ -112,7 +146,11 @@ describe("top_sellers", () => {
     const cancelled = { ...order(3, 400, 1), id: 9_999 };
     const raw = JSON.stringify(cancelled);
     const send = (body: string, topic: string) =>
-      fetch(`${t.base}/webhooks/${shop.id}`, { method: "POST", body, headers: { "X-Platform-Topic": topic, "X-Platform-Hmac-Sha256": signWebhook(shop.webhook_secret, body) } });
+      fetch(`${t.base}/webhooks/${shop.id}`, {
+        method: "POST",
+        body,
+        headers: { "X-Platform-Topic": topic, "X-Platform-Hmac-Sha256": signWebhook(shop.webhook_secret, body) },
+      });
     expect((await send(raw, "orders/create")).status).toBe(200);
     expect(ids((await list("top_sellers", "limit=1&bust_cache=yes")).body)).toEqual([3]);
     const cancel = JSON.stringify({ ...cancelled, cancelled_at: daysAgo(0) });

@@ -37,7 +37,27 @@ function random(seed: number): () => number {
   };
 }
 
-const VOCABULARY = ["cordless", "drill", "drills", "hammer", "led", "light", "bulbs", "brass", "lantern", "copper", "pipe", "18", "in.", "steel", "saw", "blade", "garden", "hose", "kit"];
+const VOCABULARY = [
+  "cordless",
+  "drill",
+  "drills",
+  "hammer",
+  "led",
+  "light",
+  "bulbs",
+  "brass",
+  "lantern",
+  "copper",
+  "pipe",
+  "18",
+  "in.",
+  "steel",
+  "saw",
+  "blade",
+  "garden",
+  "hose",
+  "kit",
+];
 
 function title(next: () => number): string {
   const length = 2 + Math.floor(next() * 4);
@@ -79,7 +99,9 @@ describe("catalogue change log", () => {
 describe("merchant search index", () => {
   it("patches itself from the change log, ranking exactly as a fresh build does", async () => {
     const next = random(42);
-    const products = Array.from({ length: 80 }, (_, i) => product(i + 1, { title: title(next), variants: [variant({ id: 1000 + i, sku: `S-${i}` })] }));
+    const products = Array.from({ length: 80 }, (_, i) =>
+      product(i + 1, { title: title(next), variants: [variant({ id: 1000 + i, sku: `S-${i}` })] }),
+    );
     await ingest(store, "shop", "products", products);
     const index = searchIndexOf(store, "shop");
     expect(index.products.size).toBe(80);
@@ -89,8 +111,14 @@ describe("merchant search index", () => {
       const roll = next();
       if (roll < 0.25) await store.deleteProduct("shop", id);
       else if (roll < 0.35) await ingest(store, "shop", "products", [product(id, { status: "draft" })]);
-      else if (roll < 0.5) await ingest(store, "shop", "products", [product(id, { title: title(next), variants: [variant({ id: 5000 + id, inventory_quantity: 0 })] })]);
-      else await ingest(store, "shop", "products", [product(id, { title: title(next), variants: [variant({ id: 5000 + id, sku: `T-${step}` })] })]);
+      else if (roll < 0.5)
+        await ingest(store, "shop", "products", [
+          product(id, { title: title(next), variants: [variant({ id: 5000 + id, inventory_quantity: 0 })] }),
+        ]);
+      else
+        await ingest(store, "shop", "products", [
+          product(id, { title: title(next), variants: [variant({ id: 5000 + id, sku: `T-${step}` })] }),
+        ]);
     }
     const patched = searchIndexOf(store, "shop");
     // The same object: patched in place, not rebuilt.
@@ -106,7 +134,12 @@ describe("merchant search index", () => {
   it("rebuilds instead of patching when more changed than is worth patching", async () => {
     await ingest(store, "shop", "products", [product(1, { title: "Brass Lantern" })]);
     const index = searchIndexOf(store, "shop");
-    await ingest(store, "shop", "products", Array.from({ length: 1_200 }, (_, i) => product(100 + i, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })));
+    await ingest(
+      store,
+      "shop",
+      "products",
+      Array.from({ length: 1_200 }, (_, i) => product(100 + i, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })),
+    );
     const after = searchIndexOf(store, "shop");
     expect(after).not.toBe(index);
     expect(after.products.size).toBe(1_201);
@@ -114,7 +147,9 @@ describe("merchant search index", () => {
 
   it("warms up a slice at a time; what changes between slices ends up indexed as in a fresh build", async () => {
     const next = random(7);
-    const products = Array.from({ length: 1_500 }, (_, i) => product(i + 1, { title: title(next), variants: [variant({ id: 10_000 + i, sku: `W-${i}` })] }));
+    const products = Array.from({ length: 1_500 }, (_, i) =>
+      product(i + 1, { title: title(next), variants: [variant({ id: 10_000 + i, sku: `W-${i}` })] }),
+    );
     await ingest(store, "shop", "products", products);
     await ingest(store, "other", "products", [product(1, { title: "Copper Pipe" })]);
 
@@ -122,7 +157,11 @@ describe("merchant search index", () => {
     expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: false, buildSeconds: null });
     // Changes behind the first slice and ahead of it.
     await store.deleteProduct("shop", 3);
-    await ingest(store, "shop", "products", [product(5, { title: "Brass Lantern Kit" }), product(1_400, { title: "Garden Hose Reel" }), product(2_000, { title: "Cordless Drill Case" })]);
+    await ingest(store, "shop", "products", [
+      product(5, { title: "Brass Lantern Kit" }),
+      product(1_400, { title: "Garden Hose Reel" }),
+      product(2_000, { title: "Cordless Drill Case" }),
+    ]);
     await store.deleteProduct("shop", 1_300);
     let steps = 1;
     let step;
@@ -149,7 +188,12 @@ describe("merchant search index", () => {
   });
 
   it("finishes a warm-up under way when a shopper's search needs the index first", async () => {
-    await ingest(store, "shop", "products", Array.from({ length: 1_100 }, (_, i) => product(i + 1, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })));
+    await ingest(
+      store,
+      "shop",
+      "products",
+      Array.from({ length: 1_100 }, (_, i) => product(i + 1, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })),
+    );
     expect(warmSearchIndex(store, "shop", 0).done).toBe(false);
     expect(searchIndexOf(store, "shop").products.size).toBe(1_100);
     expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
@@ -158,7 +202,15 @@ describe("merchant search index", () => {
   it("takes sales popularity only from a complete sales history, and says when it went without", async () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     await ingest(store, "shop", "products", [product(1), product(2)]);
-    await ingest(store, "shop", "orders", [{ id: 9, created_at: yesterday, customer: null, line_items: [{ product_id: 2, variant_id: 21, quantity: 5, price: "1.00" }], cancelled_at: null }]);
+    await ingest(store, "shop", "orders", [
+      {
+        id: 9,
+        created_at: yesterday,
+        customer: null,
+        line_items: [{ product_id: 2, variant_id: 21, quantity: 5, price: "1.00" }],
+        cancelled_at: null,
+      },
+    ]);
     const index = MerchantSearchIndex.build(store, "shop");
     const popularity = (id: number) => index.products.popularity(index.products.columns().products.indexOf(id));
     const history = salesHistoryOf(store, "shop");
@@ -178,7 +230,13 @@ describe("merchant search index", () => {
 
   it("indexes vendor, product type, tags and variant titles behind the title", async () => {
     await ingest(store, "shop", "products", [
-      product(1, { title: "Trail Jacket", vendor: "Northwind", product_type: "Outerwear", tags: "waterproof, hiking", variants: [variant({ id: 11, option1: "Crimson" })] }),
+      product(1, {
+        title: "Trail Jacket",
+        vendor: "Northwind",
+        product_type: "Outerwear",
+        tags: "waterproof, hiking",
+        variants: [variant({ id: 11, option1: "Crimson" })],
+      }),
       product(2, { title: "Crimson Waterproof Northwind Outerwear Jacket" }),
     ]);
     const index = searchIndexOf(store, "shop");

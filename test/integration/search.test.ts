@@ -32,9 +32,17 @@ beforeAll(async () => {
         { id: 101, src: "https://cdn.example.com/lantern-olive.jpg", width: 800, height: 600, alt: null, variant_ids: [12] },
       ],
     }),
-    product(2, { title: "Brass Camp Lantern", handle: "brass-camp-lantern", variants: [variant({ id: 21, price: "45.00", sku: "BRS-9" })] }),
+    product(2, {
+      title: "Brass Camp Lantern",
+      handle: "brass-camp-lantern",
+      variants: [variant({ id: 21, price: "45.00", sku: "BRS-9" })],
+    }),
     product(3, { title: "Harbor Soy Candle", handle: "harbor-soy-candle", variants: [variant({ id: 31, price: "9.99" })] }),
-    product(4, { title: "Stoneware Coffee Mug", handle: "stoneware-coffee-mug", variants: [variant({ id: 41, price: "14.00", barcode: "0123456789012" })] }),
+    product(4, {
+      title: "Stoneware Coffee Mug",
+      handle: "stoneware-coffee-mug",
+      variants: [variant({ id: 41, price: "14.00", barcode: "0123456789012" })],
+    }),
     product(5, { title: "Ceramic Coffee Mug", handle: "ceramic-coffee-mug", variants: [variant({ id: 51, price: "12.00" })] }),
     product(6, { title: "Lantern Wick Kit", handle: "lantern-wick-kit", variants: [variant({ id: 61, inventory_quantity: 0 })] }), // out of stock
     product(7, { title: "18 in. Steel Tent Stake", handle: "steel-stake-18", variants: [variant({ id: 71 })] }),
@@ -48,7 +56,15 @@ beforeAll(async () => {
     { id: 502, title: "Lantern Clearance", handle: "lantern-clearance", product_ids: [2] },
   ]);
   await postJson(t, `/admin/v1/merchants/${shop.id}/markets`, [
-    { id: 1, name: "Canada", active: true, countries: ["CA"], currency: "CAD", product_ids: [1, 3], variant_prices: { "11": { price: "26.99", compare_at_price: "31.00" } } },
+    {
+      id: 1,
+      name: "Canada",
+      active: true,
+      countries: ["CA"],
+      currency: "CAD",
+      product_ids: [1, 3],
+      variant_prices: { "11": { price: "26.99", compare_at_price: "31.00" } },
+    },
   ]);
   // Another shop selling a lantern too, with the same product id and SKU.
   await postJson(t, `/admin/v1/merchants/${other.id}/products`, [
@@ -87,7 +103,11 @@ function webhook(topic: string, body: unknown): Promise<Response> {
   return fetch(`${t.base}/webhooks/${shop.id}`, {
     method: "POST",
     body: raw,
-    headers: { "X-Platform-Topic": topic, "X-Platform-Hmac-Sha256": signWebhook(shop.webhook_secret, raw), "Content-Type": "application/json" },
+    headers: {
+      "X-Platform-Topic": topic,
+      "X-Platform-Hmac-Sha256": signWebhook(shop.webhook_secret, raw),
+      "Content-Type": "application/json",
+    },
   });
 }
 
@@ -109,7 +129,15 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
         { alt: "Ember LED Lantern", url: "https://cdn.example.com/lantern-olive.jpg" },
       ],
       variants: [
-        { id: "11", name: "Black", url: "https://shop.example.com/products/ember-led-lantern?variant=11", price: 19.99, compareAtPrice: 24, images: [], canPurchase: true },
+        {
+          id: "11",
+          name: "Black",
+          url: "https://shop.example.com/products/ember-led-lantern?variant=11",
+          price: 19.99,
+          compareAtPrice: 24,
+          images: [],
+          canPurchase: true,
+        },
         {
           id: "12",
           name: "Olive",
@@ -194,7 +222,11 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
   it("prices suggestions for the market of country_code and keeps to its catalogue", async () => {
     const ca = await search({ query: "lantern", country_code: "CA" });
     expect(ids(ca)).toEqual(["1"]);
-    expect(ca.body.data.productSuggestions[0]).toMatchObject({ price: 26.99, compareAtPrice: 31, variants: [{ price: 26.99, compareAtPrice: 31 }, { price: 21.5 }] });
+    expect(ca.body.data.productSuggestions[0]).toMatchObject({
+      price: 26.99,
+      compareAtPrice: 31,
+      variants: [{ price: 26.99, compareAtPrice: 31 }, { price: 21.5 }],
+    });
     const viaQueryString = await search({ query: "lantern" }, { query: "country_code=ca" });
     expect(ids(viaQueryString)).toEqual(["1"]);
   });
@@ -219,7 +251,9 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
     await postJson(
       t,
       `/admin/v1/merchants/${shop.id}/products`,
-      Array.from({ length: 12 }, (_, i) => product(200 + i, { title: `Enamel Camp Cup ${i + 1}`, handle: `enamel-cup-${i + 1}`, variants: [variant({ id: 2000 + i })] })),
+      Array.from({ length: 12 }, (_, i) =>
+        product(200 + i, { title: `Enamel Camp Cup ${i + 1}`, handle: `enamel-cup-${i + 1}`, variants: [variant({ id: 2000 + i })] }),
+      ),
     );
     expect(ids(await search({ query: "enamel cup" }))).toHaveLength(10);
     expect(ids(await search({ query: "enamel cup", limit: 3 }))).toHaveLength(3);
@@ -260,16 +294,32 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
 
   it("updates the index from webhooks: created, renamed and deleted products and collections, at once", async () => {
     expect(names(await search({ query: "hammock" }))).toEqual([]);
-    expect((await webhook("products/create", product(300, { title: "Ripstop Camp Hammock", handle: "ripstop-hammock", variants: [variant({ id: 3001, sku: "HAM-300" })] }))).status).toBe(200);
+    expect(
+      (
+        await webhook(
+          "products/create",
+          product(300, { title: "Ripstop Camp Hammock", handle: "ripstop-hammock", variants: [variant({ id: 3001, sku: "HAM-300" })] }),
+        )
+      ).status,
+    ).toBe(200);
     expect(names(await search({ query: "hammock" }))).toEqual(["Ripstop Camp Hammock"]);
     expect(ids(await search({ query: "ham-300" }))).toEqual(["300"]);
 
-    expect((await webhook("products/update", product(300, { title: "Ripstop Travel Swing", handle: "ripstop-hammock", variants: [variant({ id: 3001, sku: "SWG-300" })] }))).status).toBe(200);
+    expect(
+      (
+        await webhook(
+          "products/update",
+          product(300, { title: "Ripstop Travel Swing", handle: "ripstop-hammock", variants: [variant({ id: 3001, sku: "SWG-300" })] }),
+        )
+      ).status,
+    ).toBe(200);
     expect(names(await search({ query: "hammock" }))).toEqual([]);
     expect(names(await search({ query: "travel swing" }))).toEqual(["Ripstop Travel Swing"]);
     expect(ids(await search({ query: "ham-300" }))).toEqual([]);
 
-    expect((await webhook("collections/create", { id: 600, title: "Hammocks and Swings", handle: "hammocks", product_ids: [300] })).status).toBe(200);
+    expect(
+      (await webhook("collections/create", { id: 600, title: "Hammocks and Swings", handle: "hammocks", product_ids: [300] })).status,
+    ).toBe(200);
     expect((await search({ query: "swings" })).body.data.collections.map((c: { id: string }) => c.id)).toEqual(["600"]);
 
     expect((await webhook("products/delete", { id: 300 })).status).toBe(200);
@@ -282,6 +332,12 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
   it("is listed in /openapi.json with its parameters", async () => {
     const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as any;
     const operation = doc.paths[PATH].post;
-    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(["Service-Api-Key", "query", "limit", "country_code", "format"]);
+    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "Service-Api-Key",
+      "query",
+      "limit",
+      "country_code",
+      "format",
+    ]);
   });
 });

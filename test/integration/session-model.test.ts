@@ -12,7 +12,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("a worker's session index read from the event log", () => {
   it("read in steps that stop at a deadline, ranks as one read in full", async () => {
     const store = Store.open(dir);
-    await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
+    await store.createMerchant({
+      id: "shop",
+      name: "Shop",
+      domain: "shop.example.com",
+      currency: "USD",
+      api_key: "pk_test",
+      webhook_secret: "whsec_test",
+      created_at: "2026-05-01T00:00:00Z",
+    });
     // 3,000 views by 300 sessions over 40 products, in a fixed pseudo-random order.
     let seed = 7;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
@@ -44,7 +52,15 @@ describe("a worker's session index read from the event log", () => {
 
   it("for a shopper's request reads the log only within its budget; the warm-up steps read on to the end", async () => {
     const store = Store.open(dir);
-    await store.createMerchant({ id: "budget", name: "Shop", domain: "budget.example.com", currency: "USD", api_key: "pk_budget", webhook_secret: "whsec_budget", created_at: "2026-05-01T00:00:00Z" });
+    await store.createMerchant({
+      id: "budget",
+      name: "Shop",
+      domain: "budget.example.com",
+      currency: "USD",
+      api_key: "pk_budget",
+      webhook_secret: "whsec_budget",
+      created_at: "2026-05-01T00:00:00Z",
+    });
     const events: BehaviourEvent[] = Array.from({ length: 5_000 }, (_, i) => ({
       at: 1_000 + i,
       uuid: `budget-session-${i}`,
@@ -62,7 +78,10 @@ describe("a worker's session index read from the event log", () => {
     while (!warmSessions(store, "budget", 0).done);
     expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBe(5_000);
     // Once the first read is complete, a request reads everything logged since, budget or not.
-    await store.appendEvents("budget", events.map((event, i) => ({ ...event, uuid: `budget-later-${i}`, at: 9_000 + i })));
+    await store.appendEvents(
+      "budget",
+      events.map((event, i) => ({ ...event, uuid: `budget-later-${i}`, at: 9_000 + i })),
+    );
     expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBe(10_000);
     await store.close();
   });

@@ -16,7 +16,11 @@ const tempDir = tempDirs("aisle-similar-behaviour-");
  * array per group: what the typed-array builder must reproduce exactly (the
  * training that draws from them is deterministic given its seed).
  */
-function referenceGroups(orders: { products: number[]; at: number; cancelled: boolean }[], events: BehaviourEvent[], indexOf: Map<number, number>) {
+function referenceGroups(
+  orders: { products: number[]; at: number; cancelled: boolean }[],
+  events: BehaviourEvent[],
+  indexOf: Map<number, number>,
+) {
   const members: number[][] = [];
   const times: number[] = [];
   const windows: number[] = [];
@@ -58,7 +62,15 @@ describe("the behaviour the similar-products encoder is fine-tuned on", () => {
     const pick = (n: number) => Math.floor(rng.next() * n);
     const store = Store.open(tempDir());
     try {
-      await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
+      await store.createMerchant({
+        id: "shop",
+        name: "Shop",
+        domain: "shop.example.com",
+        currency: "USD",
+        api_key: "pk_test",
+        webhook_secret: "whsec_test",
+        created_at: "2026-05-01T00:00:00Z",
+      });
       // Catalogue positions for products 1–30; 31–35 are in orders and views but not in the catalogue (deleted).
       const indexOf = new Map(Array.from({ length: 30 }, (_, i) => [i + 1, i]));
       const now = Date.parse("2026-06-01T00:00:00Z");
@@ -95,17 +107,37 @@ describe("the behaviour the similar-products encoder is fine-tuned on", () => {
         const product = pick(4) === 0 && last.has(uuid) ? last.get(uuid)! : 1 + pick(35);
         last.set(uuid, product);
         const verb = pick(12) === 0 ? "added" : "viewed";
-        events.push({ at: (at += 1_000 + pick(60_000)), uuid: pick(40) === 0 ? null : uuid, customer_id: pick(40) === 0 ? 9 : null, verb, product_id: product, theme_id: null });
+        events.push({
+          at: (at += 1_000 + pick(60_000)),
+          uuid: pick(40) === 0 ? null : uuid,
+          customer_id: pick(40) === 0 ? 9 : null,
+          verb,
+          product_id: product,
+          theme_id: null,
+        });
       }
-      await store.appendEvents("shop", events.filter((event) => event.uuid !== null || event.customer_id !== null));
+      await store.appendEvents(
+        "shop",
+        events.filter((event) => event.uuid !== null || event.customer_id !== null),
+      );
 
       const { groups, summary } = behaviourGroups(store, "shop", indexOf, NEVER_CANCELLED);
-      const reference = referenceGroups(orders, events.filter((event) => event.uuid !== null || event.customer_id !== null), indexOf);
-      const members = Array.from(groups.weights, (_, group) => Array.from(groups.items.subarray(groups.starts[group]!, groups.starts[group + 1]!)));
+      const reference = referenceGroups(
+        orders,
+        events.filter((event) => event.uuid !== null || event.customer_id !== null),
+        indexOf,
+      );
+      const members = Array.from(groups.weights, (_, group) =>
+        Array.from(groups.items.subarray(groups.starts[group]!, groups.starts[group + 1]!)),
+      );
       expect(members).toEqual(reference.members);
       expect(Array.from(groups.weights)).toEqual(reference.weights);
       expect(Array.from(groups.windows)).toEqual(reference.windows);
-      expect(summary).toEqual({ orders: reference.orderGroups, viewSessions: reference.members.length - reference.orderGroups, productsWithBehaviour: reference.withBehaviour });
+      expect(summary).toEqual({
+        orders: reference.orderGroups,
+        viewSessions: reference.members.length - reference.orderGroups,
+        productsWithBehaviour: reference.withBehaviour,
+      });
       // The cases the data must hold for the comparison to mean something.
       expect(reference.members.some((group) => group.length === 50)).toBe(true);
       expect(reference.orderGroups).toBeGreaterThan(50);

@@ -25,7 +25,15 @@ const orders = Array.from({ length: 20 }, (_, i) => ({
 
 async function shop(dir: string): Promise<Store> {
   const store = Store.open(dir);
-  await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
+  await store.createMerchant({
+    id: "shop",
+    name: "Shop",
+    domain: "shop.example.com",
+    currency: "USD",
+    api_key: "pk_test",
+    webhook_secret: "whsec_test",
+    created_at: "2026-05-01T00:00:00Z",
+  });
   await ingest(store, "shop", "products", catalogue);
   await ingest(store, "shop", "orders", orders);
   return store;

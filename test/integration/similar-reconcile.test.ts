@@ -12,9 +12,22 @@ describe("the similar-products model at start", () => {
   it("embeds products added while the service was down and drops the vectors of products deleted meanwhile", async () => {
     const dataDir = tempDir();
     const store = Store.open(dataDir);
-    await store.createMerchant({ id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_reconcile", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" });
+    await store.createMerchant({
+      id: "shop",
+      name: "Shop",
+      domain: "shop.example.com",
+      currency: "USD",
+      api_key: "pk_reconcile",
+      webhook_secret: "whsec_test",
+      created_at: "2026-05-01T00:00:00Z",
+    });
     const words = ["velvet sofa", "ceramic mug", "wool socks", "desk lamp"];
-    await ingest(store, "shop", "products", Array.from({ length: 30 }, (_, i) => product(100 + i, { title: `Harbor ${words[i % words.length]} ${i}` })));
+    await ingest(
+      store,
+      "shop",
+      "products",
+      Array.from({ length: 30 }, (_, i) => product(100 + i, { title: `Harbor ${words[i % words.length]} ${i}` })),
+    );
     await buildSimilarModel(store, dataDir, "shop");
     // While no service runs: one product arrives, another goes.
     await ingest(store, "shop", "products", [product(200, { title: "Harbor linen sofa 200" })]);

@@ -21,11 +21,23 @@ const KINDS = [
   { type: "Lamp", words: ["desk lamp", "floor lamp", "reading lamp", "table lamp", "brass lamp", "clip lamp"] },
 ];
 const catalogue = KINDS.flatMap((kind, k) =>
-  kind.words.map((words, i) => product(100 + k * 10 + i, { title: `Harbor ${words}`, product_type: kind.type, tags: kind.type.toLowerCase(), body_html: `<p>A ${words}.</p>` })),
+  kind.words.map((words, i) =>
+    product(100 + k * 10 + i, {
+      title: `Harbor ${words}`,
+      product_type: kind.type,
+      tags: kind.type.toLowerCase(),
+      body_html: `<p>A ${words}.</p>`,
+    }),
+  ),
 );
 // A sofa whose title, type and tags never say "sofa": only its description and
 // shoppers who view it beside sofas do.
-const chesterfield = product(140, { title: "Harbor Chesterfield", product_type: "Seating", tags: "living room", body_html: "<p>Deep buttoned, for the living room.</p>" });
+const chesterfield = product(140, {
+  title: "Harbor Chesterfield",
+  product_type: "Seating",
+  tags: "living room",
+  body_html: "<p>Deep buttoned, for the living room.</p>",
+});
 catalogue.push(chesterfield);
 const kindOf = (id: number) => (id === 140 ? "Sofa" : KINDS[Math.floor((id - 100) / 10)]!.type);
 
@@ -45,7 +57,10 @@ beforeAll(async () => {
   other = await createTestMerchant(t, "rival");
   expect((await postJson(t, "/admin/v1/merchants/furnish/products", catalogue)).status).toBe(200);
   // The rival sells sofas too: they must never show up in furnish's lists.
-  expect((await postJson(t, "/admin/v1/merchants/rival/products", [product(900, { title: "Harbor velvet sofa twin", product_type: "Sofa" })])).status).toBe(200);
+  expect(
+    (await postJson(t, "/admin/v1/merchants/rival/products", [product(900, { title: "Harbor velvet sofa twin", product_type: "Sofa" })]))
+      .status,
+  ).toBe(200);
   const orders = Array.from({ length: 12 }, (_, index) => ({
     id: index + 1,
     created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
@@ -58,7 +73,10 @@ beforeAll(async () => {
   for (let session = 0; session < 8; session++) {
     const uuid = `00000000-0000-4000-8000-${String(session).padStart(12, "0")}`;
     for (const id of [100 + (session % 6), 140, 100 + ((session + 1) % 6), 140]) {
-      const res = await fetch(`${t.base}/api/v1/analytics/event?key=${shop.api_key}&subject=user&verb=viewed&noun=product&platform_product_handle=product-${id}&uuid=${uuid}`, { method: "POST" });
+      const res = await fetch(
+        `${t.base}/api/v1/analytics/event?key=${shop.api_key}&subject=user&verb=viewed&noun=product&platform_product_handle=product-${id}&uuid=${uuid}`,
+        { method: "POST" },
+      );
       expect(res.status).toBe(200);
     }
   }
@@ -82,9 +100,16 @@ describe("the similar-products model", () => {
 
   it("runs in onnxruntime-node with the TypeScript reference's output within 1e-5", async () => {
     const scheme = { ...DEFAULT_HASHING, buckets: 1 << 12 };
-    const texts = catalogue.map((p) => ({ ...(p as { id: number; title: string; product_type: string; vendor: string; tags: string; body_html: string }) }));
+    const texts = catalogue.map((p) => ({
+      ...(p as { id: number; title: string; product_type: string; vendor: string; tags: string; body_html: string }),
+    }));
     const features = texts.map((p) => productFeatures(p, scheme));
-    const model = textOnlyModel(features, texts.map((p) => p.id), scheme, DEFAULT_TRAINING);
+    const model = textOnlyModel(
+      features,
+      texts.map((p) => p.id),
+      scheme,
+      DEFAULT_TRAINING,
+    );
     fineTune(model, features, groupsOf([[0, 7]], [1], [0]), { ...DEFAULT_TRAINING, minSamples: 500, batchSize: 16 });
     const encoder = await Encoder.load(encoderGraph(model), model.dims);
     const served = await encoder.embed(features);
@@ -101,8 +126,13 @@ describe("the similar-products model", () => {
 
 describe("quick-view search's semantic fallback", () => {
   it("tops up a short lexical result with products the model places near the query", async () => {
-    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${shop.api_key}`, { method: "POST", body: JSON.stringify({ query: "sofa", limit: 10 }) });
-    const found = ((await res.json()) as { data: { productSuggestions: { id: string }[] } }).data.productSuggestions.map((s) => Number(s.id));
+    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${shop.api_key}`, {
+      method: "POST",
+      body: JSON.stringify({ query: "sofa", limit: 10 }),
+    });
+    const found = ((await res.json()) as { data: { productSuggestions: { id: string }[] } }).data.productSuggestions.map((s) =>
+      Number(s.id),
+    );
     // Words find the six sofas first; meaning adds the chesterfield, and nothing unrelated.
     expect(found.slice(0, 6).every((id) => kindOf(id) === "Sofa" && id !== 140)).toBe(true);
     expect(found).toContain(140);
@@ -139,7 +169,12 @@ describe("GET /api/v1/products/similar_products and recommended?context=similar"
     const before = ids((await get("/api/v1/products/similar_products?platform_product_ids=130&limit=5")).body);
     expect(before).not.toContain(113);
     // Product 113 (a mug) becomes a lamp.
-    const lamp = product(113, { title: "Harbor swing arm lamp", product_type: "Lamp", tags: "lamp", body_html: "<p>A swing arm lamp.</p>" });
+    const lamp = product(113, {
+      title: "Harbor swing arm lamp",
+      product_type: "Lamp",
+      tags: "lamp",
+      body_html: "<p>A swing arm lamp.</p>",
+    });
     expect((await postJson(t, "/admin/v1/merchants/furnish/products", lamp)).status).toBe(200);
     await t.service.similar.idle();
     const lamps = ids((await get("/api/v1/products/similar_products?platform_product_ids=113&limit=4")).body);
@@ -153,7 +188,14 @@ describe("GET /api/v1/products/similar_products and recommended?context=similar"
     const version = store.version("furnish", "similar");
     const list = store.similar.neighboursOf("furnish", 131);
     const repriced = catalogue.find((p) => p.id === 131)!;
-    expect((await postJson(t, "/admin/v1/merchants/furnish/products", { ...repriced, variants: [{ ...(repriced.variants as object[])[0]!, price: "99.00" }] })).status).toBe(200);
+    expect(
+      (
+        await postJson(t, "/admin/v1/merchants/furnish/products", {
+          ...repriced,
+          variants: [{ ...(repriced.variants as object[])[0]!, price: "99.00" }],
+        })
+      ).status,
+    ).toBe(200);
     await t.service.similar.idle();
     expect(store.version("furnish", "similar")).toBe(version);
     expect(store.similar.neighboursOf("furnish", 131)).toEqual(list);

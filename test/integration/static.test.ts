@@ -36,8 +36,24 @@ beforeAll(async () => {
   expect((await postJson(t, "/admin/v1/merchants/shop/products", products)).status).toBe(200);
   await postJson(t, "/admin/v1/merchants/shop/collections", { id: 500, title: "Mugs", product_ids: [13, 12, 3, 2] });
   await postJson(t, "/admin/v1/merchants/shop/markets", [
-    { id: 1, name: "Canada (paused)", active: false, countries: ["CA"], currency: "CAD", product_ids: null, variant_prices: { "11": { price: "1.00" } } },
-    { id: 2, name: "Canada", active: true, countries: ["CA"], currency: "CAD", product_ids: [1, 2], variant_prices: { "11": { price: "26.99", compare_at_price: "31.00" } } },
+    {
+      id: 1,
+      name: "Canada (paused)",
+      active: false,
+      countries: ["CA"],
+      currency: "CAD",
+      product_ids: null,
+      variant_prices: { "11": { price: "1.00" } },
+    },
+    {
+      id: 2,
+      name: "Canada",
+      active: true,
+      countries: ["CA"],
+      currency: "CAD",
+      product_ids: [1, 2],
+      variant_prices: { "11": { price: "26.99", compare_at_price: "31.00" } },
+    },
   ]);
 });
 
@@ -57,21 +73,82 @@ describe("GET /api/v1/products/static", () => {
     expect(status).toBe(200);
     const [p] = body.data;
     expect(Object.keys(p)).toEqual([
-      "id", "title", "body_html", "vendor", "product_type", "handle", "status", "tags", "created_at", "updated_at",
-      "published_at", "template_suffix", "published_scope", "admin_graphql_api_id", "variants", "options", "images", "image",
+      "id",
+      "title",
+      "body_html",
+      "vendor",
+      "product_type",
+      "handle",
+      "status",
+      "tags",
+      "created_at",
+      "updated_at",
+      "published_at",
+      "template_suffix",
+      "published_scope",
+      "admin_graphql_api_id",
+      "variants",
+      "options",
+      "images",
+      "image",
     ]);
-    expect(p).toMatchObject({ id: 1, tags: "ceramic, kitchen", status: "active", published_scope: "web", admin_graphql_api_id: "gid://platform/Product/1", created_at: "2026-01-02T10:00:00-05:00" });
+    expect(p).toMatchObject({
+      id: 1,
+      tags: "ceramic, kitchen",
+      status: "active",
+      published_scope: "web",
+      admin_graphql_api_id: "gid://platform/Product/1",
+      created_at: "2026-01-02T10:00:00-05:00",
+    });
     const v = p.variants[0];
     expect(Object.keys(v).sort()).toEqual([
-      "admin_graphql_api_id", "barcode", "compare_at_price", "created_at", "fulfillment_service", "grams", "id", "image_id",
-      "inventory_item_id", "inventory_management", "inventory_policy", "inventory_quantity", "old_inventory_quantity",
-      "option1", "option2", "option3", "position", "price", "product_id", "requires_shipping", "sku", "taxable", "title",
-      "updated_at", "weight", "weight_unit",
+      "admin_graphql_api_id",
+      "barcode",
+      "compare_at_price",
+      "created_at",
+      "fulfillment_service",
+      "grams",
+      "id",
+      "image_id",
+      "inventory_item_id",
+      "inventory_management",
+      "inventory_policy",
+      "inventory_quantity",
+      "old_inventory_quantity",
+      "option1",
+      "option2",
+      "option3",
+      "position",
+      "price",
+      "product_id",
+      "requires_shipping",
+      "sku",
+      "taxable",
+      "title",
+      "updated_at",
+      "weight",
+      "weight_unit",
     ]);
-    expect(v).toMatchObject({ id: 11, product_id: 1, price: "19.99", compare_at_price: "24.00", position: 1, admin_graphql_api_id: "gid://platform/ProductVariant/11" });
+    expect(v).toMatchObject({
+      id: 11,
+      product_id: 1,
+      price: "19.99",
+      compare_at_price: "24.00",
+      position: 1,
+      admin_graphql_api_id: "gid://platform/ProductVariant/11",
+    });
     expect(p.variants[1]).toMatchObject({ price: "21.50", position: 2, compare_at_price: null });
     expect(p.options[0]).toEqual({ id: 10, product_id: 1, name: "Title", position: 1, values: ["Default Title"] });
-    expect(p.images[0]).toMatchObject({ id: 100, product_id: 1, position: 1, width: 800, height: 600, src: "https://cdn.example.com/1.jpg", variant_ids: [], admin_graphql_api_id: "gid://platform/ProductImage/100" });
+    expect(p.images[0]).toMatchObject({
+      id: 100,
+      product_id: 1,
+      position: 1,
+      width: 800,
+      height: 600,
+      src: "https://cdn.example.com/1.jpg",
+      variant_ids: [],
+      admin_graphql_api_id: "gid://platform/ProductImage/100",
+    });
     expect(p.image).toEqual(p.images[0]);
     expect(p).not.toHaveProperty("metafields");
   });
@@ -125,7 +202,9 @@ describe("GET /api/v1/products/static", () => {
 
   it("returns variant metafields selected by variant_metafield_ns_key or variant_metafield_ns", async () => {
     const byKey = (await get("ids=1&variant_metafield_ns_key=custom.fabric_weight")).body.data[0];
-    expect(byKey.variants[0].metafields).toEqual([expect.objectContaining({ key: "fabric_weight", value: "220", owner_id: 11, owner_resource: "variant" })]);
+    expect(byKey.variants[0].metafields).toEqual([
+      expect.objectContaining({ key: "fabric_weight", value: "220", owner_id: 11, owner_resource: "variant" }),
+    ]);
     expect(byKey.variants[1].metafields).toEqual([]);
     expect(byKey).not.toHaveProperty("metafields");
     const byNs = (await get("ids=1&variant_metafield_ns=custom")).body.data[0];
@@ -168,7 +247,11 @@ describe("GET /api/v1/products/static", () => {
     await get("ids=12&limit=1&bust_cache=yes");
     expect(t.service.services.cache.hits).toBe(hitsBefore + 1);
 
-    await postJson(t, "/admin/v1/merchants/shop/products", product(12, { title: "Renamed", variants: [variant({ id: 121, price: "99.00" })] }));
+    await postJson(
+      t,
+      "/admin/v1/merchants/shop/products",
+      product(12, { title: "Renamed", variants: [variant({ id: 121, price: "99.00" })] }),
+    );
     const after = (await get("ids=12&limit=1")).body.data[0];
     expect(after).toMatchObject({ title: "Renamed" });
     expect(after.variants[0].price).toBe("99.00");

@@ -22,7 +22,9 @@ describe("Store (real LMDB)", () => {
     const store = Store.open(tempDir());
     await store.upsertProducts("shop", [located(1), located(2)]);
     await store.upsertProducts("shop2", [located(3)]);
-    await store.upsertMarkets("shop2", [{ path: "m", value: normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD" }, "m") }]);
+    await store.upsertMarkets("shop2", [
+      { path: "m", value: normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD" }, "m") },
+    ]);
     expect(store.productIds("shop")).toEqual([1, 2]);
     expect(store.productIds("shop2")).toEqual([3]);
     expect(store.marketsOf("shop")).toEqual([]);
@@ -133,16 +135,26 @@ describe("Store (real LMDB)", () => {
 
     const store = Store.open(dir);
     // A bulk append of 2,500 events (records of 1,000), then two commits of the service's.
-    await store.appendEvents("shop", Array.from({ length: 2_500 }, (_, i) => view(3 + i)));
+    await store.appendEvents(
+      "shop",
+      Array.from({ length: 2_500 }, (_, i) => view(3 + i)),
+    );
     await store.logEvents([["shop", [view(2_503), view(2_504), view(2_505)]]]).durable;
-    await store.logEvents([["other", [view(1)]], ["shop", [view(2_506)]]]).durable;
-    const sequences = (after: number) => [...store.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
+    await store.logEvents([
+      ["other", [view(1)]],
+      ["shop", [view(2_506)]],
+    ]).durable;
+    const sequences = (after: number) =>
+      [...store.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
     const from = (first: number) => Array.from({ length: 2_506 - first + 1 }, (_, i) => first + i);
     for (const after of [0, 1, 2, 3, 1_002, 1_003, 2_501, 2_503, 2_504, 2_505]) expect(sequences(after)).toEqual(from(after + 1));
     expect(sequences(2_506)).toEqual([]);
     expect([...store.eventsSince("other", 0)].map(({ sequence }) => sequence)).toEqual([1]);
     // Merchants whose ids are prefixes of each other read only their own records.
-    await store.logEvents([["sho", [view(1), view(2)]], ["shop2", [view(1)]]]).durable;
+    await store.logEvents([
+      ["sho", [view(1), view(2)]],
+      ["shop2", [view(1)]],
+    ]).durable;
     expect([...store.eventsSince("sho", 0)].map(({ sequence }) => sequence)).toEqual([1, 2]);
     expect([...store.eventsSince("shop2", 1)]).toEqual([]);
     expect(sequences(2_505)).toEqual([2_506]);
@@ -167,7 +179,10 @@ describe("Store (real LMDB)", () => {
     expect(store.sessionHistory("shop", uuid)?.products).toEqual(stored.map((event) => event.product_id));
     await store.appendEvents("shop", [196, 197, 198].map(view));
     expect(store.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 198 }, (_, i) => i + 1));
-    await store.appendEvents("shop", Array.from({ length: 40 }, (_, i) => view(199 + i)));
+    await store.appendEvents(
+      "shop",
+      Array.from({ length: 40 }, (_, i) => view(199 + i)),
+    );
     expect(store.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 200 }, (_, i) => 39 + i));
     await store.close();
   });
@@ -175,7 +190,14 @@ describe("Store (real LMDB)", () => {
   it("skips the numbers of a commit that failed: the record after the gap holds the next events", async () => {
     const dir = tempDir();
     const store = Store.open(dir);
-    const view = (n: number) => ({ at: 1_000 + n, uuid: "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e", customer_id: null, verb: "viewed" as const, product_id: n, theme_id: null });
+    const view = (n: number) => ({
+      at: 1_000 + n,
+      uuid: "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e",
+      customer_id: null,
+      verb: "viewed" as const,
+      product_id: n,
+      theme_id: null,
+    });
     await store.logEvents([["shop", [1, 2, 3].map(view)]]).durable;
     await store.close();
     // Numbers 4-6 went to a commit that failed; the next commit logged 7 and 8 (records are keyed by their last sequence).
@@ -185,7 +207,8 @@ describe("Store (real LMDB)", () => {
     await log.openDB({ name: "log_meta", ...shared }).put("event_sequence:shop", 8);
     await log.close();
     const reopened = Store.open(dir);
-    const sequences = (after: number) => [...reopened.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
+    const sequences = (after: number) =>
+      [...reopened.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
     expect(sequences(0)).toEqual([1, 2, 3, 7, 8]);
     for (const after of [3, 4, 6]) expect(sequences(after)).toEqual([7, 8]);
     expect(sequences(7)).toEqual([8]);

@@ -6,7 +6,6 @@ import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { compiledWorkerFile } from "../../src/pool/worker-file.js";
 import { niceOf } from "../helpers/threads.js";
 
-
 /** Runs runAsBackgroundThread (the build's copy) in a new thread; answers that thread's id once it has. */
 function backgroundThread(): Promise<{ thread: string; worker: Worker }> {
   const module = pathToFileURL(compiledWorkerFile("src/pool/thread-priority.js")).href;

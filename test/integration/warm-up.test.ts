@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const metricsText = async () => (await fetch(`${t.base}/metrics`)).text();
-const stepsOf = (metrics: string, kind: string) => Number(new RegExp(`^aisle_pool_task_duration_seconds_count\\{kind="${kind}",outcome="ok"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0);
+const stepsOf = (metrics: string, kind: string) =>
+  Number(new RegExp(`^aisle_pool_task_duration_seconds_count\\{kind="${kind}",outcome="ok"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0);
 
 describe("index warm-up at start", () => {
   it("builds the search index in steps queued with other tasks, once per worker, and searches use it", async () => {
@@ -30,7 +31,10 @@ describe("index warm-up at start", () => {
 
     const [handle] = demo.sample.handles;
     const query = handle!.split("-").slice(0, 2).join(" ");
-    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${demo.apiKey}`, { method: "POST", body: JSON.stringify({ query }) });
+    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${demo.apiKey}`, {
+      method: "POST",
+      body: JSON.stringify({ query }),
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { productSuggestions: unknown[] } }).data.productSuggestions.length).toBeGreaterThan(0);
     // No further warm-up step ran: the worker's index was complete.
@@ -47,7 +51,10 @@ describe("index warm-up at start", () => {
     // A session that viewed a product gets related products from the warmed index.
     const uuid = "5b0e7c2a-8f1d-4e3b-9a6c-2d4f8e1b7a90";
     const [productHandle] = demo.sample.handles;
-    const event = await fetch(`${t.base}/api/v1/analytics/event?key=${demo.apiKey}&subject=user&verb=viewed&noun=product&uuid=${uuid}&platform_product_handle=${productHandle}`, { method: "POST" });
+    const event = await fetch(
+      `${t.base}/api/v1/analytics/event?key=${demo.apiKey}&subject=user&verb=viewed&noun=product&uuid=${uuid}&platform_product_handle=${productHandle}`,
+      { method: "POST" },
+    );
     expect(event.status).toBe(200);
     const related = await fetch(`${t.base}/api/v1/products/viewed-related?key=${demo.apiKey}&uuid=${uuid}`);
     expect(related.status).toBe(200);
@@ -79,11 +86,18 @@ describe("sales history warm-up", () => {
     // Its own warm-up: one more completed read of each index in the worker.
     await eventually(async () => {
       const metrics = await metricsText();
-      for (const what of ["sales_history", "search_index", "session_index"]) expect(metrics).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${what}"\\} 2$`, "m"));
+      for (const what of ["sales_history", "search_index", "session_index"])
+        expect(metrics).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${what}"\\} 2$`, "m"));
     });
     await postJson(t, "/admin/v1/merchants/created-later/products", [product(1), product(2)]);
     await postJson(t, "/admin/v1/merchants/created-later/orders", [
-      { id: 1, created_at: formatTimestamp(new Date(Date.now() - 86_400_000)), customer: null, line_items: [{ product_id: 2, variant_id: 21, quantity: 3, price: "1.00" }], cancelled_at: null },
+      {
+        id: 1,
+        created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
+        customer: null,
+        line_items: [{ product_id: 2, variant_id: 21, quantity: 3, price: "1.00" }],
+        cancelled_at: null,
+      },
     ]);
     const res = await fetch(`${t.base}/api/v1/products/top_sellers?key=${shop.api_key}`);
     expect(res.headers.get("x-aisle-partial")).toBeNull();

@@ -13,13 +13,23 @@ import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-warming-");
 
-const SHOP = { id: "shop", name: "Shop", domain: "shop.example.com", currency: "USD", api_key: "pk_warming_test", webhook_secret: "whsec_test", created_at: "2026-05-01T00:00:00Z" };
+const SHOP = {
+  id: "shop",
+  name: "Shop",
+  domain: "shop.example.com",
+  currency: "USD",
+  api_key: "pk_warming_test",
+  webhook_secret: "whsec_test",
+  created_at: "2026-05-01T00:00:00Z",
+};
 
 /** 1,000 lanterns; the last one alone is also a "zeppelin". */
 async function lanternShop(dir: string): Promise<Store> {
   const store = Store.open(dir);
   await store.createMerchant(SHOP);
-  const catalogue = Array.from({ length: 1_000 }, (_, i) => product(1_000 + i, { title: `Harbor lantern ${i}${i === 999 ? " zeppelin" : ""}` }));
+  const catalogue = Array.from({ length: 1_000 }, (_, i) =>
+    product(1_000 + i, { title: `Harbor lantern ${i}${i === 999 ? " zeppelin" : ""}` }),
+  );
   await ingest(store, "shop", "products", catalogue);
   return store;
 }
@@ -28,12 +38,23 @@ const task = (query: string): QuickViewTask => ({
   kind: "quick_view",
   merchantId: "shop",
   now: Date.parse("2026-06-01T00:00:00Z"),
-  request: { query, limit: 10, collectionIds: null, excludeProductIds: [], excludeCollections: [], hideOutOfStock: false, countryCode: null, pretty: false },
+  request: {
+    query,
+    limit: 10,
+    collectionIds: null,
+    excludeProductIds: [],
+    excludeCollections: [],
+    hideOutOfStock: false,
+    countryCode: null,
+    pretty: false,
+  },
 });
 
 const productIds = (result: TaskResult): number[] => {
   if (!result.ok) throw new Error(result.message);
-  return (JSON.parse(new TextDecoder().decode(result.body)) as { data: { productSuggestions: { id: string }[] } }).data.productSuggestions.map((p) => Number(p.id));
+  return (
+    JSON.parse(new TextDecoder().decode(result.body)) as { data: { productSuggestions: { id: string }[] } }
+  ).data.productSuggestions.map((p) => Number(p.id));
 };
 
 describe("answers from an index still warming up after a start", () => {
@@ -59,7 +80,14 @@ describe("answers from an index still warming up after a start", () => {
       // Once built, a bulk change too big to patch (over max(1,000, a quarter of the catalogue)) is
       // rebuilt in one go: the answer is complete, never a fresh partial build.
       for (let round = 0; round < 2; round++) {
-        await ingest(store, "shop", "products", Array.from({ length: 1_000 }, (_, i) => product(1_000 + i, { title: `Harbor lantern ${i}${i === 0 ? " airship" : ""} r${round}` })));
+        await ingest(
+          store,
+          "shop",
+          "products",
+          Array.from({ length: 1_000 }, (_, i) =>
+            product(1_000 + i, { title: `Harbor lantern ${i}${i === 0 ? " airship" : ""} r${round}` }),
+          ),
+        );
       }
       store.refreshSnapshot();
       const afterBulk = await quickView(store, task("airship"), noTime);
@@ -74,15 +102,32 @@ describe("answers from an index still warming up after a start", () => {
     const store = await lanternShop(tempDir());
     try {
       const answers: TaskResult[] = [
-        { ok: true, body: new TextEncoder().encode('{"partial":true}'), warming: "search index warming up: results cover the part of the catalogue indexed so far" },
+        {
+          ok: true,
+          body: new TextEncoder().encode('{"partial":true}'),
+          warming: "search index warming up: results cover the part of the catalogue indexed so far",
+        },
         { ok: true, body: new TextEncoder().encode('{"partial":false}') },
       ];
       let runs = 0;
       const pool = { run: async () => answers[Math.min(runs++, answers.length - 1)]!, queueSize: 0 };
-      const services = { store, cache: new ResponseCache(1 << 20), pool, now: () => Date.now(), config: { behaviourCacheTtlMs: 60_000 } } as unknown as Services;
+      const services = {
+        store,
+        cache: new ResponseCache(1 << 20),
+        pool,
+        now: () => Date.now(),
+        config: { behaviourCacheTtlMs: 60_000 },
+      } as unknown as Services;
       const [route] = searchRoutes(services);
       const ask = async () =>
-        route!.handle({ method: "POST", path: route!.pattern, query: parseQuery(`Service-Api-Key=${SHOP.api_key}&query=lantern`), headers: {}, body: null, params: {} });
+        route!.handle({
+          method: "POST",
+          path: route!.pattern,
+          query: parseQuery(`Service-Api-Key=${SHOP.api_key}&query=lantern`),
+          headers: {},
+          body: null,
+          params: {},
+        });
       const partial = await ask();
       expect(partial.headers?.["X-Aisle-Partial"]).toMatch(/search index warming up/);
       const complete = await ask();

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { BACKGROUND, BackgroundLastQueue } from "../../src/pool/background-last-queue.js";
 
 /** A queued task as piscina hands it over: its queue options under Piscina.queueOptionsSymbol. */
-const task = (name: string, background = false) => ({ name, [Piscina.queueOptionsSymbol]: background ? BACKGROUND : null }) as unknown as PiscinaTask;
+const task = (name: string, background = false) =>
+  ({ name, [Piscina.queueOptionsSymbol]: background ? BACKGROUND : null }) as unknown as PiscinaTask;
 const names = (queue: BackgroundLastQueue) => {
   const out: string[] = [];
   for (let next = queue.shift(); next !== null; next = queue.shift()) out.push(next.name);

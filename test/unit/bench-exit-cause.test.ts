@@ -19,8 +19,13 @@ describe("describeExit", () => {
   });
 
   it("prefers a worker's out-of-memory error to the heap message it carries", () => {
-    const stderr = ["Error [ERR_WORKER_OUT_OF_MEMORY]: Worker terminated due to reaching memory limit: JS heap out of memory", "    at new NodeError"];
-    expect(describeExit("aisle serve", { code: 1, signal: null }, stderr)).toMatch(/exited with code 1: a worker thread ran out of its V8 heap .*«Error \[ERR_WORKER_OUT_OF_MEMORY\]/);
+    const stderr = [
+      "Error [ERR_WORKER_OUT_OF_MEMORY]: Worker terminated due to reaching memory limit: JS heap out of memory",
+      "    at new NodeError",
+    ];
+    expect(describeExit("aisle serve", { code: 1, signal: null }, stderr)).toMatch(
+      /exited with code 1: a worker thread ran out of its V8 heap .*«Error \[ERR_WORKER_OUT_OF_MEMORY\]/,
+    );
   });
 
   it("says what a silent SIGKILL looks like without claiming the OOM killer sent it", () => {
@@ -42,7 +47,9 @@ describe("describeExit", () => {
       { atS: 30, mb: 6144 },
       { atS: 31, mb: 5120 },
     ];
-    expect(describeExit("aisle serve", { code: null, signal: "SIGKILL" }, [], { rss })).toContain("RSS 1.0 GB at 1 s, peak 6.0 GB at 30 s, last 5.0 GB at 31 s");
+    expect(describeExit("aisle serve", { code: null, signal: "SIGKILL" }, [], { rss })).toContain(
+      "RSS 1.0 GB at 1 s, peak 6.0 GB at 30 s, last 5.0 GB at 31 s",
+    );
   });
 });
 

@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { describe, it, expect } from "vitest";
-import { generateDemo, generateDemoStream, generateDemoWithTruth, type DemoData, type DemoOptions, type DemoOrder } from "../../src/demo/generator.js";
+import {
+  generateDemo,
+  generateDemoStream,
+  generateDemoWithTruth,
+  type DemoData,
+  type DemoOptions,
+  type DemoOrder,
+} from "../../src/demo/generator.js";
 
 // A fixed clock with milliseconds, so the window edges are exercised.
 const NOW = new Date("2026-08-23T14:05:09.456Z");
@@ -96,17 +103,33 @@ function randomPairs(data: DemoData, exclude: [number, number][], count: number)
  */
 const GOLDEN: readonly { name: string; options: DemoOptions; sha256: string }[] = [
   { name: "the default sizes", options: { now: NOW }, sha256: "1206aef91527b8f27e816f9173286e1a6df98c517b2b41a026af46b063a79bb7" },
-  { name: "300 products, 200 customers", options: { products: 300, customers: 200, now: NOW }, sha256: "1aad5e785fcc974939dd64150a3e1effc2c37b9b1ad6b4ee20a960d72dd1b971" },
+  {
+    name: "300 products, 200 customers",
+    options: { products: 300, customers: 200, now: NOW },
+    sha256: "1aad5e785fcc974939dd64150a3e1effc2c37b9b1ad6b4ee20a960d72dd1b971",
+  },
   {
     name: "2,000 products, 1,500 customers, another seed",
     options: { seed: 987_654_321, products: 2000, customers: 1500, now: NOW },
     sha256: "38ecdcff703e5c3903c4c26d1ceb90ae07b8d91088acee8c5674cc760d629601",
   },
   // A seed past 2^32 (the high half is mixed in), a shorter window, no sessions (what the scale bench asks for).
-  { name: "a seed past 2^32, 30 days, no sessions", options: { seed: 2 ** 40 + 7, products: 400, customers: 300, days: 30, sessions: 0, now: NOW }, sha256: "95812408467e27ac6ff7b31797cf102a9b64a7f910408a2c64f5ccdf1aafb74c" },
+  {
+    name: "a seed past 2^32, 30 days, no sessions",
+    options: { seed: 2 ** 40 + 7, products: 400, customers: 300, days: 30, sessions: 0, now: NOW },
+    sha256: "95812408467e27ac6ff7b31797cf102a9b64a7f910408a2c64f5ccdf1aafb74c",
+  },
   // Sessions crowded into few days: many overlap day boundaries, run past now or are clamped to the window start.
-  { name: "a tiny catalogue, 3 days of dense sessions", options: { seed: 3, products: 5, customers: 4, days: 3, sessions: 3000, now: NOW }, sha256: "b6cf7e4c5278b781016b4e00eb678d2ea42cd4be773e0bea0c44feb2f9ec695b" },
-  { name: "one product, one day", options: { seed: 11, products: 1, customers: 1, days: 1, sessions: 400, now: NOW }, sha256: "1b0080a2523fe8b4789f106a0b244f6c40b24ea357b5d71f6005cedebb3133d1" },
+  {
+    name: "a tiny catalogue, 3 days of dense sessions",
+    options: { seed: 3, products: 5, customers: 4, days: 3, sessions: 3000, now: NOW },
+    sha256: "b6cf7e4c5278b781016b4e00eb678d2ea42cd4be773e0bea0c44feb2f9ec695b",
+  },
+  {
+    name: "one product, one day",
+    options: { seed: 11, products: 1, customers: 1, days: 1, sessions: 400, now: NOW },
+    sha256: "1b0080a2523fe8b4789f106a0b244f6c40b24ea357b5d71f6005cedebb3133d1",
+  },
 ];
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
@@ -149,7 +172,7 @@ describe("generateDemoStream", () => {
     const orderReader = stream.orders[Symbol.iterator]();
     const eventReader = stream.events[Symbol.iterator]();
     // Alternate pulls: lazily generated parts must not disturb one another.
-    for (let done = false; !done; ) {
+    for (let done = false; !done;) {
       const order = orderReader.next();
       const event = eventReader.next();
       if (!order.done) streamedOrders.push(order.value);
@@ -257,21 +280,51 @@ describe("generateDemo catalogue shape", () => {
   const now = NOW.getTime();
 
   it("uses distinct positive safe-integer ids per kind", () => {
-    expectIds(products.map((p) => p.id), "product ids");
-    expectIds(products.flatMap((p) => p.variants.map((v) => v.id)), "variant ids");
-    expectIds(products.flatMap((p) => p.options.map((o) => o.id)), "option ids");
-    expectIds(products.flatMap((p) => p.images.map((i) => i.id)), "image ids");
-    expectIds(products.flatMap((p) => [...p.metafields, ...p.variants.flatMap((v) => v.metafields)].map((m) => m.id)), "metafield ids");
-    expectIds(data.collections.map((c) => c.id), "collection ids");
-    expectIds(data.customers.map((c) => c.id), "customer ids");
-    expectIds(data.customers.flatMap((c) => c.addresses.map((a) => a.id)), "address ids");
-    expectIds(data.orders.map((o) => o.id), "order ids");
+    expectIds(
+      products.map((p) => p.id),
+      "product ids",
+    );
+    expectIds(
+      products.flatMap((p) => p.variants.map((v) => v.id)),
+      "variant ids",
+    );
+    expectIds(
+      products.flatMap((p) => p.options.map((o) => o.id)),
+      "option ids",
+    );
+    expectIds(
+      products.flatMap((p) => p.images.map((i) => i.id)),
+      "image ids",
+    );
+    expectIds(
+      products.flatMap((p) => [...p.metafields, ...p.variants.flatMap((v) => v.metafields)].map((m) => m.id)),
+      "metafield ids",
+    );
+    expectIds(
+      data.collections.map((c) => c.id),
+      "collection ids",
+    );
+    expectIds(
+      data.customers.map((c) => c.id),
+      "customer ids",
+    );
+    expectIds(
+      data.customers.flatMap((c) => c.addresses.map((a) => a.id)),
+      "address ids",
+    );
+    expectIds(
+      data.orders.map((o) => o.id),
+      "order ids",
+    );
     expect(data.markets.map((m) => m.id)).toEqual([1, 2, 3]);
     expect(data.merchant).toEqual({ id: "demo", name: expect.any(String), domain: "demo-outfitters.example", currency: "USD" });
   });
 
   it("gives unique slug handles and unique non-empty SKUs", () => {
-    expectUnique(products.map((p) => p.handle), "handles");
+    expectUnique(
+      products.map((p) => p.handle),
+      "handles",
+    );
     for (const p of products) expect(p.handle).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     const skus = products.flatMap((p) => p.variants.map((v) => v.sku));
     expectUnique(skus, "skus");
@@ -336,7 +389,9 @@ describe("generateDemo catalogue shape", () => {
       }
     }
     expect(products.some((p) => p.metafields.some((m) => m.namespace === "custom" && m.key === "care_guide"))).toBe(true);
-    expect(products.some((p) => p.variants.some((v) => v.metafields.some((m) => m.namespace === "custom" && m.key === "fabric_weight")))).toBe(true);
+    expect(
+      products.some((p) => p.variants.some((v) => v.metafields.some((m) => m.namespace === "custom" && m.key === "fabric_weight"))),
+    ).toBe(true);
   });
 
   it("has one collection per product type plus thematic ones", () => {
@@ -344,11 +399,19 @@ describe("generateDemo catalogue shape", () => {
     expect(data.collections.length).toBeGreaterThanOrEqual(18);
     expect(data.collections.length).toBeLessThanOrEqual(22);
     for (const c of data.collections) for (const id of c.product_ids) expect(ids.has(id)).toBe(true);
-    expectUnique(data.collections.map((c) => c.handle), "collection handles");
+    expectUnique(
+      data.collections.map((c) => c.handle),
+      "collection handles",
+    );
     const titles = data.collections.map((c) => c.title);
     expect(titles).toEqual(expect.arrayContaining(["Summer Essentials", "Gifts Under $50", "New Arrivals", "Sale"]));
     const hoodies = data.collections.find((c) => c.title === "Hoodies");
-    expect(hoodies?.product_ids.sort()).toEqual(products.filter((p) => p.product_type === "Hoodie").map((p) => p.id).sort());
+    expect(hoodies?.product_ids.sort()).toEqual(
+      products
+        .filter((p) => p.product_type === "Hoodie")
+        .map((p) => p.id)
+        .sort(),
+    );
   });
 });
 
@@ -361,7 +424,10 @@ describe("generateDemo customers", () => {
   };
 
   it("have 1–2 consistent addresses with exactly one default", () => {
-    expectUnique(data.customers.map((c) => c.email), "emails");
+    expectUnique(
+      data.customers.map((c) => c.email),
+      "emails",
+    );
     for (const c of data.customers) {
       expect(c.email).toMatch(/^[a-z.]+\d*@example\.(com|net|org)$/);
       expect(c.created_at).toMatch(TIMESTAMP);

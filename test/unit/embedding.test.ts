@@ -4,7 +4,14 @@ import { dot, embedInto } from "../../src/core/embedding/model.js";
 import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel, type BehaviourGroups } from "../../src/core/embedding/train.js";
 
 const scheme: HashingScheme = { ...DEFAULT_HASHING, buckets: 1 << 14 };
-const text = (id: number, title: string, productType: string) => ({ id, title, product_type: productType, vendor: "Acme", tags: "", body_html: "" });
+const text = (id: number, title: string, productType: string) => ({
+  id,
+  title,
+  product_type: productType,
+  vendor: "Acme",
+  tags: "",
+  body_html: "",
+});
 const catalogue = [
   text(1, "Red velvet sofa", "Sofa"),
   text(2, "Grey linen sofa", "Sofa"),
@@ -57,7 +64,14 @@ describe("training", () => {
   });
 
   it("is deterministic given the seed", () => {
-    const groups: BehaviourGroups = groupsOf([[0, 5], [2, 3]], [1, 1], [0, 0]);
+    const groups: BehaviourGroups = groupsOf(
+      [
+        [0, 5],
+        [2, 3],
+      ],
+      [1, 1],
+      [0, 0],
+    );
     const a = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
     const b = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
     fineTune(a, features, groups, options);
@@ -67,7 +81,15 @@ describe("training", () => {
 
   it("moves products bought together closer, lowering the loss", () => {
     // A sofa and socks have nothing in common in text; behaviour says they go together.
-    const groups: BehaviourGroups = groupsOf([[0, 5], [2, 4], [1, 3]], [1, 1, 1], [0, 0, 0]);
+    const groups: BehaviourGroups = groupsOf(
+      [
+        [0, 5],
+        [2, 4],
+        [1, 3],
+      ],
+      [1, 1, 1],
+      [0, 0, 0],
+    );
     const model = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
     const before = cosine(model, 0, 5);
     const summary = fineTune(model, features, groups, options);

@@ -15,7 +15,11 @@ const histories = fc
     }),
     { maxLength: 200 },
   )
-  .map((entries): History => ({ products: entries.map((e) => e.product), verbs: entries.map((e) => e.verb), ats: entries.map((e) => e.at) }));
+  .map((entries): History => ({
+    products: entries.map((e) => e.product),
+    verbs: entries.map((e) => e.verb),
+    ats: entries.map((e) => e.at),
+  }));
 
 describe("history codec", () => {
   it("decodes what it encodes, for any history up to the kept length", () => {
@@ -46,9 +50,15 @@ describe("history codec", () => {
   it("joins two encoded histories, keeping the last entries up to the limit", () => {
     fc.assert(
       fc.property(histories, histories, fc.integer({ min: 1, max: 250 }), (older, newer, limit) => {
-        const joined = decodeHistory(concatEncoded(older.products.length === 0 ? undefined : encodeHistory(older), encodeHistory(newer), limit));
+        const joined = decodeHistory(
+          concatEncoded(older.products.length === 0 ? undefined : encodeHistory(older), encodeHistory(newer), limit),
+        );
         const keep = <T>(a: T[], b: T[]) => [...a, ...b].slice(-limit);
-        expect(joined).toEqual({ products: keep(older.products, newer.products), verbs: keep(older.verbs, newer.verbs), ats: keep(older.ats, newer.ats) });
+        expect(joined).toEqual({
+          products: keep(older.products, newer.products),
+          verbs: keep(older.verbs, newer.verbs),
+          ats: keep(older.ats, newer.ats),
+        });
       }),
     );
   });

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { IntegerIds, StringIds } from "../../src/core/recs/id-tables.js";
 
 /** Sets every pair in both the table and a Map, then every key set and every probe must read the same from both. */
-function answersLikeAMap<K>(table: { get(key: K): number; set(key: K, value: number): void; size: number }, sets: [K, number][], probes: K[]): void {
+function answersLikeAMap<K>(
+  table: { get(key: K): number; set(key: K, value: number): void; size: number },
+  sets: [K, number][],
+  probes: K[],
+): void {
   const reference = new Map<K, number>();
   for (const [key, value] of sets) {
     table.set(key, value);
@@ -17,8 +21,10 @@ function answersLikeAMap<K>(table: { get(key: K): number; set(key: K, value: num
 describe("StringIds", () => {
   it("answers like a Map for any strings, through growth", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 12 }), fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }), fc.array(fc.string({ maxLength: 12 })), (sets, probes) =>
-        answersLikeAMap(new StringIds(), sets, probes),
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 12 }), fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }),
+        fc.array(fc.string({ maxLength: 12 })),
+        (sets, probes) => answersLikeAMap(new StringIds(), sets, probes),
       ),
       { numRuns: 100 },
     );
@@ -37,9 +43,15 @@ describe("StringIds", () => {
 describe("IntegerIds", () => {
   it("answers like a Map for integers up to 2^53, exactly", () => {
     // Keys that differ only in their high half, or only in their low half, included.
-    const key = fc.oneof(fc.maxSafeNat(), fc.nat({ max: 50 }).map((n) => n * 2 ** 32 + 7), fc.nat({ max: 50 }).map((n) => 2 ** 40 + n));
+    const key = fc.oneof(
+      fc.maxSafeNat(),
+      fc.nat({ max: 50 }).map((n) => n * 2 ** 32 + 7),
+      fc.nat({ max: 50 }).map((n) => 2 ** 40 + n),
+    );
     fc.assert(
-      fc.property(fc.array(fc.tuple(key, fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }), fc.array(key), (sets, probes) => answersLikeAMap(new IntegerIds(), sets, probes)),
+      fc.property(fc.array(fc.tuple(key, fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }), fc.array(key), (sets, probes) =>
+        answersLikeAMap(new IntegerIds(), sets, probes),
+      ),
       { numRuns: 100 },
     );
   });

@@ -98,17 +98,31 @@ describe("normaliseProduct", () => {
     expect(attempt("x")).toBe("products[4]: must be a JSON object");
     expect(attempt({ ...minimal, id: "x" })).toBe("products[4].id: must be a positive integer id");
     expect(attempt({ ...minimal, status: "gone" })).toBe("products[4].status: must be active, draft or archived");
-    expect(attempt({ ...minimal, variants: [{ id: 70, price: "1" }, { id: 70, price: "2" }] })).toBe("products[4].variants: variant id 70 appears more than once");
+    expect(
+      attempt({
+        ...minimal,
+        variants: [
+          { id: 70, price: "1" },
+          { id: 70, price: "2" },
+        ],
+      }),
+    ).toBe("products[4].variants: variant id 70 appears more than once");
     expect(attempt({ ...minimal, images: [{ id: 1, src: "ftp://x" }] })).toBe("products[4].images[0].src: must be an http(s) address");
     expect(attempt({ ...minimal, metafields: [{ id: 1, namespace: "a", key: "b" }] })).toBe("products[4].metafields[0].value: is required");
-    expect(attempt({ ...minimal, created_at: "yesterday" })).toBe("products[4].created_at: must be an ISO 8601 timestamp with a UTC offset");
+    expect(attempt({ ...minimal, created_at: "yesterday" })).toBe(
+      "products[4].created_at: must be an ISO 8601 timestamp with a UTC offset",
+    );
   });
 });
 
 describe("normaliseMarket", () => {
   it("checks country and currency codes and variant price keys", () => {
-    expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CAN"], currency: "CAD" }, "m")).toThrow("m.countries[0]: must be an ISO 3166-1 alpha-2 code");
+    expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CAN"], currency: "CAD" }, "m")).toThrow(
+      "m.countries[0]: must be an ISO 3166-1 alpha-2 code",
+    );
     expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "C" }, "m")).toThrow("m.currency");
-    expect(() => normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD", variant_prices: { abc: { price: "1" } } }, "m")).toThrow("m.variant_prices.abc");
+    expect(() =>
+      normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD", variant_prices: { abc: { price: "1" } } }, "m"),
+    ).toThrow("m.variant_prices.abc");
   });
 });

@@ -10,7 +10,16 @@ describe("parseParams", () => {
     const result = parse("key=k&ids=3,1,3&handles=a-b,c&metafields=yes&filter_oos=no&country_code=gb&format=pretty");
     expect(result).toEqual({
       ok: true,
-      params: { key: "k", ids: [3, 1], handles: ["a-b", "c"], metafields: true, filter_oos: false, limit: 5, country_code: "GB", format: true },
+      params: {
+        key: "k",
+        ids: [3, 1],
+        handles: ["a-b", "c"],
+        metafields: true,
+        filter_oos: false,
+        limit: 5,
+        country_code: "GB",
+        format: true,
+      },
     });
   });
 

@@ -3,7 +3,14 @@ import { ProductIdsByHandle } from "../../src/stores/product-ids-by-handle.js";
 
 /** A catalogue in memory that counts reads, and a clock the test moves. */
 function fixture() {
-  const catalogue = { version: 1, handles: new Map([["tee", 1], ["mug", 2]]), reads: 0 };
+  const catalogue = {
+    version: 1,
+    handles: new Map([
+      ["tee", 1],
+      ["mug", 2],
+    ]),
+    reads: 0,
+  };
   const store = {
     productIdByHandle: (_merchant: string, handle: string) => (catalogue.reads++, catalogue.handles.get(handle)),
     version: () => catalogue.version,

@@ -15,7 +15,10 @@ describe("the README tour", () => {
     expect(ids.length).toBeGreaterThan(0);
     expect(handles.length).toBeGreaterThan(0);
     const markets = demo.markets.filter((m) => m.active);
-    for (const product of [...ids.map((id) => demo.products.find((p) => p.id === id)), ...handles.map((h) => demo.products.find((p) => p.handle === h))]) {
+    for (const product of [
+      ...ids.map((id) => demo.products.find((p) => p.id === id)),
+      ...handles.map((h) => demo.products.find((p) => p.handle === h)),
+    ]) {
       expect(product).toBeDefined();
       expect(product!.status).toBe("active");
       expect(product!.variants.some((v) => v.inventory_quantity > 0)).toBe(true);

@@ -50,7 +50,17 @@ function buildProduct(id: number, spec: ProductSpec): Product {
       }) as Variant,
   );
   const tags = spec.excludeService ? "sale, Exclude_Service" : "sale";
-  return { id, handle: `h${id}`, tags, status: spec.status, published_at: spec.published ? "2026-01-01T00:00:00+00:00" : null, variants, options: [], images: [], image: null } as unknown as Product;
+  return {
+    id,
+    handle: `h${id}`,
+    tags,
+    status: spec.status,
+    published_at: spec.published ? "2026-01-01T00:00:00+00:00" : null,
+    variants,
+    options: [],
+    images: [],
+    image: null,
+  } as unknown as Product;
 }
 
 const scenarioArb = fc.record({
@@ -125,7 +135,10 @@ describe("renderProductList", () => {
           honourExcludeServiceTag: s.honourExcludeService,
           fresh: false,
         };
-        const rendered = renderProductList(catalogOf(products, [market]), s.candidates, list) as unknown as { id: number; variants: { id: number; price: string }[] }[];
+        const rendered = renderProductList(catalogOf(products, [market]), s.candidates, list) as unknown as {
+          id: number;
+          variants: { id: number; price: string }[];
+        }[];
         const got = rendered.map((p) => ({ id: p.id, variants: p.variants.map((v) => `${v.id}:${v.price}`) }));
 
         // The oracle, from the spec's sentences.
@@ -143,7 +156,11 @@ describe("renderProductList", () => {
           });
           const passes = (v: Variant) => {
             const cents = Math.round(Number(v.price) * 100);
-            return (s.atMost === undefined || cents <= s.atMost) && (s.atLeast === undefined || cents >= s.atLeast) && (s.above === undefined || cents > s.above);
+            return (
+              (s.atMost === undefined || cents <= s.atMost) &&
+              (s.atLeast === undefined || cents >= s.atLeast) &&
+              (s.above === undefined || cents > s.above)
+            );
           };
           if (!priced.some(passes)) continue;
           const shown = s.unsetVariants ? priced.filter(passes) : priced;
@@ -164,10 +181,25 @@ describe("renderProductList", () => {
 
 describe("staticCandidates", () => {
   it("orders ids, then handles, then the collection, and restricts by platform_product_ids", () => {
-    const products = [1, 2, 3, 4].map((id) => buildProduct(id, { variants: [{ inventory_quantity: 1, inventory_policy: "deny", inventory_management: "platform", priceCents: 100 }], published: true, status: "active" }));
-    const catalog: CatalogReader = { ...catalogOf(products, []), collection: (id) => (id === 9 ? { id, title: "c", handle: "c", product_ids: [4, 1] } : undefined) };
-    expect(staticCandidates(catalog, { ids: [3], handles: ["h2", "missing"], collectionId: 9, productIds: [1, 2] })).toEqual({ candidates: [3, 2, 4, 1], restrictTo: [1, 2] });
-    expect(staticCandidates(catalog, { ids: [], handles: [], collectionId: null, productIds: [2, 1] })).toEqual({ candidates: [2, 1], restrictTo: null });
+    const products = [1, 2, 3, 4].map((id) =>
+      buildProduct(id, {
+        variants: [{ inventory_quantity: 1, inventory_policy: "deny", inventory_management: "platform", priceCents: 100 }],
+        published: true,
+        status: "active",
+      }),
+    );
+    const catalog: CatalogReader = {
+      ...catalogOf(products, []),
+      collection: (id) => (id === 9 ? { id, title: "c", handle: "c", product_ids: [4, 1] } : undefined),
+    };
+    expect(staticCandidates(catalog, { ids: [3], handles: ["h2", "missing"], collectionId: 9, productIds: [1, 2] })).toEqual({
+      candidates: [3, 2, 4, 1],
+      restrictTo: [1, 2],
+    });
+    expect(staticCandidates(catalog, { ids: [], handles: [], collectionId: null, productIds: [2, 1] })).toEqual({
+      candidates: [2, 1],
+      restrictTo: null,
+    });
   });
 });
 

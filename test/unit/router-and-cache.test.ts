@@ -12,11 +12,7 @@ const route = (method: Route["method"], pattern: string): Route => ({
 });
 
 describe("Router", () => {
-  const router = new Router([
-    route("GET", "/a"),
-    route("POST", "/m/:merchant/:kind"),
-    route("DELETE", "/m/:merchant/products/:id"),
-  ]);
+  const router = new Router([route("GET", "/a"), route("POST", "/m/:merchant/:kind"), route("DELETE", "/m/:merchant/products/:id")]);
 
   it("matches exact paths, trailing slashes and :params", () => {
     expect(router.match("GET", "/a/")).toMatchObject({ route: { pattern: "/a" }, params: {} });

@@ -19,13 +19,38 @@ function osa(a: string, b: string): number {
 
 describe("search text", () => {
   it("lower-cases, splits letters from digits and spells units one way", () => {
-    expect(words('BEHR 1-gal. #SC-141 18in. 3/4" Pipe, 6\' x 2.5 Inches')).toEqual(["behr", "1", "gal", "sc", "141", "18", "in", "3/4", "in", "pipe", "6", "ft", "x", "2.5", "in"]);
+    expect(words("BEHR 1-gal. #SC-141 18in. 3/4\" Pipe, 6' x 2.5 Inches")).toEqual([
+      "behr",
+      "1",
+      "gal",
+      "sc",
+      "141",
+      "18",
+      "in",
+      "3/4",
+      "in",
+      "pipe",
+      "6",
+      "ft",
+      "x",
+      "2.5",
+      "in",
+    ]);
     expect(words("Men's Crème Brûlée 20-Volt 1500 Watts")).toEqual(["mens", "creme", "brulee", "20", "volt", "1500", "watt"]);
   });
 
   it("stems plurals lightly and keeps words that only look plural", () => {
     expect(["batteries", "benches", "boxes", "lights", "hoses", "glass", "cactus", "axis", "bus", "2x4s"].map(stem)).toEqual([
-      "battery", "bench", "box", "light", "hose", "glass", "cactus", "axis", "bus", "2x4s",
+      "battery",
+      "bench",
+      "box",
+      "light",
+      "hose",
+      "glass",
+      "cactus",
+      "axis",
+      "bus",
+      "2x4s",
     ]);
     expect(terms("LED Light Bulbs")).toEqual(["led", "light", "bulb"]);
     expect(new Set(["lighting", "lighted", "light"].map(family)).size).toBe(1);
@@ -56,7 +81,8 @@ describe("search text", () => {
 });
 
 describe("quick-view request", () => {
-  const parse = (body: unknown, query = "") => parseQuickViewRequest(body === null ? null : new TextEncoder().encode(JSON.stringify(body)), new URLSearchParams(query));
+  const parse = (body: unknown, query = "") =>
+    parseQuickViewRequest(body === null ? null : new TextEncoder().encode(JSON.stringify(body)), new URLSearchParams(query));
 
   it("fills defaults and keeps the query exactly as sent", () => {
     expect(parse({ query: "  Drill " })).toEqual({
@@ -72,9 +98,20 @@ describe("quick-view request", () => {
   });
 
   it("reads the body first and the query string second", () => {
-    expect(parse(null, "query=saw&limit=3&country_code=gb&format=pretty")).toMatchObject({ query: "saw", limit: 3, countryCode: "GB", pretty: true });
+    expect(parse(null, "query=saw&limit=3&country_code=gb&format=pretty")).toMatchObject({
+      query: "saw",
+      limit: 3,
+      countryCode: "GB",
+      pretty: true,
+    });
     expect(parse({ query: "drill", limit: 7 }, "query=saw&limit=3")).toMatchObject({ query: "drill", limit: 7 });
-    expect(parse({ query: "x", filters: { collections: ["12", 13] }, exclude: { productIds: [5], collections: [{ collectionId: 9, hideProducts: true }] } })).toMatchObject({
+    expect(
+      parse({
+        query: "x",
+        filters: { collections: ["12", 13] },
+        exclude: { productIds: [5], collections: [{ collectionId: 9, hideProducts: true }] },
+      }),
+    ).toMatchObject({
       collectionIds: [12, 13],
       excludeProductIds: [5],
       excludeCollections: [{ collectionId: 9, hideProducts: true }],

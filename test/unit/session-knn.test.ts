@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionIndex, topInOrder, type SessionKnnConfig } from "../../src/core/recs/session-knn.js";
+import {
+  DEFAULT_SESSION_KNN,
+  REMINDING_SESSION_KNN,
+  SessionIndex,
+  topInOrder,
+  type SessionKnnConfig,
+} from "../../src/core/recs/session-knn.js";
 
 /**
  * V-SKNN as first written here, with maps and sets and full sorts: the
@@ -79,29 +85,38 @@ const configArb = fc.record({
 describe("session kNN query", () => {
   it("scores exactly as the map-and-sort reference, in the same order, over queries that reuse its scratch", () => {
     fc.assert(
-      fc.property(sessionsArb, fc.array(fc.array(fc.integer({ min: 0, max: 35 }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), configArb, (sessions, prefixes, { base, sampleSize, neighbours }) => {
-        const config = { ...base, sampleSize, neighbours, recencyScale: 50 };
-        const index = new SessionIndex();
-        // Sessions of over four items and the postings of items, which grow interleaved, move in the index's pools.
-        for (const items of sessions) {
-          const session = index.newSession();
-          for (const item of items) index.append(session, item);
-        }
-        prefixes.forEach((prefix, q) => {
-          const self = q % 2 === 0 ? -1 : q % sessions.length;
-          expect([...index.query(prefix, config, self)]).toEqual([...referenceQuery(sessions, prefix, config, self)]);
-        });
-      }),
+      fc.property(
+        sessionsArb,
+        fc.array(fc.array(fc.integer({ min: 0, max: 35 }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }),
+        configArb,
+        (sessions, prefixes, { base, sampleSize, neighbours }) => {
+          const config = { ...base, sampleSize, neighbours, recencyScale: 50 };
+          const index = new SessionIndex();
+          // Sessions of over four items and the postings of items, which grow interleaved, move in the index's pools.
+          for (const items of sessions) {
+            const session = index.newSession();
+            for (const item of items) index.append(session, item);
+          }
+          prefixes.forEach((prefix, q) => {
+            const self = q % 2 === 0 ? -1 : q % sessions.length;
+            expect([...index.query(prefix, config, self)]).toEqual([...referenceQuery(sessions, prefix, config, self)]);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("topInOrder gives the head of a full sort", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 10_000 }), { maxLength: 300 }), fc.integer({ min: 0, max: 320 }), (values, count) => {
-        const order = (a: number, b: number) => (a % 7) - (b % 7) || b - a;
-        expect(topInOrder([...values], count, order)).toEqual([...values].sort(order).slice(0, count));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 10_000 }), { maxLength: 300 }),
+        fc.integer({ min: 0, max: 320 }),
+        (values, count) => {
+          const order = (a: number, b: number) => (a % 7) - (b % 7) || b - a;
+          expect(topInOrder([...values], count, order)).toEqual([...values].sort(order).slice(0, count));
+        },
+      ),
     );
   });
 });

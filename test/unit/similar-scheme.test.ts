@@ -11,7 +11,14 @@ function countedScheme(products: readonly ProductText[]): number {
   return bucketsFor(distinct.size);
 }
 
-const product = (id: number, title: string, description = ""): ProductText => ({ id, title, product_type: "Thing", vendor: "Acme", tags: "a,b", body_html: description });
+const product = (id: number, title: string, description = ""): ProductText => ({
+  id,
+  title,
+  product_type: "Thing",
+  vendor: "Acme",
+  tags: "a,b",
+  body_html: description,
+});
 
 /** Counts how many products a consumer pulled. */
 function* counted(products: readonly ProductText[], pulled: { n: number }): Generator<ProductText> {
@@ -33,7 +40,9 @@ describe("schemeFor", () => {
 
   it("stops reading once the bucket count is at its cap, with the same scheme", () => {
     // Distinct words in every title: the distinct-token count passes the cap after a few thousand products.
-    const products = Array.from({ length: 8_000 }, (_, i) => product(i + 1, `item${i} model${i * 7} series${i * 13}`, `part${i} code${i * 3}`));
+    const products = Array.from({ length: 8_000 }, (_, i) =>
+      product(i + 1, `item${i} model${i * 7} series${i * 13}`, `part${i} code${i * 3}`),
+    );
     const pulled = { n: 0 };
     const scheme = schemeFor(counted(products, pulled));
     expect(scheme.buckets).toBe(countedScheme(products));

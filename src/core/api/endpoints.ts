@@ -29,7 +29,11 @@ export const STATIC_PRODUCTS: EndpointDef = {
     P.key,
     P.ids,
     P.handles,
-    { ...P.platform_product_ids, description: "Comma-separated product ids; restricts the result to these products (they are the selection when ids, handles and platform_collection_id are absent)." },
+    {
+      ...P.platform_product_ids,
+      description:
+        "Comma-separated product ids; restricts the result to these products (they are the selection when ids, handles and platform_collection_id are absent).",
+    },
     P.platform_collection_id,
     P.excluded_ids,
     P.metafields,
@@ -50,15 +54,7 @@ export const STATIC_PRODUCTS: EndpointDef = {
 };
 
 /** What trending and top sellers share after their own inputs, in the spec's order. */
-const SALES_LIST_PARAMS = [
-  ...METAFIELD_PARAMS,
-  P.bust_cache,
-  P.limit,
-  P.format,
-  ...PRICE_FILTER_PARAMS,
-  P.filter_oos,
-  P.country_code,
-];
+const SALES_LIST_PARAMS = [...METAFIELD_PARAMS, P.bust_cache, P.limit, P.format, ...PRICE_FILTER_PARAMS, P.filter_oos, P.country_code];
 
 export const TRENDING_PRODUCTS: EndpointDef = {
   method: "GET",
@@ -221,8 +217,7 @@ export const SOURCES: EndpointDef = {
   method: "GET",
   path: "/api/v1/sources",
   name: "Sources",
-  description:
-    "Every data source available to the merchant account, with its parameters, for filling a drop-down of endpoints.",
+  description: "Every data source available to the merchant account, with its parameters, for filling a drop-down of endpoints.",
   params: [{ ...P.key, required: false, description: "Public API key; with it, the merchant's own sources are listed too." }, P.format],
   errorStyle: "message",
   isSource: false,
@@ -252,7 +247,14 @@ export const QUICK_VIEW_SEARCH: EndpointDef = {
     "to older keystrokes.",
   params: [
     { ...P.key, name: "Service-Api-Key", description: "Public API key of the merchant, as a query parameter or a Service-Api-Key header." },
-    { name: "query", kind: "text", required: false, default: null, description: "The search text (the body's query wins when both are sent).", example: "cordless dri" },
+    {
+      name: "query",
+      kind: "text",
+      required: false,
+      default: null,
+      description: "The search text (the body's query wins when both are sent).",
+      example: "cordless dri",
+    },
     { ...P.limit, default: "10", description: "Maximum number of product suggestions (1 to 50)." },
     P.country_code,
     P.format,

@@ -67,7 +67,12 @@ export function buildOpenApi(endpoints: readonly EndpointDef[], operations: read
       parameters: pathParams,
       ...(operation.security ? { security: [{ adminToken: [] }] } : {}),
       ...(operation.requestBody
-        ? { requestBody: { description: operation.requestBody, content: { "application/json": { schema: {} }, "application/x-ndjson": { schema: {} } } } }
+        ? {
+            requestBody: {
+              description: operation.requestBody,
+              content: { "application/json": { schema: {} }, "application/x-ndjson": { schema: {} } },
+            },
+          }
         : {}),
       responses: { "200": { description: "Success" }, "400": { description: "{error: <message>}" } },
     });

@@ -35,9 +35,7 @@ export interface Features {
   weights: Float32Array;
 }
 
-const STOP_WORDS = new Set(
-  "a an and are as at be by for from has in is it its of on or our the this to with you your".split(" "),
-);
+const STOP_WORDS = new Set("a an and are as at be by for from has in is it its of on or our the this to with you your".split(" "));
 
 /**
  * 32-bit FNV-1a over UTF-16 code units. Namespaced tokens ("w:sofa", "c:sof")

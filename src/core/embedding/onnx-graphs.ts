@@ -94,7 +94,12 @@ export function nearestNeighbourGraph(dims: number): Uint8Array {
     output: [valueInfo(io.scores, FLOAT, ["batch", "k"]), valueInfo(io.indices, INT64, ["batch", "k"])],
     node: [
       node("Gemm", [io.queries, io.corpus], ["similarities"], [intAttribute("transB", 1)]),
-      node("TopK", ["similarities", io.k], [io.scores, io.indices], [intAttribute("axis", 1), intAttribute("largest", 1), intAttribute("sorted", 1)]),
+      node(
+        "TopK",
+        ["similarities", io.k],
+        [io.scores, io.indices],
+        [intAttribute("axis", 1), intAttribute("largest", 1), intAttribute("sorted", 1)],
+      ),
     ],
   };
   return modelBytes(graph, "aisle nearest neighbours: cosine similarity of unit vectors, top k");

@@ -71,7 +71,12 @@ export interface TrainingSummary {
 }
 
 /** The starting point: random Gaussian rows (a projection of TF-IDF), product id rows at zero. */
-export function textOnlyModel(catalogue: Features[], productIds: number[], scheme: HashingScheme, options: Pick<TrainingOptions, "dims" | "seed">): EmbeddingModel {
+export function textOnlyModel(
+  catalogue: Features[],
+  productIds: number[],
+  scheme: HashingScheme,
+  options: Pick<TrainingOptions, "dims" | "seed">,
+): EmbeddingModel {
   const { dims } = options;
   const rng = new Rng(options.seed);
   const table = new Float32Array(scheme.buckets * dims);
@@ -92,7 +97,10 @@ export function textOnlyModel(catalogue: Features[], productIds: number[], schem
 class PairSampler {
   private readonly cumulative: Float64Array;
 
-  constructor(private readonly groups: BehaviourGroups, private readonly rng: Rng) {
+  constructor(
+    private readonly groups: BehaviourGroups,
+    private readonly rng: Rng,
+  ) {
     this.cumulative = new Float64Array(groups.weights.length);
     let total = 0;
     for (let index = 0; index < groups.weights.length; index++) {
@@ -243,7 +251,7 @@ class ContrastiveStep {
     touchedCount = this.backpropagate(left, leftUnit, leftNorms, dLeft, touchedCount);
     touchedCount = this.backpropagate(right, rightUnit, rightNorms, dRight, touchedCount);
     this.applyAdagrad(touchedCount);
-    return (loss * normaliser);
+    return loss * normaliser;
   }
 
   /** Unnormalised vectors of the given products into `out`; returns their norms. */

@@ -114,7 +114,7 @@ export class Fields {
     const value = this.source[name];
     if (value === undefined || value === null) this.fail(name, "is required");
     const cents = toCents(value);
-    if (cents === null || cents < 0) this.fail(name, "must be a non-negative decimal amount like \"19.99\"");
+    if (cents === null || cents < 0) this.fail(name, 'must be a non-negative decimal amount like "19.99"');
     return formatCents(cents);
   }
 

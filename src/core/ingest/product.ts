@@ -31,7 +31,11 @@ export function normaliseProduct(input: unknown, path: string, now: string): Nor
     metafields.push(...v.objects("metafields").map((m) => normaliseMetafield(m, "variant", v.id("id"), now)));
     return normaliseVariant(v, id, index, now);
   });
-  rejectDuplicates(variants.map((v) => v.id), `${path}.variants`, "variant id");
+  rejectDuplicates(
+    variants.map((v) => v.id),
+    `${path}.variants`,
+    "variant id",
+  );
 
   const images = f
     .objects("images")
@@ -153,12 +157,7 @@ function normaliseOptions(f: Fields, productId: number, variants: Variant[]): Pr
   }));
 }
 
-function normaliseMetafield(
-  m: Fields,
-  ownerResource: Metafield["owner_resource"],
-  ownerId: number,
-  now: string,
-): Metafield {
+function normaliseMetafield(m: Fields, ownerResource: Metafield["owner_resource"], ownerId: number, now: string): Metafield {
   const id = m.id("id");
   const raw = m.raw("value");
   let value: string;

@@ -45,12 +45,7 @@ export function withOverrides(def: ParamDef, overrides: ParamOverrides): ParamDe
 
 export const P = {
   key: param("key", "api_key", "Public API key of the merchant.", "<API_KEY>", { required: true }),
-  platform_product_ids: param(
-    "platform_product_ids",
-    "id_list",
-    "Comma-separated product ids.",
-    "7100000000001,7100000000002",
-  ),
+  platform_product_ids: param("platform_product_ids", "id_list", "Comma-separated product ids.", "7100000000001,7100000000002"),
   ids: param(
     "ids",
     "id_list",
@@ -63,12 +58,7 @@ export const P = {
     "Comma-separated product handles to return. When omitted, platform_product_ids is used instead.",
     "merino-trail-hoodie,canvas-camp-mug",
   ),
-  platform_collection_id: param(
-    "platform_collection_id",
-    "id",
-    "Products of this collection are returned.",
-    "9100000000001",
-  ),
+  platform_collection_id: param("platform_collection_id", "id", "Products of this collection are returned.", "9100000000001"),
   excluded_ids: param("excluded_ids", "id_list", "Comma-separated product ids left out of the result.", "7100000000003"),
   metafields: param("metafields", "flag", "yes: products are returned with a metafields property.", "yes"),
   variant_metafields: param("variant_metafields", "flag", "yes: variants are returned with a metafields property.", "yes"),
@@ -107,12 +97,7 @@ export const P = {
     { default: "yes" },
   ),
   filter_unpublished: param("filter_unpublished", "flag", "yes: unpublished products are excluded.", "yes"),
-  selling_plans: param(
-    "selling_plans",
-    "flag",
-    "yes: variants get a selling_plan_allocations property.",
-    "yes",
-  ),
+  selling_plans: param("selling_plans", "flag", "yes: variants get a selling_plan_allocations property.", "yes"),
   country_code: param(
     "country_code",
     "country_code",
@@ -151,13 +136,7 @@ export const P = {
   ),
   subject_email: param("subject_email", "email", "Email of the subject; links the event to a known customer.", "ada@example.com"),
   theme_id: param("theme_id", "text", "Theme the event came from.", "128374619"),
-  window_days: param(
-    "window_days",
-    "days",
-    "Trailing window of sales, in days (1 to 365).",
-    "30",
-    { default: "90" },
-  ),
+  window_days: param("window_days", "days", "Trailing window of sales, in days (1 to 365).", "30", { default: "90" }),
   any_variant_price_less_than: param(
     "any_variant_price_less_than",
     "decimal",
@@ -170,7 +149,12 @@ export const P = {
     "Only products with a variant priced at or below this amount.",
     "50.00",
   ),
-  any_variant_price_equal_to: param("any_variant_price_equal_to", "decimal", "Only products with a variant at exactly this price.", "19.99"),
+  any_variant_price_equal_to: param(
+    "any_variant_price_equal_to",
+    "decimal",
+    "Only products with a variant at exactly this price.",
+    "19.99",
+  ),
   variant_price_greater_than: param(
     "variant_price_greater_than",
     "decimal",

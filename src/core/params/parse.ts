@@ -89,12 +89,11 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
   }
 }
 
-function parseList<T extends number | string>(
-  text: string,
-  parseItem: (item: string) => T | null,
-  problem: string,
-): T[] | Problem {
-  const items = text.split(",").map((item) => item.trim()).filter((item) => item !== "");
+function parseList<T extends number | string>(text: string, parseItem: (item: string) => T | null, problem: string): T[] | Problem {
+  const items = text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
   if (items.length > MAX_LIST_ITEMS) return { problem: `at most ${MAX_LIST_ITEMS} values are allowed` };
   const values: T[] = [];
   for (const item of items) {

@@ -24,7 +24,5 @@ export function metafieldSelector(all: boolean, nsKeys: string[], namespaces: st
 
 export function selectMetafields(metafields: Metafield[], selector: MetafieldSelector): Metafield[] {
   if (selector.all) return metafields;
-  return metafields.filter(
-    (m) => selector.namespaces.includes(m.namespace) || selector.nsKeys.includes(`${m.namespace}.${m.key}`),
-  );
+  return metafields.filter((m) => selector.namespaces.includes(m.namespace) || selector.nsKeys.includes(`${m.namespace}.${m.key}`));
 }

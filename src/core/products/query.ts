@@ -70,11 +70,7 @@ export function listOptionsFrom(
 
 export function metafieldSelectionFrom(params: ParsedParams): MetafieldSelection {
   return {
-    product: metafieldSelector(
-      params.metafields === true,
-      list<string>(params.metafield_ns_key),
-      list<string>(params.metafield_ns),
-    ),
+    product: metafieldSelector(params.metafields === true, list<string>(params.metafield_ns_key), list<string>(params.metafield_ns)),
     variant: metafieldSelector(
       params.variant_metafields === true,
       list<string>(params.variant_metafield_ns_key),

@@ -2,12 +2,7 @@ import type { CatalogReader } from "./catalog.js";
 import type { StaticSelection } from "./query.js";
 
 export function hasStaticSelection(selection: StaticSelection): boolean {
-  return (
-    selection.ids.length > 0 ||
-    selection.handles.length > 0 ||
-    selection.collectionId !== null ||
-    selection.productIds.length > 0
-  );
+  return selection.ids.length > 0 || selection.handles.length > 0 || selection.collectionId !== null || selection.productIds.length > 0;
 }
 
 /**
@@ -16,7 +11,10 @@ export function hasStaticSelection(selection: StaticSelection): boolean {
  * the selection itself when nothing else is given (the spec's "when omitted,
  * platform_product_ids is used instead").
  */
-export function staticCandidates(catalog: CatalogReader, selection: StaticSelection): { candidates: number[]; restrictTo: number[] | null } {
+export function staticCandidates(
+  catalog: CatalogReader,
+  selection: StaticSelection,
+): { candidates: number[]; restrictTo: number[] | null } {
   const explicit = selection.ids.length > 0 || selection.handles.length > 0 || selection.collectionId !== null;
   if (!explicit) return { candidates: selection.productIds, restrictTo: null };
   const candidates = [...selection.ids];

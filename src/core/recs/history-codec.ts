@@ -60,7 +60,8 @@ function writeEntry(view: DataView, at: number, product: number, time: number, v
 
 /** Reads what encodeHistory wrote; `bytes` may be a view into a larger buffer (lmdb's getBinaryFast). */
 export function decodeHistory(bytes: Uint8Array): History {
-  if (bytes.length % ENTRY_BYTES !== 0) throw new Error(`history of ${bytes.length} bytes is not a whole number of ${ENTRY_BYTES}-byte entries`);
+  if (bytes.length % ENTRY_BYTES !== 0)
+    throw new Error(`history of ${bytes.length} bytes is not a whole number of ${ENTRY_BYTES}-byte entries`);
   const count = bytes.length / ENTRY_BYTES;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const history: History = { products: new Array(count), verbs: new Array(count), ats: new Array(count) };

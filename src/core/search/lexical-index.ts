@@ -186,7 +186,13 @@ export class LexicalIndex {
    * grows: read them again for every query.
    */
   columns(): { products: Float64Array; lengths: Float32Array; available: Uint8Array; priors: Float32Array; popularity: Float32Array } {
-    return { products: this.docProduct, lengths: this.docLengths, available: this.docAvailable, priors: this.docPriors, popularity: this.docPopularity };
+    return {
+      products: this.docProduct,
+      lengths: this.docLengths,
+      available: this.docAvailable,
+      priors: this.docPriors,
+      popularity: this.docPopularity,
+    };
   }
 
   productOf(doc: number): number {

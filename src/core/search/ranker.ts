@@ -55,7 +55,12 @@ class Scratch {
 const scratch = new Scratch();
 
 /** Product ids, best first. */
-export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: RankOptions, config: RankingConfig = DEFAULT_RANKING): number[] {
+export function rankProducts(
+  index: LexicalIndex,
+  plan: QueryPlan,
+  options: RankOptions,
+  config: RankingConfig = DEFAULT_RANKING,
+): number[] {
   const ranked: number[] = [];
   const byCode = plan.code === "" ? undefined : index.productByCode(plan.code);
   if (byCode !== undefined && (options.eligible?.(byCode) ?? true)) ranked.push(byCode);
@@ -77,7 +82,9 @@ export function rankProducts(index: LexicalIndex, plan: QueryPlan, options: Rank
   // of the catalogue for products that could only match it.
   const k = options.k + ranked.length;
   const commonMass = index.size * COMMON_SHARE;
-  const order = plan.slots.map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) })).sort((x, y) => x.mass - y.mass);
+  const order = plan.slots
+    .map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) }))
+    .sort((x, y) => x.mass - y.mass);
   for (const { slot, mass } of order) {
     const addOnly = mass > commonMass && touchedCount >= k;
     const slotStampValue = ++scratch.stamp;

@@ -65,13 +65,15 @@ function flagAt(value: unknown, path: string): boolean {
 function limitFrom(value: unknown): number {
   if (value === undefined || value === null || value === "") return DEFAULT_SEARCH_LIMIT;
   const limit = typeof value === "number" ? value : typeof value === "string" && /^\d{1,4}$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new BadSearchRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new BadSearchRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
   return limit;
 }
 
 function countryFrom(value: unknown): string | null {
   if (value === undefined || value === null || value === "") return null;
-  if (typeof value !== "string" || !/^[A-Za-z]{2}$/.test(value.trim())) throw new BadSearchRequest("country_code must be an ISO 3166-1 alpha-2 code like CA");
+  if (typeof value !== "string" || !/^[A-Za-z]{2}$/.test(value.trim()))
+    throw new BadSearchRequest("country_code must be an ISO 3166-1 alpha-2 code like CA");
   return value.trim().toUpperCase();
 }
 
@@ -108,7 +110,8 @@ export function parseQuickViewRequest(body: Uint8Array | null, query: QueryParam
       hideProducts: flagAt(entry.hideProducts, `exclude.collections[${i}].hideProducts`),
     };
   });
-  const collectionIds = filters.collections === undefined || filters.collections === null ? null : idsAt(filters.collections, "filters.collections");
+  const collectionIds =
+    filters.collections === undefined || filters.collections === null ? null : idsAt(filters.collections, "filters.collections");
 
   return {
     query: rawQuery,

@@ -45,22 +45,25 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
     security: "admin",
     requestBody: "{id, name, domain, currency}",
   },
-  ...INGEST_KINDS.map(
-    (kind): OperationDoc => ({
-      method: "POST",
-      path: `/admin/v1/merchants/:merchant/${kind}`,
-      summary: `Upsert ${kind} by id (JSON array, one object, or NDJSON); all or nothing`,
-      security: "admin",
-      requestBody: `${kind} in the platform's Admin REST shape`,
-    }),
-  ),
+  ...INGEST_KINDS.map((kind): OperationDoc => ({
+    method: "POST",
+    path: `/admin/v1/merchants/:merchant/${kind}`,
+    summary: `Upsert ${kind} by id (JSON array, one object, or NDJSON); all or nothing`,
+    security: "admin",
+    requestBody: `${kind} in the platform's Admin REST shape`,
+  })),
   { method: "DELETE", path: "/admin/v1/merchants/:merchant/products/:id", summary: "Delete a product", security: "admin" },
   { method: "DELETE", path: "/admin/v1/merchants/:merchant/collections/:id", summary: "Delete a collection", security: "admin" },
 ];
 
 export function adminRoutes(services: Services): Route[] {
   const { store } = services;
-  const route = (method: Route["method"], pattern: string, readsBody: boolean, handle: (request: RequestInfo) => Reply | Promise<Reply>): Route => ({
+  const route = (
+    method: Route["method"],
+    pattern: string,
+    readsBody: boolean,
+    handle: (request: RequestInfo) => Reply | Promise<Reply>,
+  ): Route => ({
     method,
     pattern,
     cors: false,

@@ -77,7 +77,8 @@ export function productEndpoint(
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, params.format === true);
       const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
-      if (!cacheable) return runTask(task).then(({ body, warming }) => (warming === undefined ? { status: 200, body } : warmingReply(body, warming)));
+      if (!cacheable)
+        return runTask(task).then(({ body, warming }) => (warming === undefined ? { status: 200, body } : warmingReply(body, warming)));
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;
       if (params.bust_cache !== true) {

@@ -41,7 +41,8 @@ export function searchRoutes(services: Services): Route[] {
           (result): Reply => {
             if (!result.ok) throw new Error(`worker task quick_view failed: ${result.code} ${result.message}`);
             // Not cached: the same keystroke finds more once the index is complete.
-            if (result.warming !== undefined) return { status: 200, body: result.body, headers: { Age: "0", [PARTIAL_HEADER]: result.warming } };
+            if (result.warming !== undefined)
+              return { status: 200, body: result.body, headers: { Age: "0", [PARTIAL_HEADER]: result.warming } };
             // Sales move the ranking a little: answers also expire by age, as the sales lists do.
             cache.set(cacheKey, result.body, services.now(), services.config.behaviourCacheTtlMs);
             return { status: 200, body: result.body, headers: { Age: "0" } };

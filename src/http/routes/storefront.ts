@@ -50,7 +50,8 @@ export function storefrontRoutes(services: Services): Route[] {
   const viewedMerchant = (params: ParsedParams): Merchant | null => {
     if (params.key !== undefined) return merchantForKey(store, params.key as string);
     const subject = historySubject(params);
-    if (subject.uuid === null) throw new ApiError("invalid_params", "Missing required endpoint arg: key (needed with platform_customer_id alone)");
+    if (subject.uuid === null)
+      throw new ApiError("invalid_params", "Missing required endpoint arg: key (needed with platform_customer_id alone)");
     const merchantId = store.merchantOfSession(subject.uuid);
     const merchant = merchantId === undefined ? undefined : store.merchant(merchantId);
     // An unknown session has viewed nothing yet: an empty list, not an error.
@@ -71,7 +72,14 @@ export function storefrontRoutes(services: Services): Route[] {
       variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
       collectionId: (params.platform_collection_id as number | undefined) ?? null,
     };
-    const task = { kind: "recommended", merchantId: merchant.id, context, inputs, list: listOptionsFrom(params, "reduced", ranked), now: services.now() } as const;
+    const task = {
+      kind: "recommended",
+      merchantId: merchant.id,
+      context,
+      inputs,
+      list: listOptionsFrom(params, "reduced", ranked),
+      now: services.now(),
+    } as const;
     const cacheRules =
       context === "similar"
         ? // Similar lists change when the model or a product changes, never with an order.
@@ -87,26 +95,40 @@ export function storefrontRoutes(services: Services): Route[] {
   return [
     productEndpoint(services, RECOMMENDED, (params, merchant) => recommendationPlan(params, merchant, recommendationContext(params))),
     productEndpoint(services, SIMILAR_PRODUCTS, (params, merchant) => {
-      if (params.platform_product_ids === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_product_ids");
+      if (params.platform_product_ids === undefined)
+        throw new ApiError("invalid_params", "Missing required endpoint arg: platform_product_ids");
       return recommendationPlan(params, merchant, "similar");
     }),
     productEndpoint(
       services,
       VIEWED,
       (params, merchant) => ({
-        task: { kind: "viewed", merchantId: merchant.id, ...subjectWithPending(params, merchant), list: { ...listOptionsFrom(params, "full"), filterOos: false }, now: services.now() },
+        task: {
+          kind: "viewed",
+          merchantId: merchant.id,
+          ...subjectWithPending(params, merchant),
+          list: { ...listOptionsFrom(params, "full"), filterOos: false },
+          now: services.now(),
+        },
         dependsOn: [],
         cacheable: false,
       }),
       { merchantOf: viewedMerchant },
     ),
     productEndpoint(services, VIEWED_RELATED, (params, merchant) => ({
-      task: { kind: "viewed_related", merchantId: merchant.id, ...subjectWithPending(params, merchant), list: listOptionsFrom(params, "full", ranked), now: services.now() },
+      task: {
+        kind: "viewed_related",
+        merchantId: merchant.id,
+        ...subjectWithPending(params, merchant),
+        list: listOptionsFrom(params, "full", ranked),
+        now: services.now(),
+      },
       dependsOn: [],
       cacheable: false,
     })),
     productEndpoint(services, PURCHASED, (params, merchant) => {
-      if (params.platform_customer_id === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
+      if (params.platform_customer_id === undefined)
+        throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
       const list = listOptionsFrom(params, "full");
       list.restrictTo = (params.platform_product_ids as number[] | undefined) ?? null;
       return {
@@ -121,7 +143,7 @@ export function storefrontRoutes(services: Services): Route[] {
       return {
         task: { kind: "trending", merchantId: merchant.id, list, now: services.now(), collectionId: null, windowDays: 0 },
         // Sales move every minute: these lists expire by age instead of on every order.
-      dependsOn: ["catalogue"],
+        dependsOn: ["catalogue"],
         ttlMs: services.config.behaviourCacheTtlMs,
       };
     }),
@@ -173,8 +195,7 @@ export function storefrontRoutes(services: Services): Route[] {
       cors: true,
       readsBody: false,
       errorStyle: QUICK_VIEW_SETTINGS.errorStyle,
-      handle: () =>
-        jsonReply(404, { successful: false, message: "deprecated", data: [{ message: "This endpoint is deprecated" }] }),
+      handle: () => jsonReply(404, { successful: false, message: "deprecated", data: [{ message: "This endpoint is deprecated" }] }),
     },
   ];
 }

@@ -37,7 +37,8 @@ export function webhookRoutes(services: Services): Route[] {
         }
         const topic = request.headers["x-platform-topic"] ?? "";
         const action = webhookAction(topic);
-        if (!action) throw new ApiError("invalid_params", `Unsupported X-Platform-Topic "${topic}"; supported: ${WEBHOOK_TOPICS.join(", ")}`);
+        if (!action)
+          throw new ApiError("invalid_params", `Unsupported X-Platform-Topic "${topic}"; supported: ${WEBHOOK_TOPICS.join(", ")}`);
         let payload: unknown;
         try {
           payload = JSON.parse(bodyText(request));
