@@ -31,8 +31,8 @@ import { salesHistoryOf } from "../src/recs/sales-history.js";
 import { TOP_SELLER_FALLBACK_DAYS, topSellersFrom, trendingFrom } from "../src/recs/sales-rankings.js";
 import type { Located, Store } from "../src/stores/store.js";
 import { VERSION } from "../src/version.js";
-import { recommended } from "../workers/tasks/recommended.js";
-import { salesList } from "../workers/tasks/sales-lists.js";
+import { recommended } from "../src/lists/recommended.js";
+import { salesList } from "../src/lists/sales-lists.js";
 import type { BudgetName } from "./budgets.js";
 import { inputSets, prng, recommendationInputs, sampleOrderLines } from "./inputs.js";
 import { summarise, type MicroResult } from "./micro-result.js";
@@ -104,10 +104,9 @@ class TaskRecorder {
   }
 }
 
-/** Products in a task's answer: a bench of empty lists would flatter the code. */
-function shown(result: TaskResult): number {
-  if (!result.ok) throw new Error(`task failed: ${result.code} ${result.message}`);
-  return (JSON.parse(Buffer.from(result.body).toString("utf8")) as { data: unknown[] }).data.length;
+/** Products in a list's answer: a bench of empty lists would flatter the code. */
+function shown(body: Uint8Array): number {
+  return (JSON.parse(Buffer.from(body).toString("utf8")) as { data: unknown[] }).data.length;
 }
 
 export interface RankingSuiteOptions {
@@ -169,7 +168,7 @@ export async function runRankingSuites(
   };
   let i = 0;
   let sink = 0;
-  const bytes = (result: TaskResult) => (result.ok ? result.body.byteLength : -1);
+  const bytes = (body: Uint8Array) => body.byteLength;
   add(`recommended(), 1 input product (${one.length} rotating)`, () => (sink += bytes(recommended(store, one[i++ % one.length]!))), judged);
   add(
     `recommended(), 3 input products (${three.length} rotating sets)`,

@@ -1,23 +1,27 @@
 // Piscina worker entry: opens the store once per thread, then answers tasks.
+// Each task kind is one call into src/: this file only adapts results to the
+// wire (bytes moved, not copied; expected failures as data).
 import { move } from "piscina";
 import { workerData } from "node:worker_threads";
+import { staticProducts } from "../src/lists/static-products.js";
+import { salesList } from "../src/lists/sales-lists.js";
+import { recommended } from "../src/lists/recommended.js";
+import { purchased, viewed } from "../src/lists/history.js";
+import { viewedRelated } from "../src/lists/viewed-related.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
+import { warmUp } from "../src/pool/warm-up-step.js";
 import { takeWarmingNotes } from "../src/pool/warming-notes.js";
 import { readBudgetsForRequests, REQUEST_READ_BUDGETS } from "../src/recs/sales-history.js";
+import { withMeaningFallback } from "../src/search/meaning-fallback.js";
+import { quickView } from "../src/search/quick-view.js";
 import { refreshSimilar } from "../src/similar/refresh.js";
 import { Store } from "../src/stores/store.js";
-import { purchased, viewed } from "./tasks/history-lists.js";
-import { recommended } from "./tasks/recommended.js";
-import { viewedRelated } from "./tasks/viewed-related.js";
-import { salesList } from "./tasks/sales-lists.js";
-import { staticProducts } from "./tasks/static-products.js";
-import { quickViewSearch } from "./tasks/quick-view.js";
-import { warmUp } from "./tasks/warm-up.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
 // A call here is a shopper's request: it reads the sales history for a few ms at most.
-readBudgetsForRequests(REQUEST_READ_BUDGETS);
+readBudgetsForRequests(store, REQUEST_READ_BUDGETS);
+const searchDependencies = withMeaningFallback(store, config.dataDir);
 // Opening read the store: let go of that snapshot now. A worker blocks between
 // tasks, so lmdb-js's timer never renews it; held, it pins every page freed
 // after it, and under event ingest (which gives workers no task) the data file
@@ -27,34 +31,33 @@ readBudgetsForRequests(REQUEST_READ_BUDGETS);
 store.refreshSnapshot();
 
 const encoder = new TextEncoder();
+const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
 async function run(task: Task): Promise<TaskResult> {
   switch (task.kind) {
     case "static_products":
-      return staticProducts(store, task);
+      return answer(staticProducts(store, task));
     case "trending":
     case "top_sellers":
-      return salesList(store, task);
+      return answer(salesList(store, task));
     case "recommended":
-      return recommended(store, task);
+      return answer(recommended(store, task));
     case "viewed":
-      return viewed(store, task);
+      return answer(viewed(store, task));
     case "viewed_related":
-      return viewedRelated(store, task);
+      return answer(viewedRelated(store, task));
     case "purchased":
-      return purchased(store, task);
-    case "refresh_similar": {
-      const summary = await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds);
-      return { ok: true, body: encoder.encode(JSON.stringify(summary)) };
-    }
+      return answer(purchased(store, task));
+    case "refresh_similar":
+      return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":
-      return quickViewSearch(store, config.dataDir, task);
+      return quickView(store, task, searchDependencies);
     case "search_warm":
     case "sessions_warm":
     case "sales_warm":
       return warmUp(store, task);
     case "ping":
-      return { ok: true, body: new Uint8Array(0) };
+      return answer(new Uint8Array(0));
     default:
       return { ok: false, code: "bad_task", message: `unknown task ${(task as { kind: string }).kind}` };
   }
@@ -71,7 +74,7 @@ export default async function handle(task: Task): Promise<WireResult> {
     result = await run(task);
   } finally {
     store.refreshSnapshot();
-    noted = takeWarmingNotes();
+    noted = takeWarmingNotes(store);
   }
   if (!result.ok) return result;
   const warming = [result.warming, noted].filter((note) => note !== undefined).join("; ");

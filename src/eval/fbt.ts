@@ -2,7 +2,7 @@
 // scored through the recommended endpoint's own worker code.
 import { performance } from "node:perf_hooks";
 import { listOptionsFrom, type RecommendedTask } from "../core/products/query.js";
-import { recommended } from "../../workers/tasks/recommended.js";
+import { recommended } from "../lists/recommended.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import { RankingMetrics } from "./metrics.js";
 import { fbtCases, loadOnlineRetail, protocolSplit, type RetailSplit } from "./online-retail.js";
@@ -57,10 +57,9 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
         now: boundary - 1,
       };
       const t0 = performance.now();
-      const result = recommended(retail.store, task);
+      const body = recommended(retail.store, task);
       scoringMs += performance.now() - t0;
-      if (!result.ok) throw new Error(`recommended failed: ${result.message}`);
-      const ranked = (JSON.parse(decoder.decode(result.body)) as { data: { id: number }[] }).data.map((p) => p.id);
+      const ranked = (JSON.parse(decoder.decode(body)) as { data: { id: number }[] }).data.map((p) => p.id);
       engine.add(ranked, relevant);
       popularity.add(
         popular.filter((id) => !query.includes(id)),

@@ -4,7 +4,7 @@
 // with context=similar.
 import { performance } from "node:perf_hooks";
 import { listOptionsFrom, type RecommendationContext, type RecommendedTask } from "../core/products/query.js";
-import { recommended } from "../../workers/tasks/recommended.js";
+import { recommended } from "../lists/recommended.js";
 import { buildSimilarModel, DEFAULT_BUILD } from "../similar/build.js";
 import { RankingMetrics } from "./metrics.js";
 import { fbtCases, loadOnlineRetail, protocolSplit, type RetailSplit } from "./online-retail.js";
@@ -38,11 +38,10 @@ function score(retail: RetailMerchant, cases: Case[], context: RecommendationCon
       now,
     };
     const started = performance.now();
-    const result = recommended(retail.store, task);
+    const body = recommended(retail.store, task);
     ms += performance.now() - started;
-    if (!result.ok) throw new Error(`recommended failed: ${result.message}`);
     metrics.add(
-      (JSON.parse(decoder.decode(result.body)) as { data: { id: number }[] }).data.map((product) => product.id),
+      (JSON.parse(decoder.decode(body)) as { data: { id: number }[] }).data.map((product) => product.id),
       relevant,
     );
   }

@@ -1,18 +1,22 @@
 // What the answer a worker is computing may lack because an in-memory index
 // was still being read after a start. Deep parts of a task (a ranking reached
 // only as a fallback) note it here; the worker takes the notes when the task
-// is done and sends them with the answer (TaskResult.warming). A worker runs
-// one task at a time, so the notes are the current task's.
-const notes = new Set<string>();
+// is done and sends them with the answer (TaskResult.warming). A thread runs
+// one task at a time on a store, so a store's notes are the current task's.
+import { PerStore } from "../stores/per-store.js";
+import type { Store } from "../stores/store.js";
 
-export function noteWarming(what: string): void {
-  notes.add(what);
+const notesByStore = new PerStore<string, true>();
+
+export function noteWarming(store: Store, what: string): void {
+  notesByStore.of(store).set(what, true);
 }
 
-/** The current task's notes, joined, and clears them; undefined when there are none. */
-export function takeWarmingNotes(): string | undefined {
+/** The current task's notes on this store, joined, and clears them; undefined when there are none. */
+export function takeWarmingNotes(store: Store): string | undefined {
+  const notes = notesByStore.of(store);
   if (notes.size === 0) return undefined;
-  const joined = [...notes].join("; ");
+  const joined = [...notes.keys()].join("; ");
   notes.clear();
   return joined;
 }

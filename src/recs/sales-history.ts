@@ -138,8 +138,8 @@ export class SalesHistory {
 }
 
 const histories = new PerStore<MerchantId, SalesHistory>();
-/** How long one call may read in this thread: null for no limit (see readBudgetsForRequests). */
-let budgets: ReadBudgets | null = null;
+/** How long one call may read, per store: none for no limit (see readBudgetsForRequests). */
+const budgetsByStore = new WeakMap<Store, ReadBudgets>();
 
 export interface ReadBudgets {
   /** While some kept day has never been read (after a start, or a longer window asked for). */
@@ -156,12 +156,13 @@ export const REQUEST_READ_BUDGETS: ReadBudgets = {
 };
 
 /**
- * Makes this thread's rankings read for a few ms at most per call (pool
- * workers, where a call is a shopper's request). Other threads (evaluations,
- * tools) read everything they need at once (null, the default).
+ * Makes rankings on this store read for a few ms at most per call (a pool
+ * worker's store, where a call is a shopper's request). Other stores
+ * (evaluations, tools) read everything they need at once (null, the default).
  */
-export function readBudgetsForRequests(perCall: ReadBudgets | null): void {
-  budgets = perCall;
+export function readBudgetsForRequests(store: Store, perCall: ReadBudgets | null): void {
+  if (perCall === null) budgetsByStore.delete(store);
+  else budgetsByStore.set(store, perCall);
 }
 
 /** This thread's sales history of a merchant (empty until updated). */
@@ -174,7 +175,7 @@ export function salesHistoryOf(store: Store, merchant: MerchantId): SalesHistory
 
 /**
  * This thread's sales history of a merchant, read on for `today` within the
- * thread's budgets: the first read's while some kept day was never read, else
+ * store's budgets: the first read's while some kept day was never read, else
  * the re-read's for a large set of changed days. `covered`: whether the
  * caller's windows are read.
  * `upToDate`: nothing was left to read.
@@ -186,6 +187,7 @@ export function updatedSalesHistory(
   covered: (history: SalesHistory) => boolean,
 ): { history: SalesHistory; upToDate: boolean; covered: boolean } {
   const history = salesHistoryOf(store, merchant);
+  const budgets = budgetsByStore.get(store) ?? null;
   let budget = Number.POSITIVE_INFINITY;
   // Days never read are read a few ms at a time, whatever the caller's window: at 1M products they are seconds of reading.
   if (budgets !== null && !history.allKeptDaysRead()) budget = budgets.firstReadMs;

@@ -71,7 +71,7 @@ function memoised(
     return memo.ranking;
   const read = updatedSalesHistory(store, merchant, day, (history) => covered(history, day));
   const { history } = read;
-  if (!read.covered) noteWarming(SALES_WARMING);
+  if (!read.covered) noteWarming(store, SALES_WARMING);
   // Every day counted, each as of its latest stamp: the ranking holds for this data version.
   const complete = read.covered && read.upToDate;
   const sameDay = memo !== undefined && memo.day === day;

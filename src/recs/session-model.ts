@@ -8,6 +8,7 @@ import { IntegerIds, StringIds } from "../core/recs/id-tables.js";
 import { DEFAULT_SESSION_KNN, SessionIndex, type SessionKnnConfig } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
+import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 
 export class MerchantSessions {
@@ -85,11 +86,12 @@ export class MerchantSessions {
 /** Events read between looks at the clock: a look costs about as much as reading a few events. */
 const DEADLINE_CHECK_EVERY = 256;
 
-const perMerchant = new Map<MerchantId, MerchantSessions>();
+const sessionsByStore = new PerStore<MerchantId, MerchantSessions>();
 /** Merchants whose index this thread has read to the end of the log at least once. */
-const complete = new Set<MerchantId>();
+const completeByStore = new PerStore<MerchantId, true>();
 
 function merchantSessions(store: Store, merchant: MerchantId): MerchantSessions {
+  const perMerchant = sessionsByStore.of(store);
   let sessions = perMerchant.get(merchant);
   if (!sessions) {
     sessions = new MerchantSessions(store, merchant);
@@ -124,7 +126,7 @@ export const REQUEST_READ_BUDGET_MS = 2;
  */
 export function sessionsForRequest(store: Store, merchant: MerchantId, budgetMs = REQUEST_READ_BUDGET_MS): MerchantSessions {
   const sessions = merchantSessions(store, merchant);
-  sessions.catchUp(complete.has(merchant) ? Number.POSITIVE_INFINITY : performance.now() + budgetMs);
+  sessions.catchUp(completeByStore.of(store).has(merchant) ? Number.POSITIVE_INFINITY : performance.now() + budgetMs);
   return sessions;
 }
 
@@ -136,7 +138,8 @@ export function sessionsForRequest(store: Store, merchant: MerchantId, budgetMs 
 export function warmSessions(store: Store, merchant: MerchantId, sliceMs: number): WarmStep {
   const sessions = merchantSessions(store, merchant);
   if (!sessions.catchUp(performance.now() + sliceMs)) return { done: false, buildSeconds: null };
+  const complete = completeByStore.of(store);
   if (complete.has(merchant)) return { done: true, buildSeconds: null };
-  complete.add(merchant);
+  complete.set(merchant, true);
   return { done: true, buildSeconds: sessions.busyMs / 1000 };
 }

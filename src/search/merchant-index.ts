@@ -66,7 +66,7 @@ export class MerchantSearchIndex {
     // Not from the days read so far after a start: that would set 766k priors
     // again and again at 1M products. The warm-up and the list requests read on.
     const history = salesHistoryOf(store, this.merchant);
-    if (!history.covers(history.sales, dayNumber(now) - POPULARITY_DAYS + 1)) return noteWarming(POPULARITY_WARMING);
+    if (!history.covers(history.sales, dayNumber(now) - POPULARITY_DAYS + 1)) return noteWarming(store, POPULARITY_WARMING);
     const ranking = topSellers(store, this.merchant, now, POPULARITY_DAYS);
     if (ranking === this.popularitySource) return;
     this.popularitySource = ranking;

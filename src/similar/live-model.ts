@@ -7,6 +7,7 @@ import { productFeatures, queryFeatures } from "../core/embedding/features.js";
 import { dot } from "../core/embedding/model.js";
 import type { MerchantId } from "../core/types.js";
 import type { ModelManifest } from "../stores/similar.js";
+import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 import { modelDirectory } from "./build.js";
 import { NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "./neighbours.js";
@@ -26,7 +27,7 @@ export interface LiveModel {
   threshold: Float32Array;
 }
 
-const live = new Map<MerchantId, LiveModel>();
+const liveByStore = new PerStore<MerchantId, LiveModel>();
 
 function thresholdOf(store: Store, merchant: MerchantId, productId: number): number {
   const list = store.similar.neighboursOf(merchant, productId);
@@ -39,6 +40,7 @@ export async function liveModel(store: Store, dataDir: string, merchant: Merchan
   const manifest = store.similar.manifest(merchant);
   if (!manifest) return null;
   const version = store.version(merchant, "similar");
+  const live = liveByStore.of(store);
   const current = live.get(merchant);
   if (current && current.version === version && current.manifest.version === manifest.version) return current;
 

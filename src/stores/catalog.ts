@@ -1,11 +1,13 @@
 import type { CatalogReader } from "../core/products/catalog.js";
 import type { MarketSettings, MerchantId } from "../core/types.js";
+import { PerStore } from "./per-store.js";
 import type { Store } from "./store.js";
 
-const marketsMemo = new Map<MerchantId, { version: number; markets: MarketSettings[] }>();
+const marketsByStore = new PerStore<MerchantId, { version: number; markets: MarketSettings[] }>();
 
-/** A merchant's markets, decoded once per catalogue version in this thread. */
+/** A merchant's markets, decoded once per catalogue version and store. */
 function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
+  const marketsMemo = marketsByStore.of(store);
   const version = store.version(merchantId, "catalogue");
   const memo = marketsMemo.get(merchantId);
   if (memo && memo.version === version) return memo.markets;

@@ -5,7 +5,7 @@ import type { BehaviourEvent } from "../../src/core/types.js";
 import { EventWriter } from "../../src/ingest/event-writer.js";
 import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { Store } from "../../src/stores/store.js";
-import { historyOf } from "../../workers/tasks/history-lists.js";
+import { historyOf } from "../../src/lists/history.js";
 import { product } from "../helpers/fixtures.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 import { threadsAtNice } from "../helpers/threads.js";

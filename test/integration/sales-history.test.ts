@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dayNumber } from "../../src/core/recs/days.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Order } from "../../src/core/types.js";
@@ -58,8 +58,6 @@ async function shopWithSales(): Promise<Store> {
 
 /** A pool worker's budgets cut to one slice of rows per call, also for changed days however few rows they held: a big shop's reads on a small one. */
 const ONE_SLICE = { firstReadMs: 0, smallRereadRows: -1, rereadMs: 0 };
-
-afterEach(() => readBudgetsForRequests(null));
 
 describe("SalesHistory (real LMDB)", () => {
   it("sums to what the store holds over every window of the kept days", async () => {
@@ -144,19 +142,19 @@ describe("SalesHistory (real LMDB)", () => {
 
   it("once read, a ranking whose days changed is answered from the days as read before while they are read again, without a warming note", async () => {
     const store = await shopWithSales();
-    readBudgetsForRequests(ONE_SLICE);
+    readBudgetsForRequests(store, ONE_SLICE);
     const history = salesHistoryOf(store, "shop");
     while (!history.update(TODAY, 0));
-    takeWarmingNotes();
+    takeWarmingNotes(store);
     const before = topSellers(store, "shop", NOW, 90).all();
-    expect(takeWarmingNotes()).toBeUndefined();
+    expect(takeWarmingNotes(store)).toBeUndefined();
     // Many old days change at once (a bulk import of old orders): a request reads one slice of them, not all.
     await store.upsertOrders(
       "shop",
       Array.from({ length: 40 }, (_, i) => order(2 * i + 1, [[200 + i, 1]])),
     );
     const during = topSellers(store, "shop", NOW, 90, { fresh: true });
-    expect(takeWarmingNotes()).toBeUndefined();
+    expect(takeWarmingNotes(store)).toBeUndefined();
     expect(history.sales.staleDays(TODAY - 89, TODAY).length).toBeGreaterThan(30);
     expect(
       during
@@ -164,7 +162,7 @@ describe("SalesHistory (real LMDB)", () => {
         .filter((id) => id < 200)
         .sort(),
     ).toEqual([...before].sort());
-    readBudgetsForRequests(null);
+    readBudgetsForRequests(store, null);
     const after = topSellers(store, "shop", NOW + 2_000, 90, { fresh: true }).all();
     expect(after.filter((id) => id >= 200)).toHaveLength(40);
     await store.close();
@@ -173,22 +171,22 @@ describe("SalesHistory (real LMDB)", () => {
   it("a window read before the others does not make the request read the rest at once", async () => {
     const store = await shopWithSales();
     // Changed days of few rows are read at once; days never read, a slice at a time.
-    readBudgetsForRequests({ ...REQUEST_READ_BUDGETS, firstReadMs: 0 });
+    readBudgetsForRequests(store, { ...REQUEST_READ_BUDGETS, firstReadMs: 0 });
     const history = salesHistoryOf(store, "shop");
     // Today and yesterday read: a one-day window is covered, the 90 days are not.
     history.update(TODAY, 0);
     history.update(TODAY, 0);
     expect(history.covers(history.sales, TODAY)).toBe(true);
-    takeWarmingNotes();
+    takeWarmingNotes(store);
     topSellers(store, "shop", NOW, 1);
-    expect(takeWarmingNotes()).toBeUndefined();
+    expect(takeWarmingNotes(store)).toBeUndefined();
     expect(history.allKeptDaysRead()).toBe(false);
     await store.close();
   });
 
   it("once read, a few changed days are read again within the request: the next ranking counts every order", async () => {
     const store = await shopWithSales();
-    readBudgetsForRequests(REQUEST_READ_BUDGETS);
+    readBudgetsForRequests(store, REQUEST_READ_BUDGETS);
     const history = salesHistoryOf(store, "shop");
     while (!history.update(TODAY, 0));
     topSellers(store, "shop", NOW, 90);
@@ -200,11 +198,11 @@ describe("SalesHistory (real LMDB)", () => {
 
   it("a request in a thread with a read budget ranks from the days read so far and notes that it did", async () => {
     const store = await shopWithSales();
-    readBudgetsForRequests(ONE_SLICE);
-    takeWarmingNotes();
+    readBudgetsForRequests(store, ONE_SLICE);
+    takeWarmingNotes(store);
     const first = topSellers(store, "shop", NOW, 90);
     const partial = first.all();
-    expect(takeWarmingNotes()).toBe(SALES_WARMING);
+    expect(takeWarmingNotes(store)).toBe(SALES_WARMING);
     const full = [...store.dailySales.sumByProduct("shop", TODAY - 89, TODAY + 1).keys()];
     expect(partial.length).toBeLessThan(full.length);
     // Read on by the next request, but not summed again so soon: the same partial ranking.
@@ -213,10 +211,10 @@ describe("SalesHistory (real LMDB)", () => {
     const again = topSellers(store, "shop", NOW, 90, { fresh: true });
     expect(history.generation).toBeGreaterThan(generation);
     expect(again).toBe(first);
-    expect(takeWarmingNotes()).toBe(SALES_WARMING);
-    readBudgetsForRequests(null);
+    expect(takeWarmingNotes(store)).toBe(SALES_WARMING);
+    readBudgetsForRequests(store, null);
     const complete = topSellers(store, "shop", NOW, 90);
-    expect(takeWarmingNotes()).toBeUndefined();
+    expect(takeWarmingNotes(store)).toBeUndefined();
     expect(complete.all().sort((a, b) => a - b)).toEqual(full.sort((a, b) => a - b));
     await store.close();
   });

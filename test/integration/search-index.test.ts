@@ -215,16 +215,16 @@ describe("merchant search index", () => {
     const popularity = (id: number) => index.products.popularity(index.products.columns().products.indexOf(id));
     const history = salesHistoryOf(store, "shop");
     const today = dayNumber(Date.now());
-    takeWarmingNotes();
+    takeWarmingNotes(store);
     // Today read, yesterday (its sales) not yet: no popularity from a part of the window, and the answer says so.
     history.update(today, 0);
     expect(history.covers(history.sales, today)).toBe(true);
     index.refreshPopularity(store, Date.now());
-    expect(takeWarmingNotes()).toBe(POPULARITY_WARMING);
+    expect(takeWarmingNotes(store)).toBe(POPULARITY_WARMING);
     expect(popularity(2)).toBe(0);
     while (!history.update(today, 0));
     index.refreshPopularity(store, Date.now());
-    expect(takeWarmingNotes()).toBeUndefined();
+    expect(takeWarmingNotes(store)).toBeUndefined();
     expect(popularity(2)).toBeGreaterThan(popularity(1));
   });
 

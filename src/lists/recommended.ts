@@ -1,12 +1,13 @@
-import { jsonBytes } from "../../src/core/json.js";
-import type { RecommendedTask } from "../../src/core/products/query.js";
-import { renderProductList } from "../../src/core/products/render.js";
-import type { TaskResult } from "../../src/pool/protocol.js";
-import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
-import { hasSimilarModel, similarTo } from "../../src/recs/similar-ranking.js";
-import { withStoreFallbacks } from "../../src/recs/sales-rankings.js";
-import { merchantCatalog } from "../../src/stores/catalog.js";
-import type { Store } from "../../src/stores/store.js";
+// recommended and similar_products: the inputs' model list (bought together, or
+// the embedding model's nearest products), then shop-wide fallbacks.
+import { jsonBytes } from "../core/json.js";
+import type { RecommendedTask } from "../core/products/query.js";
+import { renderProductList } from "../core/products/render.js";
+import { boughtTogether } from "../recs/copurchase-ranking.js";
+import { withStoreFallbacks } from "../recs/sales-rankings.js";
+import { hasSimilarModel, similarTo } from "../recs/similar-ranking.js";
+import { merchantCatalog } from "../stores/catalog.js";
+import type { Store } from "../stores/store.js";
 
 /** A collection as input contributes at most this many products (the first ones). */
 const MAX_COLLECTION_INPUTS = 50;
@@ -32,12 +33,12 @@ function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): nu
   return boughtTogether(store, task.merchantId, inputs);
 }
 
-export function recommended(store: Store, task: RecommendedTask): TaskResult {
+export function recommended(store: Store, task: RecommendedTask): Uint8Array {
   const inputs = resolveInputs(store, task);
   // The model's list first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
   const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs));
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
-  return { ok: true, body: jsonBytes({ data }, task.list.pretty) };
+  return jsonBytes({ data }, task.list.pretty);
 }

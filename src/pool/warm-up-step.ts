@@ -1,14 +1,14 @@
 import { threadId } from "node:worker_threads";
-import type { TaskResult, WarmReply, WarmStep, WarmTask } from "../../src/pool/protocol.js";
-import { dayNumber } from "../../src/core/recs/days.js";
-import { warmSalesHistory } from "../../src/recs/sales-history.js";
-import { warmSessions } from "../../src/recs/session-model.js";
-import { warmSearchIndex } from "../../src/search/merchant-index.js";
-import type { Store } from "../../src/stores/store.js";
+import type { TaskResult, WarmReply, WarmStep, WarmTask } from "./protocol.js";
+import { dayNumber } from "../core/recs/days.js";
+import { warmSalesHistory } from "../recs/sales-history.js";
+import { warmSessions } from "../recs/session-model.js";
+import { warmSearchIndex } from "../search/merchant-index.js";
+import type { Store } from "../stores/store.js";
 
 const encoder = new TextEncoder();
 
-/** One step of this worker's warm-up of an index (see src/pool/warm-up.ts); the answer says whether it is complete. */
+/** One step of a worker's warm-up of an index (scheduled by src/pool/warm-up.ts); the answer says whether it is complete. */
 export function warmUp(store: Store, task: WarmTask): TaskResult {
   const step: WarmStep = store.merchant(task.merchantId) ? warmStep(store, task) : { done: true, buildSeconds: null };
   const reply: WarmReply = { threadId, ...step };

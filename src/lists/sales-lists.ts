@@ -1,13 +1,15 @@
-import { jsonBytes } from "../../src/core/json.js";
-import type { SalesListTask } from "../../src/core/products/query.js";
-import { renderProductList } from "../../src/core/products/render.js";
-import type { MerchantId } from "../../src/core/types.js";
-import type { TaskResult } from "../../src/pool/protocol.js";
-import { topSellers, withStoreFallbacks } from "../../src/recs/sales-rankings.js";
-import { merchantCatalog } from "../../src/stores/catalog.js";
-import type { Store } from "../../src/stores/store.js";
+// trending_products and top_sellers: shop-wide rankings from sales, with
+// fallbacks that keep the widget full.
+import { jsonBytes } from "../core/json.js";
+import type { SalesListTask } from "../core/products/query.js";
+import { renderProductList } from "../core/products/render.js";
+import type { MerchantId } from "../core/types.js";
+import { topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
+import { merchantCatalog } from "../stores/catalog.js";
+import { PerStore } from "../stores/per-store.js";
+import type { Store } from "../stores/store.js";
 
-export function salesList(store: Store, task: SalesListTask): TaskResult {
+export function salesList(store: Store, task: SalesListTask): Uint8Array {
   const catalog = merchantCatalog(store, task.merchantId);
   let candidates: Iterable<number>;
   if (task.kind === "trending") {
@@ -20,7 +22,7 @@ export function salesList(store: Store, task: SalesListTask): TaskResult {
     candidates = task.collectionId === null ? ranked : onlyMembers(ranked, membersOf(store, task.merchantId, task.collectionId));
   }
   const data = renderProductList(catalog, candidates, task.list);
-  return { ok: true, body: jsonBytes({ data }, task.list.pretty) };
+  return jsonBytes({ data }, task.list.pretty);
 }
 
 function* onlyMembers(ranked: Iterable<number>, members: ReadonlySet<number>): Generator<number> {
@@ -32,18 +34,19 @@ function* onlyMembers(ranked: Iterable<number>, members: ReadonlySet<number>): G
  * it). A big shop's collections hold tens of thousands of products: decoding
  * one and building its set cost more than the rest of a top-sellers answer.
  */
-const memberSets = new Map<string, { version: number; members: ReadonlySet<number> }>();
-/** Sets kept per worker; beyond this the oldest is dropped. */
+const memberSets = new PerStore<string, { version: number; members: ReadonlySet<number> }>();
+/** Sets kept per store; beyond this the oldest is dropped. */
 const MAX_MEMBER_SETS = 256;
 
 function membersOf(store: Store, merchantId: MerchantId, collectionId: number): ReadonlySet<number> {
+  const sets = memberSets.of(store);
   const version = store.version(merchantId, "catalogue");
   const key = `${merchantId}\u0000${collectionId}`;
-  const memo = memberSets.get(key);
+  const memo = sets.get(key);
   if (memo?.version === version) return memo.members;
   const members = new Set(store.collection(merchantId, collectionId)?.product_ids ?? []);
-  memberSets.delete(key);
-  if (memberSets.size >= MAX_MEMBER_SETS) memberSets.delete(memberSets.keys().next().value!);
-  memberSets.set(key, { version, members });
+  sets.delete(key);
+  if (sets.size >= MAX_MEMBER_SETS) sets.delete(sets.keys().next().value!);
+  sets.set(key, { version, members });
   return members;
 }

@@ -1,11 +1,11 @@
-import { jsonBytes } from "../../src/core/json.js";
-import type { HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../../src/core/products/query.js";
-import { renderProductList } from "../../src/core/products/render.js";
-import { appendToHistory, emptyHistory, recentProducts, type History } from "../../src/core/recs/history.js";
-import type { MerchantId } from "../../src/core/types.js";
-import type { TaskResult } from "../../src/pool/protocol.js";
-import { merchantCatalog } from "../../src/stores/catalog.js";
-import type { Store } from "../../src/stores/store.js";
+// viewed and purchased: a session's or customer's own products, most recent first.
+import { jsonBytes } from "../core/json.js";
+import type { HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../core/products/query.js";
+import { renderProductList } from "../core/products/render.js";
+import { appendToHistory, emptyHistory, recentProducts, type History } from "../core/recs/history.js";
+import type { MerchantId } from "../core/types.js";
+import { merchantCatalog } from "../stores/catalog.js";
+import type { Store } from "../stores/store.js";
 
 /**
  * The subject's history — the session's, the customer's, or both merged in
@@ -33,10 +33,10 @@ function withPending(stored: History | undefined, pending: readonly PendingView[
   return history;
 }
 
-export function viewed(store: Store, task: ViewedTask): TaskResult {
+export function viewed(store: Store, task: ViewedTask): Uint8Array {
   const history = historyOf(store, task.merchantId, task.subject, task.pending);
   const data = renderProductList(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
-  return { ok: true, body: jsonBytes({ data }, task.list.pretty) };
+  return jsonBytes({ data }, task.list.pretty);
 }
 
 /** Units per product over the customer's orders (cancelled ones left out), most recently bought first. */
@@ -56,10 +56,10 @@ export function purchasedQuantities(store: Store, merchant: MerchantId, customer
   return new Map(ordered.map(([id, { quantity }]) => [id, quantity]));
 }
 
-export function purchased(store: Store, task: PurchasedTask): TaskResult {
+export function purchased(store: Store, task: PurchasedTask): Uint8Array {
   const quantities = purchasedQuantities(store, task.merchantId, task.customerId);
   const data = renderProductList(merchantCatalog(store, task.merchantId), quantities.keys(), task.list);
   for (const product of data) product.metadata = { purchased_quantity: String(quantities.get(product.id as number)) };
   const customer = store.customer(task.merchantId, task.customerId) ?? null;
-  return { ok: true, body: jsonBytes({ data, metadata: { platform_customer: customer } }, task.list.pretty) };
+  return jsonBytes({ data, metadata: { platform_customer: customer } }, task.list.pretty);
 }
