@@ -25,7 +25,7 @@ import type { Order } from "../src/core/types.js";
 import type { RequestInfo, Route } from "../src/http/router.js";
 import { storefrontRoutes } from "../src/http/routes/storefront.js";
 import type { WorkerPool } from "../src/pool/pool.js";
-import type { Task, TaskResult } from "../src/pool/protocol.js";
+import type { Task, TaskAnswer } from "../src/pool/protocol.js";
 import { boughtTogether } from "../src/recs/copurchase-ranking.js";
 import { salesHistoryOf } from "../src/recs/sales-history.js";
 import { TOP_SELLER_FALLBACK_DAYS, topSellersFrom, trendingFrom } from "../src/recs/sales-rankings.js";
@@ -65,9 +65,9 @@ class TaskRecorder {
 
   constructor(store: Store) {
     const pool = {
-      run: (task: Task): Promise<TaskResult> => {
+      run: (task: Task): Promise<TaskAnswer> => {
         this.recorded = task;
-        return Promise.resolve({ ok: true, body: EMPTY_LIST });
+        return Promise.resolve({ body: EMPTY_LIST });
       },
       queueSize: 0,
       close: () => Promise.resolve(),

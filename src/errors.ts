@@ -1,5 +1,11 @@
 // The one error catalogue: every client-visible failure has a code, a status and
-// a message, rendered in one place (src/http/respond.ts).
+// a message. Domain errors are turned into catalogue codes by toApiError, called
+// from one place (the server's failure handler), and rendered by src/http/respond.ts.
+import { InvalidInput } from "./core/ingest/fields.js";
+import { BadSearchRequest } from "./core/search/request.js";
+import { EventBacklogFull } from "./ingest/event-writer.js";
+import { PoolSaturatedError, TaskFailedError } from "./pool/protocol.js";
+import { AlreadyExistsError } from "./stores/store.js";
 
 export const ERRORS = {
   invalid_key: { status: 400, message: "Invalid key" },
@@ -12,7 +18,6 @@ export const ERRORS = {
   conflict: { status: 409, message: "Conflict" },
   payload_too_large: { status: 413, message: "Request body too large" },
   uri_too_long: { status: 414, message: "Request URL too long" },
-  unsupported_media_type: { status: 415, message: "Unsupported content type" },
   overloaded: { status: 503, message: "Server busy, retry shortly" },
   shutting_down: { status: 503, message: "Server is shutting down" },
   internal: { status: 500, message: "Internal error" },
@@ -32,4 +37,20 @@ export class ApiError extends Error {
   get status(): number {
     return ERRORS[this.code].status;
   }
+}
+
+/**
+ * The client-visible form of any failure. Anything not listed is a fault of
+ * the service, not of the request: `internal`, and the caller logs it.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  // Validation names the object and field; nothing was written.
+  if (error instanceof InvalidInput) return new ApiError("invalid_body", error.message);
+  if (error instanceof BadSearchRequest) return new ApiError("invalid_params", `Invalid request: ${error.message}`);
+  if (error instanceof AlreadyExistsError) return new ApiError("conflict", error.message);
+  if (error instanceof PoolSaturatedError) return new ApiError("overloaded");
+  if (error instanceof EventBacklogFull) return new ApiError("overloaded", error.message);
+  if (error instanceof TaskFailedError && error.code === "merchant_not_found") return new ApiError("not_found", error.message);
+  return new ApiError("internal");
 }

@@ -1,15 +1,17 @@
 import type { Merchant } from "../core/types.js";
 import { ApiError } from "../errors.js";
 import { secretsEqual } from "../ingest/merchants.js";
+import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 
 /** Keys already checked, so the hot path skips two hashes per request. Bounded: keys are few. */
-const verifiedKeys = new Map<string, Merchant>();
+const verifiedKeysByStore = new PerStore<string, Merchant>();
 const MAX_VERIFIED_KEYS = 10_000;
 
 /** The merchant a public API key belongs to; the stored key is re-checked in constant time. */
 export function merchantForKey(store: Store, key: string | undefined): Merchant {
   if (key === undefined) throw new ApiError("invalid_key");
+  const verifiedKeys = verifiedKeysByStore.of(store);
   const known = verifiedKeys.get(key);
   if (known) return known;
   const id = store.merchantIdByKey(key);

@@ -18,7 +18,8 @@ export interface ConnectionState {
   aborted: boolean;
 }
 
-const STATUS_TEXT: Record<number, string> = {
+/** Every status this service answers with, and its reason phrase. */
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: "OK",
   201: "Created",
   204: "No Content",

@@ -3,7 +3,7 @@
 // Handlers may answer synchronously (cache hits) so the hot path never awaits.
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
 import { parseQuery } from "../core/params/query.js";
-import { ApiError } from "../errors.js";
+import { ApiError, toApiError } from "../errors.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
 import type { RequestInfo, Router } from "./router.js";
 
@@ -139,9 +139,10 @@ export class HttpServer {
       params,
     };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
+    // The one place a failure becomes an answer; a fault of the service (not of the request) is also reported.
     const failure = (error: unknown) => {
-      if (!(error instanceof ApiError)) this.options.onInternalError(error, request, requestId);
-      const apiError = error instanceof ApiError ? error : new ApiError("internal");
+      const apiError = toApiError(error);
+      if (apiError.code === "internal") this.options.onInternalError(error, request, requestId);
       finish(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty"));
     };
 

@@ -12,7 +12,6 @@
 import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
-import { ApiError } from "../errors.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
@@ -70,6 +69,13 @@ interface Supervised {
   ready: Promise<Ready>;
 }
 
+/** Too many acknowledged events wait to be applied: the client should retry shortly. */
+export class EventBacklogFull extends Error {
+  constructor() {
+    super("Event ingest is behind, retry shortly");
+  }
+}
+
 /**
  * Acknowledged events the applier may fall behind by before new ones are
  * refused with a 503: the HTTP thread holds each until it is applied, so this
@@ -116,12 +122,12 @@ export class EventWriter implements PendingSource {
 
   /**
    * Resolves once the event is committed to the event log and flushed; rejects
-   * with an ApiError (503) when applying has fallen far behind. Events handed
+   * with EventBacklogFull when applying has fallen far behind. Events handed
    * in during one turn share one commit, so they share the promise too.
    */
   append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
-    if (this.pending.size >= MAX_PENDING) return Promise.reject(new ApiError("overloaded", "Event ingest is behind, retry shortly"));
+    if (this.pending.size >= MAX_PENDING) return Promise.reject(new EventBacklogFull());
     let batch = this.current;
     if (batch === null) {
       batch = this.current = newBatch();

@@ -1,7 +1,7 @@
 import { Piscina } from "piscina";
 import { BACKGROUND, BackgroundLastQueue } from "./background-last-queue.js";
 import { compiledWorkerFile } from "./worker-file.js";
-import type { Task, TaskResult, WireResult, WorkerConfig } from "./protocol.js";
+import { PoolSaturatedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
 
 export interface PoolOptions {
   dataDir: string;
@@ -11,8 +11,6 @@ export interface PoolOptions {
   /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
   onTask?: (kind: string, ok: boolean, seconds: number) => void;
 }
-
-export class PoolSaturatedError extends Error {}
 
 export class WorkerPool {
   private readonly piscina: Piscina;
@@ -39,8 +37,11 @@ export class WorkerPool {
     });
   }
 
-  /** `background`: the task waits until no other task is queued (see BackgroundLastQueue). */
-  async run(task: Task, options: { background?: boolean } = {}): Promise<TaskResult> {
+  /**
+   * The task's answer; a worker's expected failure rejects with TaskFailedError.
+   * `background`: the task waits until no other task is queued (see BackgroundLastQueue).
+   */
+  async run(task: Task, options: { background?: boolean } = {}): Promise<TaskAnswer> {
     if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
       throw new PoolSaturatedError("worker pool queue is full");
     }
@@ -50,14 +51,15 @@ export class WorkerPool {
       // The queue option travels under a symbol, which the structured clone to the worker leaves behind.
       const queued = options.background ? { ...task, [Piscina.queueOptionsSymbol]: BACKGROUND } : task;
       const wire = (await this.piscina.run(queued)) as WireResult;
-      const result: TaskResult =
-        wire instanceof Uint8Array
-          ? { ok: true, body: wire }
-          : "warming" in wire
-            ? { ok: true, body: wire.body, warming: wire.warming }
-            : wire;
-      ok = result.ok;
-      return result;
+      if (wire instanceof Uint8Array) {
+        ok = true;
+        return { body: wire };
+      }
+      if ("warming" in wire) {
+        ok = true;
+        return { body: wire.body, warming: wire.warming };
+      }
+      throw new TaskFailedError(task.kind, wire.code, wire.message);
     } finally {
       this.onTask?.(task.kind, ok, (performance.now() - started) / 1000);
     }

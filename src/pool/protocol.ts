@@ -49,18 +49,33 @@ export type Task =
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 
-export type TaskResult =
-  | {
-      ok: true;
-      body: Uint8Array;
-      /**
-       * Answered from an index still being built after a start, which covers
-       * part of the catalogue or event log: what the answer may lack, for the
-       * X-Aisle-Partial header. Such an answer is not cached.
-       */
-      warming?: string;
-    }
-  | { ok: false; code: TaskErrorCode; message: string };
+/** The pool's queue is full: the task was refused at once rather than queued for seconds. */
+export class PoolSaturatedError extends Error {}
+
+/** A task the worker answered with an expected failure (`{ok: false}`), as an error on the calling thread. */
+export class TaskFailedError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly code: TaskErrorCode,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** A task's answer as the calling thread receives it. */
+export interface TaskAnswer {
+  body: Uint8Array;
+  /**
+   * Answered from an index still being built after a start, which covers
+   * part of the catalogue or event log: what the answer may lack, for the
+   * X-Aisle-Partial header. Such an answer is not cached.
+   */
+  warming?: string;
+}
+
+/** What a worker's task handler returns: an answer, or an expected failure as data. */
+export type TaskResult = ({ ok: true } & TaskAnswer) | { ok: false; code: TaskErrorCode; message: string };
 
 /**
  * What actually crosses the thread boundary: Piscina transfers only a top-level

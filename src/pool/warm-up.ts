@@ -10,8 +10,8 @@
 import type { MerchantId } from "../core/types.js";
 import type { Logger } from "../observability/logger.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
-import { PoolSaturatedError, type WorkerPool } from "./pool.js";
-import type { TaskResult, WarmReply, WarmTask } from "./protocol.js";
+import type { WorkerPool } from "./pool.js";
+import { PoolSaturatedError, type TaskAnswer, type WarmReply, type WarmTask } from "./protocol.js";
 
 /**
  * Building per step: a shopper's task that arrives during a step waits for it,
@@ -59,12 +59,8 @@ export function warmIndexes(
         pool.run({ kind, merchantId: merchant, sliceMs: WARM_SLICE_MS }, { background: true }).then(settled, failed);
       }
     };
-    const settled = (result: TaskResult): void => {
+    const settled = (result: TaskAnswer): void => {
       inFlight--;
-      if (!result.ok) {
-        stopped = true;
-        return log.error(`${name} warm-up failed`, { merchant, error: `${result.code}: ${result.message}` });
-      }
       const reply = JSON.parse(decoder.decode(result.body)) as WarmReply;
       if (reply.buildSeconds !== null) metrics.build(metric, reply.buildSeconds);
       const again = reply.done && finished.has(reply.threadId);

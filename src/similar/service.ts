@@ -100,8 +100,7 @@ export class SimilarModels {
 
   private refresh(merchant: MerchantId, productIds: number[]): Promise<void> {
     return this.enqueue(merchant, async () => {
-      const result = await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
-      if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+      await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
     });
   }
 

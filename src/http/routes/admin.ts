@@ -1,37 +1,17 @@
 import type { OperationDoc } from "../../core/api/openapi.js";
-import { InvalidInput, parseId } from "../../core/ingest/fields.js";
+import { parseId } from "../../core/ingest/fields.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
 import { ingest, INGEST_KINDS, isIngestKind } from "../../ingest/ingest.js";
 import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
-import { AlreadyExistsError } from "../../stores/store.js";
 import { ADMIN_AUTH_HEADERS, requireAdmin } from "../auth.js";
+import { bodyText } from "../request.js";
 import { jsonReply, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-export function bodyText(request: RequestInfo): string {
-  try {
-    return utf8.decode(request.body ?? new Uint8Array(0));
-  } catch {
-    throw new ApiError("invalid_body", "Request body is not valid UTF-8");
-  }
-}
-
-/** Validation failures become a 400 naming the object and field; nothing was written. */
-export async function asClientError<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof InvalidInput) throw new ApiError("invalid_body", error.message);
-    throw error;
-  }
-}
-
-export function publicMerchant(merchant: Merchant): Record<string, string> {
+function publicMerchant(merchant: Merchant): Record<string, string> {
   const { id, name, domain, currency } = merchant;
   return { id, name, domain, currency };
 }
@@ -89,10 +69,8 @@ export function adminRoutes(services: Services): Route[] {
   return [
     route("GET", "/admin/v1/merchants", false, () => jsonReply(200, { data: store.listMerchants().map(publicMerchant) })),
     route("POST", "/admin/v1/merchants", true, async (request) => {
-      const [input] = parseBody(request, "merchant");
-      const merchant = await asClientError(() => createMerchant(store, input)).catch((error: unknown) => {
-        throw error instanceof AlreadyExistsError ? new ApiError("conflict", error.message) : error;
-      });
+      const [input] = parseObjects(bodyText(request), "merchant");
+      const merchant = await createMerchant(store, input);
       services.onMerchantCreated?.(merchant.id);
       return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
     }),
@@ -100,8 +78,7 @@ export function adminRoutes(services: Services): Route[] {
       const merchant = merchantOf(request);
       const kind = request.params.kind ?? "";
       if (!isIngestKind(kind)) throw new ApiError("not_found", `No endpoint for ${kind}; use one of ${INGEST_KINDS.join(", ")}`);
-      const items = parseBody(request, kind);
-      const written = await asClientError(() => ingest(store, merchant.id, kind, items));
+      const written = await ingest(store, merchant.id, kind, parseObjects(bodyText(request), kind));
       return jsonReply(200, { written });
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/products/:id", false, async (request) => {
@@ -115,13 +92,4 @@ export function adminRoutes(services: Services): Route[] {
       return jsonReply(200, { deleted: id });
     }),
   ];
-}
-
-function parseBody(request: RequestInfo, what: string): unknown[] {
-  try {
-    return parseObjects(bodyText(request), what);
-  } catch (error) {
-    if (error instanceof InvalidInput) throw new ApiError("invalid_body", error.message);
-    throw error;
-  }
 }

@@ -4,15 +4,13 @@ import { ApiError } from "../../errors.js";
 import type { EventWriter } from "../../ingest/event-writer.js";
 import { ProductIdsByHandle } from "../../stores/product-ids-by-handle.js";
 import { merchantForKey } from "../auth.js";
+import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
-import { parseOrThrow } from "./product-endpoint.js";
 
 /** The same answer for every recorded event, serialised once. */
 const RECORDED = jsonReply(200, { data: "Event recorded" });
-
-export const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either platform_customer_id or uuid.";
 
 /**
  * POST /api/v1/analytics/event: validated on this thread and logged from
@@ -33,11 +31,11 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
       readsBody: false,
       errorStyle: ANALYTICS_EVENT.errorStyle,
       handle(request) {
-        const params = parseOrThrow(ANALYTICS_EVENT, request.query);
+        const params = parseQueryParams(ANALYTICS_EVENT, request.query);
         const merchant = merchantForKey(store, params.key as string | undefined);
         const uuid = (params.uuid as string | undefined) ?? null;
         let customerId = (params.platform_customer_id as number | undefined) ?? null;
-        if (uuid === null && customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+        requireSessionOrCustomer(uuid, customerId);
         const handle = params.platform_product_handle as string;
         const productId = productIds.get(merchant.id, handle);
         if (productId === undefined) throw new ApiError("invalid_params", `Unknown platform_product_handle: ${handle}`);

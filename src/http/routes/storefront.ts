@@ -14,8 +14,7 @@ import {
 import type { ParsedParams } from "../../core/params/parse.js";
 import type { HistorySubject, RecommendationContext } from "../../core/products/query.js";
 import type { Merchant } from "../../core/types.js";
-import type { DataDomain } from "../../stores/store.js";
-import { MISSING_SESSION_OR_CUSTOMER } from "./events.js";
+import { recommendationDependencies } from "../../stores/recommendation-versions.js";
 import { listSources } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
@@ -25,7 +24,8 @@ import { merchantForKey } from "../auth.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
-import { parseOrThrow, productEndpoint, type ProductPlan } from "./product-endpoint.js";
+import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
+import { productEndpoint, type ProductPlan } from "./product-endpoint.js";
 
 /** context=similar and its alias pick the embedding model; anything else is the default (DESIGN §5). */
 function recommendationContext(params: ParsedParams): RecommendationContext {
@@ -39,7 +39,7 @@ function historySubject(params: ParsedParams): HistorySubject {
     customerId: (params.platform_customer_id as number | undefined) ?? null,
     verb: params.verb as HistorySubject["verb"],
   };
-  if (subject.uuid === null && subject.customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+  requireSessionOrCustomer(subject.uuid, subject.customerId);
   return subject;
 }
 
@@ -62,10 +62,6 @@ export function storefrontRoutes(services: Services): Route[] {
     const subject = historySubject(params);
     return { subject, pending: services.pendingEvents.pendingFor(merchant.id, subject) };
   };
-  const modelListVersions = (merchantId: string, productIds: number[], variantIds: number[]): string => {
-    const ids = [...productIds, ...variantIds.map((id) => store.productIdByVariant(merchantId, id) ?? 0)];
-    return ids.map((id) => store.copurchaseListVersion(merchantId, id)).join(",");
-  };
   const recommendationPlan = (params: ParsedParams, merchant: Merchant, context: RecommendationContext): ProductPlan => {
     const inputs = {
       productIds: (params.platform_product_ids as number[] | undefined) ?? [],
@@ -80,17 +76,8 @@ export function storefrontRoutes(services: Services): Route[] {
       list: listOptionsFrom(params, "reduced", ranked),
       now: services.now(),
     } as const;
-    const cacheRules =
-      context === "similar"
-        ? // Similar lists change when the model or a product changes, never with an order.
-          { dependsOn: ["catalogue", "similar"] as DataDomain[] }
-        : // An order changes the answer only through the inputs' neighbour lists, so
-          // the cache follows those lists' versions rather than every order.
-          {
-            dependsOn: (inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"]) as DataDomain[],
-            versionTag: modelListVersions(merchant.id, inputs.productIds, inputs.variantIds),
-          };
-    return { task, ...cacheRules, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
+    const dependencies = recommendationDependencies(store, merchant.id, context, inputs);
+    return { task, ...dependencies, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
   };
   return [
     productEndpoint(services, RECOMMENDED, (params, merchant) => recommendationPlan(params, merchant, recommendationContext(params))),
@@ -182,7 +169,7 @@ export function storefrontRoutes(services: Services): Route[] {
       readsHeaders: ["host"],
       errorStyle: SOURCES.errorStyle,
       handle(request) {
-        const params = parseOrThrow(SOURCES, request.query);
+        const params = parseQueryParams(SOURCES, request.query);
         // The key is optional; a wrong one is still an error rather than silently ignored.
         if (params.key !== undefined) merchantForKey(services.store, params.key as string);
         const host = request.headers.host ?? `localhost:${services.config.port}`;

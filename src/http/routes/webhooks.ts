@@ -3,10 +3,10 @@ import { Fields } from "../../core/ingest/fields.js";
 import { ApiError } from "../../errors.js";
 import { ingest } from "../../ingest/ingest.js";
 import { isValidSignature, webhookAction, WEBHOOK_TOPICS } from "../../ingest/webhook.js";
+import { bodyJson } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
-import { asClientError, bodyText } from "./admin.js";
 
 export const WEBHOOK_OPERATIONS: OperationDoc[] = [
   {
@@ -39,24 +39,16 @@ export function webhookRoutes(services: Services): Route[] {
         const action = webhookAction(topic);
         if (!action)
           throw new ApiError("invalid_params", `Unsupported X-Platform-Topic "${topic}"; supported: ${WEBHOOK_TOPICS.join(", ")}`);
-        let payload: unknown;
-        try {
-          payload = JSON.parse(bodyText(request));
-        } catch (error) {
-          if (error instanceof ApiError) throw error;
-          throw new ApiError("invalid_body", `${topic} body is not valid JSON`);
+        const payload = bodyJson(request, topic);
+        if (action.type === "upsert") {
+          await ingest(store, merchant.id, action.kind, [payload]);
+          return jsonReply(200, { ok: true });
         }
-        return asClientError(async () => {
-          if (action.type === "upsert") {
-            await ingest(store, merchant.id, action.kind, [payload]);
-            return jsonReply(200, { ok: true });
-          }
-          const id = Fields.of(payload, topic).id("id");
-          const removed =
-            action.kind === "products" ? await store.deleteProduct(merchant.id, id) : await store.deleteCollection(merchant.id, id);
-          // Deleting what is already gone is success: the platform may deliver a webhook twice.
-          return jsonReply(200, { ok: true, deleted: removed ? id : null });
-        });
+        const id = Fields.of(payload, topic).id("id");
+        const removed =
+          action.kind === "products" ? await store.deleteProduct(merchant.id, id) : await store.deleteCollection(merchant.id, id);
+        // Deleting what is already gone is success: the platform may deliver a webhook twice.
+        return jsonReply(200, { ok: true, deleted: removed ? id : null });
       },
     },
   ];

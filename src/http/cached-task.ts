@@ -1,0 +1,45 @@
+// The one path of every answer computed in the worker pool: from the response
+// cache without leaving this thread, or computed by a task and cached as bytes.
+// Product lists and quick-view search share it.
+import type { Task } from "../pool/protocol.js";
+import { PARTIAL_HEADER, type Reply } from "./respond.js";
+import type { Services } from "./services.js";
+
+export interface CachedTaskPlan {
+  task: Task;
+  /** null: computed for every request (lists that change with every event). */
+  cacheKey: string | null;
+  /** Recompute even when a cached answer exists (bust_cache=yes). */
+  bypassCache?: boolean;
+  /** Answers that follow sales also expire by age. */
+  ttlMs?: number;
+  /**
+   * The bytes to answer and to store, from the computed ones: `cachedAt` is
+   * when the stored copy was cached, or "never" for the answer computed for
+   * this request (metadata.cache_info).
+   */
+  stamp?: (computed: Uint8Array, cachedAt: string) => Uint8Array;
+}
+
+const unstamped = (computed: Uint8Array): Uint8Array => computed;
+
+/** A cache hit answers synchronously: the hot path never awaits. */
+export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Promise<Reply> {
+  const { cache, pool } = services;
+  const { task, cacheKey, bypassCache = false, ttlMs, stamp = unstamped } = plan;
+  if (cacheKey !== null && !bypassCache) {
+    const now = services.now();
+    const hit = cache.get(cacheKey, now);
+    if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
+  }
+  return pool.run(task).then(({ body: computed, warming }): Reply => {
+    const body = stamp(computed, "never");
+    // Not cached from a warming index: the same request finds more once the index is complete.
+    if (warming !== undefined) return { status: 200, body, headers: { Age: "0", [PARTIAL_HEADER]: warming } };
+    if (cacheKey !== null) {
+      const now = services.now();
+      cache.set(cacheKey, stamp(computed, new Date(now).toISOString()), now, ttlMs);
+    }
+    return { status: 200, body, headers: { Age: "0" } };
+  });
+}

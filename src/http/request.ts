@@ -1,0 +1,41 @@
+// What every route does with a request before its own work: parse the query
+// against the endpoint's definitions, read the body as text or JSON, name the
+// session or customer an endpoint is about. Failures are ApiErrors naming the problem.
+import type { EndpointDef } from "../core/api/endpoints.js";
+import { parseParams, type ParsedParams } from "../core/params/parse.js";
+import type { QueryParams } from "../core/params/query.js";
+import { ApiError } from "../errors.js";
+import type { RequestInfo } from "./router.js";
+
+export function parseQueryParams(endpoint: EndpointDef, query: QueryParams): ParsedParams {
+  const parsed = parseParams(endpoint.params, query);
+  if (!parsed.ok) throw new ApiError("invalid_params", parsed.message);
+  return parsed.params;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export function bodyText(request: RequestInfo): string {
+  try {
+    return utf8.decode(request.body ?? new Uint8Array(0));
+  } catch {
+    throw new ApiError("invalid_body", "Request body is not valid UTF-8");
+  }
+}
+
+/** The body as one JSON value; `what` names it in the error (e.g. the webhook topic). */
+export function bodyJson(request: RequestInfo, what: string): unknown {
+  const text = bodyText(request);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError("invalid_body", `${what} body is not valid JSON`);
+  }
+}
+
+const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either platform_customer_id or uuid.";
+
+/** Endpoints about a shopper take a session uuid, a customer id, or both; neither is the spec's 400. */
+export function requireSessionOrCustomer(uuid: string | null, customerId: number | null): void {
+  if (uuid === null && customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+}
