@@ -3,8 +3,8 @@
 
 /**
  * sfc32 seeded through splitmix32: fast, 128-bit state, good statistical quality.
- * Each part of the shop draws from its own stream (see `stream`), so tweaking how
- * orders are made never reshuffles the catalogue.
+ * A generator per purpose (the demo seeds one per part of the shop), so tweaking
+ * how one part draws never reshuffles another.
  */
 export class Rng {
   private a: number;
