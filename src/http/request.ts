@@ -3,11 +3,12 @@
 // session or customer an endpoint is about. Failures are ApiErrors naming the problem.
 import type { EndpointDef } from "../core/api/endpoints.js";
 import { parseParams, type ParsedParams } from "../core/params/parse.js";
+import type { ParamDef } from "../core/params/definitions.js";
 import type { QueryParams } from "../core/params/query.js";
 import { ApiError } from "../errors.js";
 import type { RequestInfo } from "./router.js";
 
-export function parseQueryParams(endpoint: EndpointDef, query: QueryParams): ParsedParams {
+export function parseQueryParams<Defs extends readonly ParamDef[]>(endpoint: EndpointDef<Defs>, query: QueryParams): ParsedParams<Defs> {
   const parsed = parseParams(endpoint.params, query);
   if (!parsed.ok) throw new ApiError("invalid_params", parsed.message);
   return parsed.params;

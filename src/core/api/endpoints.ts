@@ -6,20 +6,25 @@ import { METAFIELD_PARAMS, P, PRICE_FILTER_PARAMS, type ParamDef } from "../para
  */
 export type ErrorStyle = "message" | "empty";
 
-export interface EndpointDef {
+export interface EndpointDef<Defs extends readonly ParamDef[] = readonly ParamDef[]> {
   method: "GET" | "POST";
   path: string;
   /** Display name in /api/v1/sources. */
   name: string;
   description: string;
-  params: readonly ParamDef[];
+  params: Defs;
   errorStyle: ErrorStyle;
   /** Listed by /api/v1/sources (a data source a storefront widget can be pointed at). */
   isSource: boolean;
   deprecated?: boolean;
 }
 
-export const STATIC_PRODUCTS: EndpointDef = {
+/** An endpoint whose parameters keep their names and kinds as types: parsed requests are typed from them. */
+function endpoint<const Defs extends readonly ParamDef[]>(def: EndpointDef<Defs>): EndpointDef<Defs> {
+  return def;
+}
+
+export const STATIC_PRODUCTS = endpoint({
   method: "GET",
   path: "/api/v1/products/static",
   name: "Static products",
@@ -51,12 +56,12 @@ export const STATIC_PRODUCTS: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
 /** What trending and top sellers share after their own inputs, in the spec's order. */
 const SALES_LIST_PARAMS = [...METAFIELD_PARAMS, P.bust_cache, P.limit, P.format, ...PRICE_FILTER_PARAMS, P.filter_oos, P.country_code];
 
-export const TRENDING_PRODUCTS: EndpointDef = {
+export const TRENDING_PRODUCTS = endpoint({
   method: "GET",
   path: "/api/v1/products/trending_products",
   name: "Trending products",
@@ -70,9 +75,9 @@ export const TRENDING_PRODUCTS: EndpointDef = {
   // The spec shows an empty object as trending's 400 body.
   errorStyle: "empty",
   isSource: true,
-};
+});
 
-export const RECOMMENDED: EndpointDef = {
+export const RECOMMENDED = endpoint({
   method: "GET",
   path: "/api/v1/products/recommended",
   name: "Recommended products",
@@ -94,9 +99,9 @@ export const RECOMMENDED: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
-export const TOP_SELLERS: EndpointDef = {
+export const TOP_SELLERS = endpoint({
   method: "GET",
   path: "/api/v1/products/top_sellers",
   name: "Top sellers",
@@ -109,9 +114,9 @@ export const TOP_SELLERS: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
-export const SIMILAR_PRODUCTS: EndpointDef = {
+export const SIMILAR_PRODUCTS = endpoint({
   method: "GET",
   path: "/api/v1/products/similar_products",
   name: "Similar products",
@@ -124,11 +129,11 @@ export const SIMILAR_PRODUCTS: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
 const FULL_METAFIELD_PARAMS = [P.metafields, P.metafield_ns_key, P.variant_metafield_ns_key, P.metafield_ns, P.variant_metafield_ns];
 
-export const VIEWED_RELATED: EndpointDef = {
+export const VIEWED_RELATED = endpoint({
   method: "GET",
   path: "/api/v1/products/viewed-related",
   name: "Related to viewed products",
@@ -147,9 +152,9 @@ export const VIEWED_RELATED: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
-export const VIEWED: EndpointDef = {
+export const VIEWED = endpoint({
   method: "GET",
   path: "/api/v1/products/viewed",
   name: "Recently viewed",
@@ -168,9 +173,9 @@ export const VIEWED: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
-export const PURCHASED: EndpointDef = {
+export const PURCHASED = endpoint({
   method: "GET",
   path: "/api/v1/products/purchased",
   name: "Purchased by the customer",
@@ -189,9 +194,9 @@ export const PURCHASED: EndpointDef = {
   ],
   errorStyle: "message",
   isSource: true,
-};
+});
 
-export const ANALYTICS_EVENT: EndpointDef = {
+export const ANALYTICS_EVENT = endpoint({
   method: "POST",
   path: "/api/v1/analytics/event",
   name: "Analytics event (deprecated)",
@@ -211,9 +216,9 @@ export const ANALYTICS_EVENT: EndpointDef = {
   errorStyle: "message",
   isSource: false,
   deprecated: true,
-};
+});
 
-export const SOURCES: EndpointDef = {
+export const SOURCES = endpoint({
   method: "GET",
   path: "/api/v1/sources",
   name: "Sources",
@@ -221,9 +226,9 @@ export const SOURCES: EndpointDef = {
   params: [{ ...P.key, required: false, description: "Public API key; with it, the merchant's own sources are listed too." }, P.format],
   errorStyle: "message",
   isSource: false,
-};
+});
 
-export const QUICK_VIEW_SETTINGS: EndpointDef = {
+export const QUICK_VIEW_SETTINGS = endpoint({
   method: "GET",
   path: "/api/v1/smart-search/settings/quick-view",
   name: "Quick-view settings (deprecated)",
@@ -232,9 +237,9 @@ export const QUICK_VIEW_SETTINGS: EndpointDef = {
   errorStyle: "message",
   isSource: false,
   deprecated: true,
-};
+});
 
-export const QUICK_VIEW_SEARCH: EndpointDef = {
+export const QUICK_VIEW_SEARCH = endpoint({
   method: "POST",
   path: "/api/v1/smart-search/search/quick-view",
   name: "Quick-view search",
@@ -262,7 +267,7 @@ export const QUICK_VIEW_SEARCH: EndpointDef = {
   // The spec shows an empty object as the 400 body of quick-view search.
   errorStyle: "empty",
   isSource: false,
-};
+});
 
 /** Every storefront-facing endpoint, in the order /api/v1/sources lists them. */
 export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [

@@ -2,27 +2,34 @@
 // validates with these definitions and /api/v1/sources and /openapi.json are
 // generated from them, so the documentation cannot drift from the behaviour.
 
-export type ParamKind =
-  | "api_key"
-  | "id_list"
-  | "handle_list"
-  | "id"
-  | "limit"
-  | "flag" // allowed values yes / no
-  | "pretty"
-  | "ns_key_list"
-  | "ns_list"
-  | "country_code"
-  | "decimal"
-  | "days"
-  | "uuid"
-  | "email"
-  | "handle"
-  | "text";
+/** The value each kind of parameter parses to. */
+export interface KindValues {
+  api_key: string;
+  id_list: number[];
+  handle_list: string[];
+  id: number;
+  limit: number;
+  /** Allowed values yes / no. */
+  flag: boolean;
+  pretty: boolean;
+  ns_key_list: string[];
+  ns_list: string[];
+  country_code: string;
+  /** In cents. */
+  decimal: number;
+  days: number;
+  uuid: string;
+  email: string;
+  handle: string;
+  text: string;
+}
 
-export interface ParamDef {
-  name: string;
-  kind: ParamKind;
+export type ParamKind = keyof KindValues;
+
+/** A parameter; `N` and `K` keep its name and kind as types, so parsed parameters are typed per endpoint. */
+export interface ParamDef<N extends string = string, K extends ParamKind = ParamKind> {
+  name: N;
+  kind: K;
   /** For text parameters with a closed set of values. */
   allowed?: readonly string[];
   required: boolean;
@@ -32,19 +39,13 @@ export interface ParamDef {
   example: string;
 }
 
-type ParamOverrides = Partial<Omit<ParamDef, "name" | "kind">>;
-
-function param(name: string, kind: ParamKind, description: string, example: string, defaults: ParamOverrides = {}): ParamDef {
-  return { name, kind, required: false, default: null, description, example, ...defaults };
-}
-
-/** The same parameter with an endpoint-specific default, requirement or wording. */
-export function withOverrides(def: ParamDef, overrides: ParamOverrides): ParamDef {
-  return { ...def, ...overrides };
+/** An optional parameter without a default; a definition that differs spreads it and overrides (`{ ...param(…), required: true }`). */
+function param<const N extends string, const K extends ParamKind>(name: N, kind: K, description: string, example: string) {
+  return { name, kind, required: false, default: null, description, example } as const;
 }
 
 export const P = {
-  key: param("key", "api_key", "Public API key of the merchant.", "<API_KEY>", { required: true }),
+  key: { ...param("key", "api_key", "Public API key of the merchant.", "<API_KEY>"), required: true },
   platform_product_ids: param("platform_product_ids", "id_list", "Comma-separated product ids.", "7100000000001,7100000000002"),
   ids: param(
     "ids",
@@ -87,15 +88,17 @@ export const P = {
     "custom",
   ),
   bust_cache: param("bust_cache", "flag", "yes: the cached response is discarded and a new one is computed.", "yes"),
-  limit: param("limit", "limit", "Maximum number of products returned (1 to 50).", "5", { default: "5" }),
+  limit: { ...param("limit", "limit", "Maximum number of products returned (1 to 50).", "5"), default: "5" },
   format: param("format", "pretty", "pretty: human-readable response formatting.", "pretty"),
-  filter_oos: param(
-    "filter_oos",
-    "flag",
-    "Out-of-stock products are excluded; set to no to include them. A product is in stock when any variant has stock, allows overselling or is not inventory-managed.",
-    "no",
-    { default: "yes" },
-  ),
+  filter_oos: {
+    ...param(
+      "filter_oos",
+      "flag",
+      "Out-of-stock products are excluded; set to no to include them. A product is in stock when any variant has stock, allows overselling or is not inventory-managed.",
+      "no",
+    ),
+    default: "yes",
+  },
   filter_unpublished: param("filter_unpublished", "flag", "yes: unpublished products are excluded.", "yes"),
   selling_plans: param("selling_plans", "flag", "yes: variants get a selling_plan_allocations property.", "yes"),
   country_code: param(
@@ -110,13 +113,15 @@ export const P = {
     "Comma-separated variant ids; their products are the input.",
     "41000000000011",
   ),
-  context: param(
-    "context",
-    "text",
-    "default: products bought together with the inputs. similar (alias similar_products): products most like the inputs, from the shop's embedding model (as /api/v1/products/similar_products); until that model is trained for the shop, the bought-together model answers. Other values fall back to default.",
-    "default",
-    { default: "default" },
-  ),
+  context: {
+    ...param(
+      "context",
+      "text",
+      "default: products bought together with the inputs. similar (alias similar_products): products most like the inputs, from the shop's embedding model (as /api/v1/products/similar_products); until that model is trained for the shop, the bought-together model answers. Other values fall back to default.",
+      "default",
+    ),
+    default: "default",
+  },
   platform_customer_id: param("platform_customer_id", "id", "Id of a known customer of the shop.", "6100000000001"),
   uuid: param(
     "uuid",
@@ -124,19 +129,21 @@ export const P = {
     "Session id created and kept by the storefront (UUID format); the same one the events were sent with.",
     "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e",
   ),
-  subject: param("subject", "text", "Event subject.", "user", { allowed: ["user"], default: "user" }),
-  verb: param("verb", "text", "Event action.", "viewed", { allowed: ["viewed", "added", "removed"], default: "viewed" }),
-  noun: param("noun", "text", "Event object.", "product", { allowed: ["product"], default: "product" }),
-  platform_product_handle: param(
-    "platform_product_handle",
-    "handle",
-    "Handle of the product the event is about; required when noun is product.",
-    "merino-trail-hoodie",
-    { required: true },
-  ),
+  subject: { ...param("subject", "text", "Event subject.", "user"), allowed: ["user"], default: "user" },
+  verb: { ...param("verb", "text", "Event action.", "viewed"), allowed: ["viewed", "added", "removed"], default: "viewed" },
+  noun: { ...param("noun", "text", "Event object.", "product"), allowed: ["product"], default: "product" },
+  platform_product_handle: {
+    ...param(
+      "platform_product_handle",
+      "handle",
+      "Handle of the product the event is about; required when noun is product.",
+      "merino-trail-hoodie",
+    ),
+    required: true,
+  },
   subject_email: param("subject_email", "email", "Email of the subject; links the event to a known customer.", "ada@example.com"),
   theme_id: param("theme_id", "text", "Theme the event came from.", "128374619"),
-  window_days: param("window_days", "days", "Trailing window of sales, in days (1 to 365).", "30", { default: "90" }),
+  window_days: { ...param("window_days", "days", "Trailing window of sales, in days (1 to 365).", "30"), default: "90" },
   any_variant_price_less_than: param(
     "any_variant_price_less_than",
     "decimal",
@@ -173,7 +180,7 @@ export const P = {
     "yes: variants that fail the price conditions are removed from each returned product.",
     "yes",
   ),
-} satisfies Record<string, ParamDef>;
+} as const satisfies Record<string, ParamDef>;
 
 /**
  * The price conditions. Together they describe one range: a product matches
@@ -186,7 +193,7 @@ export const PRICE_FILTER_PARAMS = [
   P.variant_price_greater_than,
   P.variant_price_greater_than_or_equal_to,
   P.unset_variants,
-];
+] as const;
 
 /** The metafield selectors every product endpoint shares, in spec order. */
 export const METAFIELD_PARAMS = [
@@ -196,4 +203,4 @@ export const METAFIELD_PARAMS = [
   P.variant_metafield_ns_key,
   P.metafield_ns,
   P.variant_metafield_ns,
-];
+] as const;

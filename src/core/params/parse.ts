@@ -1,27 +1,38 @@
 import { detached } from "../detached-string.js";
 import { parseId } from "../ingest/fields.js";
 import { toCents } from "../money.js";
-import type { ParamDef } from "./definitions.js";
+import type { KindValues, ParamDef } from "./definitions.js";
 import type { QueryParams } from "./query.js";
 
 export const MAX_LIMIT = 50;
 const MAX_LIST_ITEMS = 250;
 const MAX_TEXT = 1_000;
 
-export type ParamValue = string | number | boolean | number[] | string[];
+export type ParamValue = KindValues[keyof KindValues];
 
-/** Parsed parameters by name; a parameter that was absent and has no default is missing. */
-export type ParsedParams = Record<string, ParamValue | undefined>;
+/** What a parameter parses to: one of its allowed values, or its kind's value. */
+type ValueOf<D extends ParamDef> = D extends { allowed: readonly (infer A)[] } ? A : KindValues[D["kind"]];
 
-export type ParseResult = { ok: true; params: ParsedParams } | { ok: false; message: string };
+/** Required, or with a default: a parsed request always has it. */
+type AlwaysPresent<D extends ParamDef> = D extends { required: true } ? true : D extends { default: string } ? true : false;
+
+/**
+ * Parsed parameters by name, typed from the endpoint's definitions; a parameter
+ * that was absent and has no default is missing (undefined).
+ */
+export type ParsedParams<Defs extends readonly ParamDef[] = readonly ParamDef[]> = {
+  [D in Defs[number] as D["name"]]: AlwaysPresent<D> extends true ? ValueOf<D> : ValueOf<D> | undefined;
+};
+
+export type ParseResult<Defs extends readonly ParamDef[]> = { ok: true; params: ParsedParams<Defs> } | { ok: false; message: string };
 
 /**
  * Validates a query string against an endpoint's parameter definitions.
  * Unknown parameters are ignored (storefronts add cache-busters of their own);
  * a known parameter with a bad value is an error that names it.
  */
-export function parseParams(defs: readonly ParamDef[], query: QueryParams): ParseResult {
-  const params: ParsedParams = {};
+export function parseParams<const Defs extends readonly ParamDef[]>(defs: Defs, query: QueryParams): ParseResult<Defs> {
+  const params: Record<string, ParamValue> = {};
   for (const def of defs) {
     const raw = query.get(def.name);
     const text = raw === null || raw.trim() === "" ? def.default : raw.trim();
@@ -35,7 +46,8 @@ export function parseParams(defs: readonly ParamDef[], query: QueryParams): Pars
     }
     params[def.name] = parsed;
   }
-  return { ok: true, params };
+  // Each definition put its own name with its kind's value: the shape ParsedParams<Defs> describes.
+  return { ok: true, params: params as ParsedParams<Defs> };
 }
 
 type Problem = { problem: string };
@@ -112,7 +124,10 @@ function clip(text: string): string {
  * The parameters in a canonical form (sorted, defaults applied, cache controls
  * dropped): two requests that mean the same thing share one cache entry.
  */
-export function canonicalParams(params: ParsedParams, ignore: readonly string[] = ["key", "bust_cache"]): string {
+export function canonicalParams(
+  params: Readonly<Record<string, ParamValue | undefined>>,
+  ignore: readonly string[] = ["key", "bust_cache"],
+): string {
   return Object.keys(params)
     .filter((name) => !ignore.includes(name) && params[name] !== undefined)
     .sort()

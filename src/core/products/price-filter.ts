@@ -1,4 +1,5 @@
 import { toCents } from "../money.js";
+import type { PRICE_FILTER_PARAMS } from "../params/definitions.js";
 import type { ParsedParams } from "../params/parse.js";
 import type { Product, Variant } from "../types.js";
 
@@ -11,16 +12,15 @@ export interface PriceFilter {
 }
 
 /** The spec's five price parameters as one range (both "less than" names mean ≤). */
-export function priceFilterFrom(params: ParsedParams): PriceFilter | null {
-  const cents = (name: string) => params[name] as number | undefined;
-  const upper = [cents("any_variant_price_less_than"), cents("any_variant_price_less_than_or_equal_to")].filter(
+export function priceFilterFrom(params: Partial<ParsedParams<typeof PRICE_FILTER_PARAMS>>): PriceFilter | null {
+  const upper = [params.any_variant_price_less_than, params.any_variant_price_less_than_or_equal_to].filter(
     (value): value is number => value !== undefined,
   );
   const filter: PriceFilter = {};
   if (upper.length > 0) filter.atMost = Math.min(...upper);
-  if (cents("any_variant_price_equal_to") !== undefined) filter.equalTo = cents("any_variant_price_equal_to");
-  if (cents("variant_price_greater_than") !== undefined) filter.above = cents("variant_price_greater_than");
-  if (cents("variant_price_greater_than_or_equal_to") !== undefined) filter.atLeast = cents("variant_price_greater_than_or_equal_to");
+  if (params.any_variant_price_equal_to !== undefined) filter.equalTo = params.any_variant_price_equal_to;
+  if (params.variant_price_greater_than !== undefined) filter.above = params.variant_price_greater_than;
+  if (params.variant_price_greater_than_or_equal_to !== undefined) filter.atLeast = params.variant_price_greater_than_or_equal_to;
   return Object.keys(filter).length > 0 ? filter : null;
 }
 

@@ -1,3 +1,4 @@
+import type { METAFIELD_PARAMS, P, PRICE_FILTER_PARAMS } from "../params/definitions.js";
 import type { ParsedParams } from "../params/parse.js";
 import type { MerchantId } from "../types.js";
 import { metafieldSelector, type MetafieldSelection } from "./metafield-selection.js";
@@ -43,20 +44,40 @@ export interface StaticProductsTask {
   list: ListOptions;
 }
 
-const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+/** The parameters a product list reads, of whichever endpoint it serves (each optional: not every endpoint has each). */
+export type ListParams = Partial<
+  ParsedParams<
+    readonly [
+      typeof P.limit,
+      typeof P.filter_oos,
+      typeof P.filter_unpublished,
+      typeof P.excluded_ids,
+      typeof P.country_code,
+      typeof P.selling_plans,
+      typeof P.format,
+      typeof P.bust_cache,
+      ...typeof METAFIELD_PARAMS,
+      ...typeof PRICE_FILTER_PARAMS,
+    ]
+  >
+>;
+
+export type StaticSelectionParams = Partial<
+  ParsedParams<readonly [typeof P.ids, typeof P.handles, typeof P.platform_collection_id, typeof P.platform_product_ids]>
+>;
 
 export function listOptionsFrom(
-  params: ParsedParams,
+  params: ListParams,
   projection: Projection,
   { honourExcludeServiceTag = false }: { honourExcludeServiceTag?: boolean } = {},
 ): ListOptions {
   return {
-    limit: (params.limit as number | undefined) ?? 5,
+    limit: params.limit ?? 5,
     filterOos: params.filter_oos !== false,
     filterUnpublished: params.filter_unpublished === true,
-    excludedIds: list<number>(params.excluded_ids),
+    excludedIds: params.excluded_ids ?? [],
     restrictTo: null,
-    countryCode: (params.country_code as string | undefined) ?? null,
+    countryCode: params.country_code ?? null,
     projection,
     metafields: metafieldSelectionFrom(params),
     sellingPlans: params.selling_plans === true,
@@ -68,23 +89,23 @@ export function listOptionsFrom(
   };
 }
 
-export function metafieldSelectionFrom(params: ParsedParams): MetafieldSelection {
+export function metafieldSelectionFrom(params: ListParams): MetafieldSelection {
   return {
-    product: metafieldSelector(params.metafields === true, list<string>(params.metafield_ns_key), list<string>(params.metafield_ns)),
+    product: metafieldSelector(params.metafields === true, params.metafield_ns_key ?? [], params.metafield_ns ?? []),
     variant: metafieldSelector(
       params.variant_metafields === true,
-      list<string>(params.variant_metafield_ns_key),
-      list<string>(params.variant_metafield_ns),
+      params.variant_metafield_ns_key ?? [],
+      params.variant_metafield_ns ?? [],
     ),
   };
 }
 
-export function staticSelectionFrom(params: ParsedParams): StaticSelection {
+export function staticSelectionFrom(params: StaticSelectionParams): StaticSelection {
   return {
-    ids: list<number>(params.ids),
-    handles: list<string>(params.handles),
-    collectionId: (params.platform_collection_id as number | undefined) ?? null,
-    productIds: list<number>(params.platform_product_ids),
+    ids: params.ids ?? [],
+    handles: params.handles ?? [],
+    collectionId: params.platform_collection_id ?? null,
+    productIds: params.platform_product_ids ?? [],
   };
 }
 

@@ -32,23 +32,23 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
       errorStyle: ANALYTICS_EVENT.errorStyle,
       handle(request) {
         const params = parseQueryParams(ANALYTICS_EVENT, request.query);
-        const merchant = merchantForKey(store, params.key as string | undefined);
-        const uuid = (params.uuid as string | undefined) ?? null;
-        let customerId = (params.platform_customer_id as number | undefined) ?? null;
+        const merchant = merchantForKey(store, params.key);
+        const uuid = params.uuid ?? null;
+        let customerId = params.platform_customer_id ?? null;
         requireSessionOrCustomer(uuid, customerId);
-        const handle = params.platform_product_handle as string;
+        const handle = params.platform_product_handle;
         const productId = productIds.get(merchant.id, handle);
         if (productId === undefined) throw new ApiError("invalid_params", `Unknown platform_product_handle: ${handle}`);
         if (customerId === null && params.subject_email !== undefined) {
-          customerId = store.customerIdByEmail(merchant.id, params.subject_email as string) ?? null;
+          customerId = store.customerIdByEmail(merchant.id, params.subject_email) ?? null;
         }
         const event: BehaviourEvent = {
           at: services.now(),
           uuid,
           customer_id: customerId,
-          verb: params.verb as BehaviourEvent["verb"],
+          verb: params.verb,
           product_id: productId,
-          theme_id: (params.theme_id as string | undefined) ?? null,
+          theme_id: params.theme_id ?? null,
         };
         const validated = performance.now();
         // Not async: one promise per event on the busiest route.

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
-import { canonicalParams, type ParsedParams } from "../../core/params/parse.js";
+import type { ParamDef } from "../../core/params/definitions.js";
+import { canonicalParams, type ParamValue, type ParsedParams } from "../../core/params/parse.js";
 import type { Merchant } from "../../core/types.js";
 import type { Task } from "../../pool/protocol.js";
 import type { DataDomain } from "../../stores/store.js";
@@ -27,13 +28,26 @@ export interface ProductPlan {
   cacheable?: boolean;
 }
 
-export interface ProductEndpointOptions {
+export interface ProductEndpointOptions<Params> {
   /**
    * How the request names its merchant; by default the `key` parameter. null:
    * no merchant has anything for this request (an unknown session), so the
    * answer is an empty list.
    */
-  merchantOf?: (params: ParsedParams) => Merchant | null;
+  merchantOf?: (params: Params) => Merchant | null;
+}
+
+/** What every product endpoint reads itself, whichever of them it is; the plan reads the rest. */
+function commonParams(params: Readonly<Record<string, ParamValue | undefined>>): {
+  key: string | undefined;
+  format: boolean;
+  bustCache: boolean;
+} {
+  return {
+    key: typeof params.key === "string" ? params.key : undefined,
+    format: params.format === true,
+    bustCache: params.bust_cache === true,
+  };
 }
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
@@ -45,14 +59,14 @@ function opaqueKey(cacheKey: string): string {
  * The shared shape of every product endpoint: validate, authenticate, then
  * answer from the response cache or compute in the pool (see cachedTask).
  */
-export function productEndpoint(
+export function productEndpoint<Defs extends readonly ParamDef[]>(
   services: Services,
-  endpoint: EndpointDef,
-  plan: (params: ParsedParams, merchant: Merchant) => ProductPlan,
-  options: ProductEndpointOptions = {},
+  endpoint: EndpointDef<Defs>,
+  plan: (params: ParsedParams<Defs>, merchant: Merchant) => ProductPlan,
+  options: ProductEndpointOptions<ParsedParams<Defs>> = {},
 ): Route {
   const { store } = services;
-  const merchantOf = options.merchantOf ?? ((params: ParsedParams) => merchantForKey(store, params.key as string | undefined));
+  const merchantOf = options.merchantOf ?? ((params: ParsedParams<Defs>) => merchantForKey(store, commonParams(params).key));
   return {
     method: endpoint.method,
     pattern: endpoint.path,
@@ -61,7 +75,7 @@ export function productEndpoint(
     errorStyle: endpoint.errorStyle,
     handle(request) {
       const params = parseQueryParams(endpoint, request.query);
-      const pretty = params.format === true;
+      const { format: pretty, bustCache } = commonParams(params);
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, pretty);
       const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
@@ -72,7 +86,7 @@ export function productEndpoint(
       return cachedTask(services, {
         task,
         cacheKey,
-        bypassCache: params.bust_cache === true,
+        bypassCache: bustCache,
         ...(ttlMs === undefined ? {} : { ttlMs }),
         ...(cacheInfo ? { stamp: (computed, cachedAt) => withTopLevelField(computed, "metadata", cacheInfoOf(cachedAt), pretty) } : {}),
       });

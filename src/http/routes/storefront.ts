@@ -11,8 +11,7 @@ import {
   VIEWED,
   VIEWED_RELATED,
 } from "../../core/api/endpoints.js";
-import type { ParsedParams } from "../../core/params/parse.js";
-import type { HistorySubject, RecommendationContext } from "../../core/products/query.js";
+import type { HistorySubject, ListParams, RecommendationContext } from "../../core/products/query.js";
 import type { Merchant } from "../../core/types.js";
 import { recommendationDependencies } from "../../stores/recommendation-versions.js";
 import { listSources } from "../../core/api/sources.js";
@@ -27,17 +26,35 @@ import type { Services } from "../services.js";
 import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
 import { productEndpoint, type ProductPlan } from "./product-endpoint.js";
 
-/** context=similar and its alias pick the embedding model; anything else is the default (DESIGN §5). */
-function recommendationContext(params: ParsedParams): RecommendationContext {
-  return params.context === "similar" || params.context === "similar_products" ? "similar" : "bought_together";
+/** What the endpoints about a shopper's own history read. */
+interface HistoryParams {
+  key?: string | undefined;
+  uuid?: string | undefined;
+  platform_customer_id?: number | undefined;
+  verb: HistorySubject["verb"];
+}
+
+/** What recommended and similar_products read besides the list options. */
+interface RecommendationParams extends ListParams {
+  platform_product_ids?: number[] | undefined;
+  platform_variant_ids?: number[] | undefined;
+  platform_collection_id?: number | undefined;
+}
+
+/**
+ * context=similar and its alias pick the embedding model; any other value is
+ * the default, bought together: an unknown context from an old theme still gets a list.
+ */
+function recommendationContext(context: string): RecommendationContext {
+  return context === "similar" || context === "similar_products" ? "similar" : "bought_together";
 }
 
 /** The session and/or customer a viewed endpoint is about; one of them is required. */
-function historySubject(params: ParsedParams): HistorySubject {
+function historySubject(params: HistoryParams): HistorySubject {
   const subject: HistorySubject = {
-    uuid: (params.uuid as string | undefined) ?? null,
-    customerId: (params.platform_customer_id as number | undefined) ?? null,
-    verb: params.verb as HistorySubject["verb"],
+    uuid: params.uuid ?? null,
+    customerId: params.platform_customer_id ?? null,
+    verb: params.verb,
   };
   requireSessionOrCustomer(subject.uuid, subject.customerId);
   return subject;
@@ -46,9 +63,9 @@ function historySubject(params: ParsedParams): HistorySubject {
 export function storefrontRoutes(services: Services): Route[] {
   const ranked = { honourExcludeServiceTag: true };
   const { store } = services;
-  /** viewed takes no key: the session's own merchant answers (DESIGN §5). */
-  const viewedMerchant = (params: ParsedParams): Merchant | null => {
-    if (params.key !== undefined) return merchantForKey(store, params.key as string);
+  /** viewed may come without a key (a theme that knows only the session): the session's own merchant answers. */
+  const viewedMerchant = (params: HistoryParams): Merchant | null => {
+    if (params.key !== undefined) return merchantForKey(store, params.key);
     const subject = historySubject(params);
     if (subject.uuid === null)
       throw new ApiError("invalid_params", "Missing required endpoint arg: key (needed with platform_customer_id alone)");
@@ -58,15 +75,15 @@ export function storefrontRoutes(services: Services): Route[] {
     return merchant ?? null;
   };
   /** The subject, with its acknowledged events the stored histories do not hold yet. */
-  const subjectWithPending = (params: ParsedParams, merchant: Merchant) => {
+  const subjectWithPending = (params: HistoryParams, merchant: Merchant) => {
     const subject = historySubject(params);
     return { subject, pending: services.pendingEvents.pendingFor(merchant.id, subject) };
   };
-  const recommendationPlan = (params: ParsedParams, merchant: Merchant, context: RecommendationContext): ProductPlan => {
+  const recommendationPlan = (params: RecommendationParams, merchant: Merchant, context: RecommendationContext): ProductPlan => {
     const inputs = {
-      productIds: (params.platform_product_ids as number[] | undefined) ?? [],
-      variantIds: (params.platform_variant_ids as number[] | undefined) ?? [],
-      collectionId: (params.platform_collection_id as number | undefined) ?? null,
+      productIds: params.platform_product_ids ?? [],
+      variantIds: params.platform_variant_ids ?? [],
+      collectionId: params.platform_collection_id ?? null,
     };
     const task = {
       kind: "recommended",
@@ -80,7 +97,9 @@ export function storefrontRoutes(services: Services): Route[] {
     return { task, ...dependencies, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
   };
   return [
-    productEndpoint(services, RECOMMENDED, (params, merchant) => recommendationPlan(params, merchant, recommendationContext(params))),
+    productEndpoint(services, RECOMMENDED, (params, merchant) =>
+      recommendationPlan(params, merchant, recommendationContext(params.context)),
+    ),
     productEndpoint(services, SIMILAR_PRODUCTS, (params, merchant) => {
       if (params.platform_product_ids === undefined)
         throw new ApiError("invalid_params", "Missing required endpoint arg: platform_product_ids");
@@ -114,19 +133,19 @@ export function storefrontRoutes(services: Services): Route[] {
       cacheable: false,
     })),
     productEndpoint(services, PURCHASED, (params, merchant) => {
-      if (params.platform_customer_id === undefined)
-        throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
+      const customerId = params.platform_customer_id;
+      if (customerId === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
       const list = listOptionsFrom(params, "full");
-      list.restrictTo = (params.platform_product_ids as number[] | undefined) ?? null;
+      list.restrictTo = params.platform_product_ids ?? null;
       return {
-        task: { kind: "purchased", merchantId: merchant.id, customerId: params.platform_customer_id as number, list },
+        task: { kind: "purchased", merchantId: merchant.id, customerId, list },
         dependsOn: ["catalogue", "orders", "customers"],
       };
     }),
     productEndpoint(services, TRENDING_PRODUCTS, (params, merchant) => {
       const list = listOptionsFrom(params, "reduced", ranked);
       // platform_product_ids are filtered from the result set.
-      list.excludedIds = (params.platform_product_ids as number[] | undefined) ?? [];
+      list.excludedIds = params.platform_product_ids ?? [];
       return {
         task: { kind: "trending", merchantId: merchant.id, list, now: services.now(), collectionId: null, windowDays: 0 },
         // Sales move every minute: these lists expire by age instead of on every order.
@@ -140,8 +159,8 @@ export function storefrontRoutes(services: Services): Route[] {
         merchantId: merchant.id,
         list: listOptionsFrom(params, "reduced", ranked),
         now: services.now(),
-        collectionId: (params.platform_collection_id as number | undefined) ?? null,
-        windowDays: params.window_days as number,
+        collectionId: params.platform_collection_id ?? null,
+        windowDays: params.window_days,
       },
       // Sales move every minute: these lists expire by age instead of on every order.
       dependsOn: ["catalogue"],
@@ -171,7 +190,7 @@ export function storefrontRoutes(services: Services): Route[] {
       handle(request) {
         const params = parseQueryParams(SOURCES, request.query);
         // The key is optional; a wrong one is still an error rather than silently ignored.
-        if (params.key !== undefined) merchantForKey(services.store, params.key as string);
+        if (params.key !== undefined) merchantForKey(services.store, params.key);
         const host = request.headers.host ?? `localhost:${services.config.port}`;
         return jsonReply(200, { data: listSources(STOREFRONT_ENDPOINTS, host) }, params.format === true);
       },
