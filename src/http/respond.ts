@@ -56,8 +56,9 @@ const CONTENT_TYPE = bytes("Content-Type");
 const JSON_TYPE = bytes("application/json; charset=utf-8");
 const REQUEST_ID = bytes("X-Request-Id");
 
-export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean, requestId: string): void {
-  if (state.aborted) return;
+/** Writes `reply`, unless the client went away; whether it did. */
+export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean, requestId: string): boolean {
+  if (state.aborted) return false;
   res.cork(() => {
     res.writeStatus(STATUS_LINES.get(reply.status) ?? `${reply.status} `);
     if (reply.body !== "" || reply.status !== 204) res.writeHeader(CONTENT_TYPE, reply.contentType ?? JSON_TYPE);
@@ -66,6 +67,7 @@ export function writeReply(res: HttpResponse, state: ConnectionState, reply: Rep
     if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
     res.end(reply.body);
   });
+  return true;
 }
 
 export function jsonReply(status: number, body: unknown, pretty = false, headers?: Record<string, string>): Reply {

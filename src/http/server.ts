@@ -95,15 +95,19 @@ export class HttpServer {
   private dispatch(res: HttpResponse, req: HttpRequest): void {
     const started = performance.now();
     const state: ConnectionState = { aborted: false };
+    /** Set once the body is being read: the client going away ends the read. */
+    let abortBodyRead: (() => void) | null = null;
     res.onAborted(() => {
       state.aborted = true;
+      abortBodyRead?.();
     });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
     const rawQuery = req.getQuery() ?? "";
     const requestId = requestIdOf(req.getHeader("x-request-id"));
     const answer = (routeLabel: string, reply: Reply, cors: boolean) => {
-      writeReply(res, state, reply, cors, requestId);
+      // A client that went away is written nothing, and onResponse reports answers written.
+      if (!writeReply(res, state, reply, cors, requestId)) return;
       this.options.onResponse?.({
         route: routeLabel,
         method,
@@ -165,7 +169,9 @@ export class HttpServer {
         route.cors,
       );
     }
-    const handled = readBody(res, this.options.maxBodyBytes).then((body) => {
+    const read = readBody(res, this.options.maxBodyBytes);
+    abortBodyRead = read.abort;
+    const handled = read.body.then((body) => {
       request.body = body;
       return route.handle(request);
     });
@@ -188,9 +194,16 @@ export class HttpServer {
   }
 }
 
-/** Collects the body, copying each chunk: uWS reuses the chunk's memory after the callback. */
-function readBody(res: HttpResponse, maxBytes: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
+/**
+ * Collects the body, copying each chunk: uWS reuses the chunk's memory after the
+ * callback. `abort` ends the read when the client goes away: the rest of the
+ * body never comes, and a read left pending would count as a request under way
+ * until the process ends (drain would wait for it).
+ */
+function readBody(res: HttpResponse, maxBytes: number): { body: Promise<Uint8Array>; abort: () => void } {
+  let abort!: () => void;
+  const body = new Promise<Uint8Array>((resolve, reject) => {
+    abort = () => reject(new ApiError("invalid_body", "The client went away before the end of the request body"));
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -208,4 +221,5 @@ function readBody(res: HttpResponse, maxBytes: number): Promise<Uint8Array> {
       if (isLast && !tooLarge) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
   });
+  return { body, abort };
 }

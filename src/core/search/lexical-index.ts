@@ -55,8 +55,16 @@ export class LexicalIndex {
   private totalLength = 0;
   /** Live doc count when the priors were last computed; they drift as document frequencies change. */
   private priorsAt = 0;
+  /** The popularity last set: a product upserted since (edited, re-added) takes its value from it, not 0. */
+  private popularityByProduct: ReadonlyMap<number, number> = new Map();
 
-  private readonly codes = new Map<string, number>();
+  /**
+   * The products holding each code: one id, or several where a shop reuses a
+   * SKU. A code finds the highest id among them, in whatever order they were
+   * indexed (a patched index finds what a fresh build does), and the next
+   * once that one is removed.
+   */
+  private readonly codes = new Map<string, number | number[]>();
   private readonly codesOf = new Map<number, string[]>();
 
   /** Bumped by every change: rankings cached against an older value are stale. */
@@ -101,14 +109,17 @@ export class LexicalIndex {
     this.docProduct[doc] = product.id;
     this.docLengths[doc] = length;
     this.docAvailable[doc] = product.available ? 1 : 0;
-    this.docPopularity[doc] = 0;
+    this.docPopularity[doc] = this.popularityByProduct.get(product.id) ?? 0;
     this.docTerms[doc] = ids;
     this.docOf.set(product.id, doc);
     this.liveDocs++;
     this.totalLength += length;
     this.docPriors[doc] = this.priorOf(ids);
-    const codes = product.codes.map(normaliseCode).filter((code) => code !== "");
-    for (const code of codes) this.codes.set(code, product.id);
+    const codes = [...new Set(product.codes.map(normaliseCode).filter((code) => code !== ""))];
+    for (const code of codes) {
+      const held = this.codes.get(code);
+      this.codes.set(code, held === undefined ? product.id : [held, product.id].flat());
+    }
     if (codes.length > 0) this.codesOf.set(product.id, codes);
     this.version++;
   }
@@ -123,7 +134,11 @@ export class LexicalIndex {
       seen.add(id);
       this.removePosting(id, doc);
     }
-    for (const code of this.codesOf.get(productId) ?? []) if (this.codes.get(code) === productId) this.codes.delete(code);
+    for (const code of this.codesOf.get(productId) ?? []) {
+      const others = [this.codes.get(code)!].flat().filter((id) => id !== productId);
+      if (others.length === 0) this.codes.delete(code);
+      else this.codes.set(code, others.length === 1 ? others[0]! : others);
+    }
     this.codesOf.delete(productId);
     this.totalLength -= this.docLengths[doc]!;
     this.docTerms[doc] = null;
@@ -149,11 +164,17 @@ export class LexicalIndex {
 
   setAvailable(productId: number, available: boolean): void {
     const doc = this.docOf.get(productId);
-    if (doc !== undefined) this.docAvailable[doc] = available ? 1 : 0;
+    if (doc === undefined) return;
+    this.docAvailable[doc] = available ? 1 : 0;
+    this.version++;
   }
 
-  /** Popularity in [0, 1] per product (sales); products not listed get 0. */
+  /**
+   * Popularity in [0, 1] per product (sales); products not listed get 0. The
+   * map is kept, not copied, for products upserted later: do not change it.
+   */
   setPopularity(popularity: ReadonlyMap<number, number>): void {
+    this.popularityByProduct = popularity;
     this.docPopularity.fill(0);
     for (const [productId, value] of popularity) {
       const doc = this.docOf.get(productId);
@@ -225,7 +246,8 @@ export class LexicalIndex {
   }
 
   productByCode(code: string): number | undefined {
-    return this.codes.get(normaliseCode(code));
+    const held = this.codes.get(normaliseCode(code));
+    return typeof held === "object" ? Math.max(...held) : held;
   }
 
   /** Terms in use that start with `prefix` (other than `prefix` itself), most frequent first. */
