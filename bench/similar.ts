@@ -41,7 +41,7 @@ function embedLatencyInWorker(modelFile: string, dims: number, productTexts: unk
     const worker = new Worker(source, {
       eval: true,
       workerData: {
-        runtime: new URL("../src/similar/onnx-runtime.js", import.meta.url).href,
+        runtime: new URL("../src/embeddings/onnx-runtime.js", import.meta.url).href,
         features: new URL("../src/core/embedding/features.js", import.meta.url).href,
         manifest: JSON.parse(readFileSync(manifestPath, "utf8")),
         modelFile,

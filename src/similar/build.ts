@@ -14,17 +14,17 @@ import {
   type ProductText,
 } from "../core/embedding/features.js";
 import type { EmbeddingModel } from "../core/embedding/model.js";
-import { ENCODER_IO, encoderGraph } from "../core/embedding/onnx-graphs.js";
 import { DEFAULT_TRAINING, fineTune, textOnlyModel, type TrainingOptions, type TrainingSummary } from "../core/embedding/train.js";
 import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { MerchantId, Product } from "../core/types.js";
+import { ENCODER_IO, encoderGraph } from "../embeddings/onnx-graphs.js";
+import { Encoder, NeighbourSearch } from "../embeddings/onnx-runtime.js";
 import type { ModelManifest, NeighbourMethod } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
 import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
 import { clusteredNeighbourLists, clusteringFor, effectiveClustering } from "./clustered-neighbours.js";
 import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
-import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
 export interface BuildOptions {
   training: TrainingOptions;

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { productFeatures, queryFeatures } from "../core/embedding/features.js";
 import { dot } from "../core/embedding/model.js";
 import type { MerchantId } from "../core/types.js";
+import { Encoder, NeighbourSearch } from "../embeddings/onnx-runtime.js";
 import type { ModelManifest } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { modelDirectory } from "./build.js";
 import { NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "./neighbours.js";
-import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
 export interface LiveModel {
   manifest: ModelManifest;

@@ -3,7 +3,7 @@
 // thread, which must never be the uWS thread.
 import ort from "onnxruntime-node";
 import type { Features } from "../core/embedding/features.js";
-import { ENCODER_IO, KNN_IO, nearestNeighbourGraph } from "../core/embedding/onnx-graphs.js";
+import { ENCODER_IO, KNN_IO, nearestNeighbourGraph } from "./onnx-graphs.js";
 
 /** One thread, no spinning: two cores are shared by the HTTP thread and every worker. */
 const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
