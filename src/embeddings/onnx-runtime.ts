@@ -20,12 +20,13 @@ export class Encoder {
     readonly dims: number,
   ) {}
 
-  /** Loads a model file (or its bytes) and runs it once, so the first real request pays no set-up. */
-  static async load(model: string | Uint8Array, dims: number): Promise<Encoder> {
-    const session =
-      typeof model === "string"
-        ? await ort.InferenceSession.create(model, SESSION_OPTIONS)
-        : await ort.InferenceSession.create(model, SESSION_OPTIONS);
+  /**
+   * Loads a model from its bytes and runs it once, so the first real request
+   * pays no set-up. Bytes, not a path: a model file reaches this only through
+   * loadModelFile (model-file.ts), which checks it against its manifest first.
+   */
+  static async load(model: Uint8Array, dims: number): Promise<Encoder> {
+    const session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
     const encoder = new Encoder(session, dims);
     await encoder.embed([{ ids: new Int32Array([0]), weights: new Float32Array([0]) }]);
     return encoder;
