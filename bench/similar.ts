@@ -18,14 +18,14 @@ export interface SimilarBenchOptions {
 }
 
 /** Embeds single products in a worker thread, as a pool worker serving a query would; returns µs per call. */
-function embedLatencyInWorker(modelFile: string, dims: number, productTexts: unknown[], calls: number): Promise<number[]> {
+function embedLatencyInWorker(modelDir: string, merchant: string, productTexts: unknown[], calls: number): Promise<number[]> {
   const source = `
     const { parentPort, workerData } = require("node:worker_threads");
     (async () => {
-      const { Encoder } = await import(workerData.runtime);
+      const { loadModelFile } = await import(workerData.modelFile);
       const { productFeatures } = await import(workerData.features);
       const manifest = workerData.manifest;
-      const encoder = await Encoder.load(workerData.modelFile, workerData.dims);
+      const encoder = await loadModelFile(workerData.modelDir, workerData.merchant, manifest);
       const features = workerData.products.map((p) => productFeatures(p, manifest.hashing));
       const samples = [];
       for (let i = 0; i < workerData.calls; i++) {
@@ -36,16 +36,15 @@ function embedLatencyInWorker(modelFile: string, dims: number, productTexts: unk
       await encoder.release();
       parentPort.postMessage(samples);
     })().catch((error) => parentPort.postMessage({ error: String(error) }));`;
-  const manifestPath = join(modelFile, "..", "manifest.json");
   return import("node:fs").then(({ readFileSync }) => {
     const worker = new Worker(source, {
       eval: true,
       workerData: {
-        runtime: new URL("../src/similar/onnx-runtime.js", import.meta.url).href,
+        modelFile: new URL("../src/embeddings/model-file.js", import.meta.url).href,
         features: new URL("../src/core/embedding/features.js", import.meta.url).href,
-        manifest: JSON.parse(readFileSync(manifestPath, "utf8")),
-        modelFile,
-        dims,
+        manifest: JSON.parse(readFileSync(join(modelDir, "manifest.json"), "utf8")),
+        modelDir,
+        merchant,
         products: productTexts,
         calls,
       },
@@ -89,12 +88,7 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
 
     const ids = store.productIds(merchant);
     const texts = ids.slice(0, 256).map((id) => store.product(merchant, id)!);
-    const embedSamples = await embedLatencyInWorker(
-      join(modelDirectory(dataDir, merchant), manifest.file),
-      manifest.dims,
-      texts,
-      options.quick ? 500 : 5_000,
-    );
+    const embedSamples = await embedLatencyInWorker(modelDirectory(dataDir, merchant), merchant, texts, options.quick ? 500 : 5_000);
     results.push(
       fromSamples(`embed one product in a worker (onnxruntime-node, ${manifest.hashing.buckets} × ${manifest.dims} table)`, embedSamples, [
         { name: "similarEmbedP50", stat: "p50" },

@@ -14,17 +14,18 @@ import {
   type ProductText,
 } from "../core/embedding/features.js";
 import type { EmbeddingModel } from "../core/embedding/model.js";
-import { ENCODER_IO, encoderGraph } from "../core/embedding/onnx-graphs.js";
 import { DEFAULT_TRAINING, fineTune, textOnlyModel, type TrainingOptions, type TrainingSummary } from "../core/embedding/train.js";
 import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { MerchantId, Product } from "../core/types.js";
+import { MODEL_FORMAT } from "../embeddings/model-file.js";
+import { ENCODER_IO, encoderGraph } from "../embeddings/onnx-graphs.js";
+import { Encoder, NeighbourSearch } from "../embeddings/onnx-runtime.js";
 import type { ModelManifest, NeighbourMethod } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
 import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
 import { clusteredNeighbourLists, clusteringFor, effectiveClustering } from "./clustered-neighbours.js";
 import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
-import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
 export interface BuildOptions {
   training: TrainingOptions;
@@ -162,7 +163,7 @@ function manifestFor(
   const sha256 = createHash("sha256").update(onnx).digest("hex");
   const { model, training, behaviour } = trained;
   return {
-    format: "aisle-product-encoder",
+    format: MODEL_FORMAT,
     version: sha256.slice(0, 16),
     createdAt: new Date().toISOString(),
     dims: model.dims,

@@ -8,9 +8,9 @@
 // reach loses some of them: build.ts uses this only past EXACT_NEIGHBOURS_UP_TO.
 import { Rng } from "../core/random.js";
 import type { WeightedIds } from "../core/recs/copurchase.js";
+import type { NeighbourSearch } from "../embeddings/onnx-runtime.js";
 import type { Checkpoint } from "./cancellation.js";
 import { eachNeighbourList, type VectorMatrix } from "./neighbours.js";
-import type { NeighbourSearch } from "./onnx-runtime.js";
 
 export interface ClusteringOptions {
   clusters: number;

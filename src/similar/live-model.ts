@@ -2,16 +2,18 @@
 // encoder, every product vector as one matrix and the weakest score on each
 // product's neighbour list. Loaded on first use, reloaded when the stored model
 // moves on without this worker, kept current by the refreshes this worker runs.
-import { join } from "node:path";
+// A model whose file fails its manifest's check is refused: to its callers the
+// shop then has no model.
 import { productFeatures, queryFeatures } from "../core/embedding/features.js";
 import { dot } from "../core/embedding/model.js";
 import type { MerchantId } from "../core/types.js";
+import { loadModelFile, ModelFileRefused } from "../embeddings/model-file.js";
+import { NeighbourSearch, type Encoder } from "../embeddings/onnx-runtime.js";
 import type { ModelManifest } from "../stores/similar.js";
 import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 import { modelDirectory } from "./build.js";
 import { NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "./neighbours.js";
-import { Encoder, NeighbourSearch } from "./onnx-runtime.js";
 
 export interface LiveModel {
   manifest: ModelManifest;
@@ -35,19 +37,59 @@ function thresholdOf(store: Store, merchant: MerchantId, productId: number): num
   return list.weights[list.weights.length - 1]!;
 }
 
-/** The merchant's model as stored now, loading or reloading it if this worker's copy is stale; null: no model yet. */
-export async function liveModel(store: Store, dataDir: string, merchant: MerchantId): Promise<LiveModel | null> {
+/** A merchant's model as this worker sees it: usable, or none (not trained yet, or its file refused). */
+export type ModelLookup = { model: LiveModel; refused: null } | { model: null; refused: ModelFileRefused | null };
+
+/**
+ * Model files this worker refused, by merchant, with the manifest they were
+ * checked against. A refusal stands until another manifest comes, so requests
+ * neither read and hash the file again nor log the refusal again.
+ */
+const refusals = new Map<MerchantId, { manifest: ModelManifest; refusal: ModelFileRefused }>();
+
+/** A retraining on unchanged data writes the same version (the same bytes) again, but never the same createdAt. */
+function sameTraining(a: ModelManifest, b: ModelManifest): boolean {
+  return a.version === b.version && a.createdAt === b.createdAt;
+}
+
+/** The merchant's model file, checked against its manifest and loaded; or why it was refused. */
+async function loadEncoder(dataDir: string, merchant: MerchantId, manifest: ModelManifest): Promise<Encoder | ModelFileRefused> {
+  const earlier = refusals.get(merchant);
+  if (earlier && sameTraining(earlier.manifest, manifest)) return earlier.refusal;
+  try {
+    const encoder = await loadModelFile(modelDirectory(dataDir, merchant), merchant, manifest);
+    refusals.delete(merchant);
+    return encoder;
+  } catch (error) {
+    if (!(error instanceof ModelFileRefused)) throw error;
+    // Workers have no structured logger; their failures go to stderr.
+    console.error(error.message);
+    refusals.set(merchant, { manifest, refusal: error });
+    return error;
+  }
+}
+
+/** The merchant's model as stored now, loading or reloading it if this worker's copy is stale. */
+export async function lookUpModel(store: Store, dataDir: string, merchant: MerchantId): Promise<ModelLookup> {
   const manifest = store.similar.manifest(merchant);
-  if (!manifest) return null;
+  if (!manifest) return { model: null, refused: null };
   const version = store.version(merchant, "similar");
   const live = liveByStore.of(store);
   const current = live.get(merchant);
-  if (current && current.version === version && current.manifest.version === manifest.version) return current;
+  if (current && current.version === version && current.manifest.version === manifest.version) return { model: current, refused: null };
 
   const sameModel = current?.manifest.version === manifest.version;
-  const encoder = sameModel ? current!.encoder : await Encoder.load(join(modelDirectory(dataDir, merchant), manifest.file), manifest.dims);
-  const search = current?.search ?? (await NeighbourSearch.create(manifest.dims));
+  const encoder = sameModel ? current!.encoder : await loadEncoder(dataDir, merchant, manifest);
   if (current && !sameModel) await current.encoder.release();
+  if (encoder instanceof ModelFileRefused) {
+    // The stored vectors belong to the refused model now: the old copy cannot serve beside them.
+    if (current) {
+      await current.search.release();
+      live.delete(merchant);
+    }
+    return { model: null, refused: encoder };
+  }
+  const search = current?.search ?? (await NeighbourSearch.create(manifest.dims));
   const { ids, matrix } = store.similar.allVectors(merchant, manifest.dims);
   const model: LiveModel = {
     manifest,
@@ -60,7 +102,12 @@ export async function liveModel(store: Store, dataDir: string, merchant: Merchan
     threshold: Float32Array.from(ids, (id) => thresholdOf(store, merchant, id)),
   };
   live.set(merchant, model);
-  return model;
+  return { model, refused: null };
+}
+
+/** The merchant's usable model, or null: none trained yet, or its file refused (a shop without a model, to the caller). */
+export async function liveModel(store: Store, dataDir: string, merchant: MerchantId): Promise<LiveModel | null> {
+  return (await lookUpModel(store, dataDir, merchant)).model;
 }
 
 /** Embeds products as they are stored now (for a refresh after a change). */

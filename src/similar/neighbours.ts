@@ -1,7 +1,7 @@
 // Nearest-neighbour lists over a merchant's product vectors, shared by the
 // full build and the incremental refresh.
 import type { WeightedIds } from "../core/recs/copurchase.js";
-import type { NeighbourSearch } from "./onnx-runtime.js";
+import type { NeighbourSearch } from "../embeddings/onnx-runtime.js";
 
 /** Neighbours kept per product: more than any widget shows, so filters still leave enough. */
 export const NEIGHBOURS_PER_PRODUCT = 50;

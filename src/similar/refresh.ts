@@ -5,11 +5,13 @@
 import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
-import { embedProducts, liveModel, markCurrent, similaritiesTo, type LiveModel } from "./live-model.js";
+import { embedProducts, lookUpModel, markCurrent, similaritiesTo, type LiveModel } from "./live-model.js";
 import { NEIGHBOURS_PER_PRODUCT, neighbourLists } from "./neighbours.js";
 
 export interface RefreshSummary {
   model: string | null;
+  /** Why the worker refused the stored model's file (nothing was refreshed then); null otherwise. */
+  refused: string | null;
   embedded: number;
   removed: number;
   /** Other products whose lists changed. */
@@ -81,8 +83,8 @@ function reachedRows(
 
 /** Runs in a pool worker; writes its result in one transaction. */
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
-  const model = await liveModel(store, dataDir, merchant);
-  if (!model) return { model: null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
+  const { model, refused } = await lookUpModel(store, dataDir, merchant);
+  if (!model) return { model: null, refused: refused?.message ?? null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
   const { dims } = model.vectors;
   const versionBefore = model.version;
   const present = [...new Set(changedIds)].filter((id) => store.product(merchant, id) !== undefined);
@@ -96,7 +98,7 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
       return row === undefined || !sameVector(model.vectors.matrix, row * dims, embedded, index * dims, dims);
     });
   if (moved.length === 0 && deleted.length === 0)
-    return { model: model.manifest.version, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: present.length };
+    return { model: model.manifest.version, refused: null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: present.length };
   const upserted = moved.map((index) => present[index]!);
   const fresh = new Float32Array(moved.length * dims);
   moved.forEach((index, slot) => fresh.set(embedded.subarray(index * dims, (index + 1) * dims), slot * dims));
@@ -159,6 +161,7 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
   markCurrent(model, versionBefore, store.version(merchant, "similar"));
   return {
     model: model.manifest.version,
+    refused: null,
     embedded: upserted.length,
     removed: deleted.length,
     patched: patchedLists.size - upserted.length,

@@ -1,13 +1,15 @@
 // Keeps every merchant's similar-products model in step with its catalogue,
-// from the HTTP process: a merchant without a model gets one trained (on its
-// own thread); changed products are embedded again and the lists they reach
-// patched (a pool task). Work for one merchant runs one job at a time, in order.
+// from the HTTP process: a merchant without a model, or whose model file a
+// worker refused, gets one trained (on its own thread); changed products are
+// embedded again and the lists they reach patched (a pool task). Work for one
+// merchant runs one job at a time, in order.
 import type { MerchantId } from "../core/types.js";
 import type { WorkerPool } from "../pool/pool.js";
 import type { ModelManifest } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import type { BuildProgress } from "./build.js";
 import { BuildCancelled } from "./cancellation.js";
+import type { RefreshSummary } from "./refresh.js";
 import { trainInWorker } from "./trainer.js";
 
 export interface SimilarLog {
@@ -19,6 +21,8 @@ export interface SimilarLog {
 const REFRESH_DELAY_MS = 50;
 /** A shop without a model is trained once its catalogue has been quiet this long. */
 const FIRST_TRAINING_DELAY_MS = 1_000;
+
+const decoder = new TextDecoder();
 
 export class SimilarModels {
   private readonly queues = new Map<MerchantId, Promise<void>>();
@@ -59,19 +63,22 @@ export class SimilarModels {
 
   /** A full build (text + behaviour), queued behind the merchant's other model work. */
   train(merchant: MerchantId, onProgress?: (progress: BuildProgress) => void): Promise<ModelManifest> {
-    return this.enqueue(merchant, async () => {
-      const started = performance.now();
-      const request = { dataDir: this.dataDir, merchantId: merchant, useBehaviour: true };
-      const manifest = await trainInWorker(request, onProgress, this.stopping.signal);
-      this.onTrained((performance.now() - started) / 1000);
-      this.log.info("similar-products model trained", {
-        merchant,
-        version: manifest.version,
-        products: manifest.training.products,
-        seconds: Math.round((performance.now() - started) / 100) / 10,
-      });
-      return manifest;
+    return this.enqueue(merchant, () => this.trainNow(merchant, onProgress));
+  }
+
+  /** The build itself, for a job that already holds the merchant's turn. */
+  private async trainNow(merchant: MerchantId, onProgress?: (progress: BuildProgress) => void): Promise<ModelManifest> {
+    const started = performance.now();
+    const request = { dataDir: this.dataDir, merchantId: merchant, useBehaviour: true };
+    const manifest = await trainInWorker(request, onProgress, this.stopping.signal);
+    this.onTrained((performance.now() - started) / 1000);
+    this.log.info("similar-products model trained", {
+      merchant,
+      version: manifest.version,
+      products: manifest.training.products,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
     });
+    return manifest;
   }
 
   productsChanged(merchant: MerchantId, ids: number[]): void {
@@ -100,7 +107,13 @@ export class SimilarModels {
 
   private refresh(merchant: MerchantId, productIds: number[]): Promise<void> {
     return this.enqueue(merchant, async () => {
-      await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
+      const { body } = await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
+      const summary = JSON.parse(decoder.decode(body)) as RefreshSummary;
+      if (summary.refused === null) return;
+      // The worker logged why. Without a usable model the shop is one that never had a model, and gets one
+      // trained; in this job's turn, so the refreshes queued behind it meet the new model.
+      this.log.info("training a new similar-products model: a worker refused the stored one's file", { merchant });
+      await this.trainNow(merchant);
     });
   }
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/random.js";
 import type { WeightedIds } from "../../src/core/recs/copurchase.js";
+import { NeighbourSearch } from "../../src/embeddings/onnx-runtime.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { buildSimilarModel, DEFAULT_BUILD } from "../../src/similar/build.js";
 import { clusteredNeighbourLists, clusteringFor } from "../../src/similar/clustered-neighbours.js";
 import { eachNeighbourList, NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "../../src/similar/neighbours.js";
-import { NeighbourSearch } from "../../src/similar/onnx-runtime.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
 import { tempDirs } from "../helpers/temp-dirs.js";

@@ -5,11 +5,11 @@ import onnxProto from "onnx-proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_HASHING, productFeatures } from "../../src/core/embedding/features.js";
 import { embedInto } from "../../src/core/embedding/model.js";
-import { encoderGraph } from "../../src/core/embedding/onnx-graphs.js";
 import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel } from "../../src/core/embedding/train.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
+import { encoderGraph } from "../../src/embeddings/onnx-graphs.js";
+import { Encoder } from "../../src/embeddings/onnx-runtime.js";
 import { modelDirectory } from "../../src/similar/build.js";
-import { Encoder } from "../../src/similar/onnx-runtime.js";
 import { product } from "../helpers/fixtures.js";
 import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
 

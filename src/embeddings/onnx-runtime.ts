@@ -3,7 +3,7 @@
 // thread, which must never be the uWS thread.
 import ort from "onnxruntime-node";
 import type { Features } from "../core/embedding/features.js";
-import { ENCODER_IO, KNN_IO, nearestNeighbourGraph } from "../core/embedding/onnx-graphs.js";
+import { ENCODER_IO, KNN_IO, nearestNeighbourGraph } from "./onnx-graphs.js";
 
 /** One thread, no spinning: two cores are shared by the HTTP thread and every worker. */
 const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
@@ -20,12 +20,13 @@ export class Encoder {
     readonly dims: number,
   ) {}
 
-  /** Loads a model file (or its bytes) and runs it once, so the first real request pays no set-up. */
-  static async load(model: string | Uint8Array, dims: number): Promise<Encoder> {
-    const session =
-      typeof model === "string"
-        ? await ort.InferenceSession.create(model, SESSION_OPTIONS)
-        : await ort.InferenceSession.create(model, SESSION_OPTIONS);
+  /**
+   * Loads a model from its bytes and runs it once, so the first real request
+   * pays no set-up. Bytes, not a path: a model file reaches this only through
+   * loadModelFile (model-file.ts), which checks it against its manifest first.
+   */
+  static async load(model: Uint8Array, dims: number): Promise<Encoder> {
+    const session = await ort.InferenceSession.create(model, SESSION_OPTIONS);
     const encoder = new Encoder(session, dims);
     await encoder.embed([{ ids: new Int32Array([0]), weights: new Float32Array([0]) }]);
     return encoder;

@@ -2,7 +2,7 @@
 // product encoder with its trained table, and a nearest-neighbour graph that
 // scores a batch of vectors against the catalogue in one matrix product.
 import onnxProto, { type onnx as Onnx } from "onnx-proto";
-import type { EmbeddingModel } from "./model.js";
+import type { EmbeddingModel } from "../core/embedding/model.js";
 
 const { onnx } = onnxProto;
 type TensorShape = (number | string)[];
