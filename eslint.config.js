@@ -1,8 +1,30 @@
 import tseslint from "typescript-eslint";
+import walls from "./tools/eslint-walls.js";
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "data/", "coverage/"] },
   ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: {
+      // Type-aware rules read the project that covers tests too.
+      parserOptions: { project: ["./tsconfig.test.json"], tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { aisle: walls },
+    rules: {
+      "aisle/walls": "error",
+      // A promise nobody awaits loses its failure; one handed where a plain callback is expected runs unawaited.
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        {
+          // lmdb's put and remove answer a promise of their own commit; inside a transaction
+          // callback, where the stores call them, the transaction's commit is what counts.
+          allowForKnownSafeCalls: [{ from: "package", package: "lmdb", name: ["put", "remove"] }],
+        },
+      ],
+      "@typescript-eslint/no-misused-promises": "error",
+    },
+  },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

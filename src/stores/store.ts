@@ -249,7 +249,10 @@ export class Store {
     const CHUNK = 50_000;
     const copy = <V, K extends Key | string>(from: Database<V, K>, to: Database<V, K>) => {
       const chunk: { key: K; value: V }[] = [];
-      const flush = () => this.logRoot.transactionSync(() => chunk.splice(0).forEach(({ key, value }) => to.put(key, value)));
+      const flush = () =>
+        this.logRoot.transactionSync(() => {
+          for (const { key, value } of chunk.splice(0)) to.put(key, value);
+        });
       for (const entry of from.getRange()) {
         chunk.push({ key: entry.key, value: entry.value });
         if (chunk.length >= CHUNK) flush();
@@ -259,7 +262,9 @@ export class Store {
     copy(oldEvents, this.eventsOneByOne);
     copy(oldSessions, this.sessionMerchants);
     const counters = [...this.meta.getRange({ start: "event_sequence:", end: "event_sequence;" })];
-    this.logRoot.transactionSync(() => counters.forEach(({ key, value }) => this.logMeta.put(key, value)));
+    this.logRoot.transactionSync(() => {
+      for (const { key, value } of counters) this.logMeta.put(key, value);
+    });
     this.root.transactionSync(() => {
       oldEvents.dropSync();
       oldSessions.dropSync();

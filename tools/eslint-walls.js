@@ -1,0 +1,72 @@
+// The walls between folders, enforced as an ESLint rule: which folder may
+// import which, and which folder alone owns each outside library.
+// docs/ARCHITECTURE.md explains them; this file is what holds them.
+import { dirname, relative, resolve } from "node:path";
+
+/** An outside library, and the only folders whose code may import it. */
+const OWNED_PACKAGES = {
+  "uWebSockets.js": ["src/http/", "bench/load/raw-uws.ts"],
+  lmdb: ["src/stores/"],
+  "onnxruntime-node": ["src/embeddings/"],
+  "onnx-proto": ["src/embeddings/"],
+  flexsearch: ["src/search/"],
+  piscina: ["src/pool/", "workers/"],
+};
+
+/** Folders whose code must not import the listed ones. */
+const FORBIDDEN = [
+  {
+    from: "src/http/",
+    to: ["src/recs/", "src/search/", "src/similar/", "src/lists/", "src/embeddings/", "src/demo/", "src/eval/", "workers/"],
+    why: "the HTTP thread validates, answers from the cache and hands work to the pool; it never ranks, searches or embeds",
+  },
+  { from: "src/", to: ["workers/"], why: "workers/ holds thread entries only; the code they run lives in src/" },
+  { from: "bench/", to: ["workers/"], why: "benchmarks call the code in src/ that the workers run" },
+];
+
+/** src/core is pure: it imports only itself, no package and no Node module. */
+const PURE = "src/core/";
+
+const isRelative = (specifier) => specifier.startsWith(".");
+const packageName = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+const within = (path, folders) => folders.some((folder) => path === folder || path.startsWith(folder));
+
+function problem(file, specifier, target) {
+  if (!isRelative(specifier)) {
+    if (file.startsWith(PURE)) return `src/core is pure logic: it imports no package or Node module ("${specifier}")`;
+    const owners = OWNED_PACKAGES[packageName(specifier)];
+    if (owners && !within(file, owners)) return `only ${owners.join(", ")} may import ${packageName(specifier)}`;
+    return null;
+  }
+  if (file.startsWith(PURE) && !target.startsWith(PURE)) return `src/core is pure logic: it imports only src/core (not ${target})`;
+  for (const wall of FORBIDDEN) {
+    if (file.startsWith(wall.from) && within(target, wall.to)) return `${wall.from} must not import ${target}: ${wall.why}`;
+  }
+  return null;
+}
+
+/** The code the walls hold for; tests may reach any part they test. */
+const WALLED = ["src/", "workers/", "bench/"];
+
+const wallsRule = {
+  meta: {
+    type: "problem",
+    docs: { description: "Keep imports within the walls between folders (docs/ARCHITECTURE.md)" },
+    schema: [],
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = relative(root, context.filename).split("\\").join("/");
+    if (!within(file, WALLED)) return {};
+    const check = (node) => {
+      const specifier = node.source?.value;
+      if (typeof specifier !== "string") return;
+      const target = relative(root, resolve(dirname(context.filename), specifier)).split("\\").join("/");
+      const message = problem(file, specifier, target);
+      if (message) context.report({ node: node.source, message });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default { rules: { walls: wallsRule } };
