@@ -1,6 +1,6 @@
 import type { Product, Variant } from "./types.js";
 
-// The one availability rule (DESIGN §5), used by filter_oos, search and canPurchase:
+// The one availability rule, used by filter_oos, search and canPurchase:
 // a variant can be bought when it has stock, when overselling is allowed, or when
 // nobody tracks its inventory.
 export function isVariantAvailable(variant: Variant): boolean {

@@ -4,7 +4,7 @@ import { formatTimestamp } from "../core/timestamps.js";
 import type { Merchant } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
-/** 192 random bits, well over the 160 DESIGN §3 asks for. */
+/** 192 random bits: keys must not be guessable, and 160 bits is the floor this service holds itself to. */
 export function newApiKey(): string {
   return `pk_${randomBytes(24).toString("base64url")}`;
 }

@@ -1,4 +1,4 @@
-// Validation of the non-product ingest objects (DESIGN §4): merchants, collections,
+// Validation of the non-product ingest objects: merchants, collections,
 // customers, orders and markets. Each returns the stored shape with defaults filled.
 import { gid } from "../gid.js";
 import type { Address, Collection, Customer, Market, Order, OrderLine, VariantPrice } from "../types.js";

@@ -1,4 +1,4 @@
-// The quick-view search request (DESIGN §5): a JSON body
+// The quick-view search request: a JSON body
 // {query, limit?, filters?: {collections?, hideOutOfStock?}, exclude?: {productIds?, collections?: [{collectionId, hideProducts?}]}},
 // with query, limit and country_code also accepted in the query string.
 import { parseId } from "../ingest/fields.js";
