@@ -5,23 +5,23 @@
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
 //        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N] [--max-customers N]
-//        node dist/bench/run.js --scale --reuse-shop DIR   (serve and load a shop kept by a standalone bench/scale-shop.ts run)
+//        node dist/bench/run.js --scale --reuse-shop DIR   (serve and load a shop kept by a standalone bench/scale/scale-shop.ts run)
 //          (only the opt-in scale curve, scale-curve.ts: a shop per size, generated and imported by a
 //          child process with a big heap (scale-shop.ts), then served; 30+ minutes)
-//          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
+//          (dist/bench/scale/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
 //          (only the similar-products suite, on a synthetic shop of that size)
 import { loadavg } from "node:os";
-import { installCleanup } from "./children.js";
-import { runLoad, type LoadReport } from "./load.js";
-import type { MicroSuite } from "./micro-result.js";
-import { runMicro } from "./micro.js";
-import { budgetsMarkdown, formatReport } from "./report.js";
-import { writeResultsSection } from "./results-file.js";
-import { curveOptionsFrom, runScaleCurve } from "./scale-curve.js";
-import { formatCurveReport } from "./curve-report.js";
-import { runSimilarBench } from "./similar.js";
-import { runSearchBench } from "./search.js";
+import { installCleanup } from "./shared/children.js";
+import { runLoad, type LoadReport } from "./load/load.js";
+import type { MicroSuite } from "./micro/micro-result.js";
+import { runMicro } from "./micro/micro.js";
+import { budgetsMarkdown, formatReport } from "./report/report.js";
+import { writeResultsSection } from "./report/results-file.js";
+import { curveOptionsFrom, runScaleCurve } from "./scale/scale-curve.js";
+import { formatCurveReport } from "./report/curve-report.js";
+import { runSimilarBench } from "./micro/similar.js";
+import { runSearchBench } from "./micro/search.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");

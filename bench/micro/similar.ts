@@ -4,11 +4,11 @@
 // on a synthetic shop of any size (`--similar-products N` in run.ts).
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
-import { seedDemo } from "../src/demo/seed.js";
-import { buildSimilarModel, modelDirectory } from "../src/similar/build.js";
-import { refreshSimilar } from "../src/similar/refresh.js";
-import { Store } from "../src/stores/store.js";
-import { makeTempDir, removeTempDir } from "./children.js";
+import { seedDemo } from "../../src/demo/seed.js";
+import { buildSimilarModel, modelDirectory } from "../../src/similar/build.js";
+import { refreshSimilar } from "../../src/similar/refresh.js";
+import { Store } from "../../src/stores/store.js";
+import { makeTempDir, removeTempDir } from "../shared/children.js";
 import { fromSamples, type MicroResult, type MicroSuite } from "./micro-result.js";
 
 export interface SimilarBenchOptions {
@@ -41,8 +41,8 @@ function embedLatencyInWorker(modelFile: string, dims: number, productTexts: unk
     const worker = new Worker(source, {
       eval: true,
       workerData: {
-        runtime: new URL("../src/similar/onnx-runtime.js", import.meta.url).href,
-        features: new URL("../src/core/embedding/features.js", import.meta.url).href,
+        runtime: new URL("../../src/similar/onnx-runtime.js", import.meta.url).href,
+        features: new URL("../../src/core/embedding/features.js", import.meta.url).href,
         manifest: JSON.parse(readFileSync(manifestPath, "utf8")),
         modelFile,
         dims,

@@ -11,25 +11,25 @@
 //
 // usage (alone, e.g. to keep a shop for a server investigation; the report is
 // printed as JSON on stdout, progress on stderr):
-//   node --max-old-space-size=13925 dist/bench/scale-shop.js \
+//   node --max-old-space-size=13925 dist/bench/scale/scale-shop.js \
 //     '{"products":1000000,"customers":66667,"dataDir":"DIR","maxImportMinutes":30,"buildSimilar":false}'
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { getHeapStatistics } from "node:v8";
-import { generateDemoStream, type DemoOrder, type DemoStream } from "../src/demo/generator.js";
-import type { BehaviourEvent } from "../src/core/types.js";
-import { MAX_BATCH_ITEMS } from "../src/ingest/ingest.js";
-import { buildSimilarModel } from "../src/similar/build.js";
-import { Store } from "../src/stores/store.js";
-import { endpointRotations, type EndpointRotations } from "./endpoint-paths.js";
-import { describeError } from "./exit-cause.js";
-import type { MicroResult } from "./micro-result.js";
-import { runRankingSuites, suiteTiming } from "./ranking.js";
-import { count } from "./report.js";
+import { generateDemoStream, type DemoOrder, type DemoStream } from "../../src/demo/generator.js";
+import type { BehaviourEvent } from "../../src/core/types.js";
+import { MAX_BATCH_ITEMS } from "../../src/ingest/ingest.js";
+import { buildSimilarModel } from "../../src/similar/build.js";
+import { Store } from "../../src/stores/store.js";
+import { endpointRotations, type EndpointRotations } from "../load/endpoint-paths.js";
+import { describeError } from "../shared/exit-cause.js";
+import type { MicroResult } from "../micro/micro-result.js";
+import { runRankingSuites, suiteTiming } from "../micro/ranking.js";
+import { count } from "../report/report.js";
 import { importDemo, type ImportableDemo, type KindImport } from "./scale.js";
-import { chunksOf } from "../src/core/chunks.js";
+import { chunksOf } from "../../src/core/chunks.js";
 
 /** The shop's report, kept in its data dir: `--scale --reuse-shop DIR` serves and loads a kept shop again without building it. */
 export const SHOP_REPORT_FILE = "shop-report.json";
@@ -229,7 +229,7 @@ async function appendEvents(
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const request = JSON.parse(process.argv[2] ?? "null") as ShopRequest | null;
   if (request === null) {
-    process.stderr.write("usage: node --max-old-space-size=MB dist/bench/scale-shop.js '<ShopRequest JSON>'\n");
+    process.stderr.write("usage: node --max-old-space-size=MB dist/bench/scale/scale-shop.js '<ShopRequest JSON>'\n");
     process.exit(2);
   }
   const log = (line: string) => process.stderr.write(`  scale ${count(request.products)}: ${line}\n`);

@@ -12,9 +12,9 @@ import {
   TRENDING_PRODUCTS,
   VIEWED,
   VIEWED_RELATED,
-} from "../src/core/api/endpoints.js";
-import type { Store } from "../src/stores/store.js";
-import type { BudgetName } from "./budgets.js";
+} from "../../src/core/api/endpoints.js";
+import type { Store } from "../../src/stores/store.js";
+import type { BudgetName } from "../report/budgets.js";
 import {
   customersWithOrders,
   inputSets,
@@ -24,7 +24,7 @@ import {
   titleKeystrokes,
   titleQueries,
   viewSessions,
-} from "./inputs.js";
+} from "../shared/inputs.js";
 
 export interface Rotation {
   /** Row label in the report. */

@@ -1,7 +1,7 @@
 // What a tinybench task reports, shared by every in-process suite (micro.ts,
 // ranking.ts, scale.ts) and the report.
 import type { Task } from "tinybench";
-import type { BudgetName } from "./budgets.js";
+import type { BudgetName } from "../report/budgets.js";
 
 export interface BudgetRef {
   name: BudgetName;

@@ -13,15 +13,15 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { rssMB, rssPartsMB, startAisle, type AisleProcess } from "./aisle-process.js";
-import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
-import type { Rotation } from "./endpoint-paths.js";
-import { builderHeapMB, describeError, describeExit, maxMapCount, remember, type RssSample } from "./exit-cause.js";
-import type { LoadSettings, ScenarioResult } from "./load.js";
-import { methodAndPath } from "./request-line.js";
-import { count } from "./report.js";
+import { rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "../shared/children.js";
+import type { Rotation } from "../load/endpoint-paths.js";
+import { builderHeapMB, describeError, describeExit, maxMapCount, remember, type RssSample } from "../shared/exit-cause.js";
+import type { LoadSettings, ScenarioResult } from "../load/load.js";
+import { methodAndPath } from "../load/request-line.js";
+import { count } from "../report/report.js";
 import { emptyShopOutcome, readShopReport, type ShopReport, type ShopRequest } from "./scale-shop.js";
-import { scenario } from "./scenario.js";
+import { scenario } from "../load/scenario.js";
 
 export interface CurveOptions {
   sizes: number[];

@@ -4,7 +4,7 @@
 // that arrive after the warm-up (one run, not two: each autocannon run costs
 // about half a second of start and stop on top of its duration).
 //
-// usage: node dist/bench/load-client.js '<LoadSpec as JSON>'
+// usage: node dist/bench/load/load-client.js '<LoadSpec as JSON>'
 // prints: one JSON line, a LoadClientOutput.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";

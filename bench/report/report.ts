@@ -3,9 +3,9 @@
 // reader needs to trust the numbers (how the load was generated, on what).
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { BUDGETS, describeBudget, verdict, type Budget, type Unit } from "./budgets.js";
-import type { LoadReport, ScenarioResult } from "./load.js";
-import type { MicroResult, MicroSuite } from "./micro-result.js";
-import type { KindImport, ScaleReport } from "./scale.js";
+import type { LoadReport, ScenarioResult } from "../load/load.js";
+import type { MicroResult, MicroSuite } from "../micro/micro-result.js";
+import type { KindImport, ScaleReport } from "../scale/scale.js";
 
 interface Row {
   figure: string;
@@ -380,7 +380,7 @@ export function formatScaleReport({ loadAtStart, report, failure }: ScaleReportI
 export function budgetsMarkdown(): string {
   const escape = (text: string) => text.replace(/\|/g, "\\|");
   return [
-    "### Budgets (bench/budgets.ts)",
+    "### Budgets (bench/report/budgets.ts)",
     "",
     "| budget | limit | source | why |",
     "|---|---|---|---|",

@@ -4,8 +4,8 @@
 // in the same 50k chunks as seedDemo), then the ranking and order-update suites
 // of ranking.ts on that store.
 //
-// usage: node dist/bench/scale.js [--products N] [--customers N] [--max-import-min M] [--chunk N] [--no-rebuild]
-//    or: node dist/bench/run.js --scale [same options]
+// usage: node dist/bench/scale/scale.js [--products N] [--customers N] [--max-import-min M] [--chunk N] [--no-rebuild]
+//   (not part of `npm run bench`: there, --scale runs the scale curve of scale-curve.ts)
 // Long: generation ~10 s, then the import; it is capped at --max-import-min
 // (default 10) and the suites run on whatever was imported by then.
 import { statSync } from "node:fs";
@@ -14,17 +14,17 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { generateDemo, type DemoData } from "../src/demo/generator.js";
-import { demoBatches, type DemoLists } from "../src/demo/seed.js";
-import { chunksOf } from "../src/core/chunks.js";
-import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../src/ingest/ingest.js";
-import { createMerchant } from "../src/ingest/merchants.js";
-import { formatTimestamp } from "../src/core/timestamps.js";
-import type { Merchant } from "../src/core/types.js";
-import { Store } from "../src/stores/store.js";
-import { installCleanup, makeTempDir, removeTempDir } from "./children.js";
-import type { MicroSuite } from "./micro-result.js";
-import { runRankingSuites, runUpdateSuites, suiteTiming, type RankingFacts } from "./ranking.js";
+import { generateDemo, type DemoData } from "../../src/demo/generator.js";
+import { demoBatches, type DemoLists } from "../../src/demo/seed.js";
+import { chunksOf } from "../../src/core/chunks.js";
+import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../../src/ingest/ingest.js";
+import { createMerchant } from "../../src/ingest/merchants.js";
+import { formatTimestamp } from "../../src/core/timestamps.js";
+import type { Merchant } from "../../src/core/types.js";
+import { Store } from "../../src/stores/store.js";
+import { installCleanup, makeTempDir, removeTempDir } from "../shared/children.js";
+import type { MicroSuite } from "../micro/micro-result.js";
+import { runRankingSuites, runUpdateSuites, suiteTiming, type RankingFacts } from "../micro/ranking.js";
 
 export interface ScaleOptions {
   products: number;
@@ -280,10 +280,10 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
   }
 }
 
-// Run alone: node dist/bench/scale.js
+// Run alone: node dist/bench/scale/scale.js
 /** Runs the scale suite with options from argv and prints its table; a failure is reported, not thrown. */
 export async function runScaleAndReport(loadAtStart: number): Promise<void> {
-  const { formatScaleReport } = await import("./report.js");
+  const { formatScaleReport } = await import("../report/report.js");
   let report: ScaleReport | null = null;
   let failure: string | null = null;
   try {

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnTracked } from "./children.js";
+import { spawnTracked } from "../shared/children.js";
 import type { LatencySummaryMs } from "./load-client.js";
 
 /**

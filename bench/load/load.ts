@@ -3,14 +3,14 @@
 // server, the ceiling and the client are separate processes sharing the cores.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
-import { isProductAvailable } from "../src/core/availability.js";
-import { Store } from "../src/stores/store.js";
-import { cpuMicros, rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
-import type { BudgetName } from "./budgets.js";
-import { makeTempDir, removeTempDir, stopChild } from "./children.js";
+import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
+import { isProductAvailable } from "../../src/core/availability.js";
+import { Store } from "../../src/stores/store.js";
+import { cpuMicros, rssMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import type { BudgetName } from "../report/budgets.js";
+import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, type EndpointRotations } from "./endpoint-paths.js";
-import { prng, recommendationInputs } from "./inputs.js";
+import { prng, recommendationInputs } from "../shared/inputs.js";
 import type { LatencySummaryMs } from "./load-client.js";
 import { fetchList, fetchOk, pairedScenario, runScenario, scenario, scenarioResult, startCeiling, type Ceiling } from "./scenario.js";
 import { findWrk, runWrk } from "./wrk-client.js";

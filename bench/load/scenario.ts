@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-import { spawnTracked, stopChild } from "./children.js";
+import { spawnTracked, stopChild } from "../shared/children.js";
 import type { LoadClientOutput, LoadSpec } from "./load-client.js";
 import { methodAndPath } from "./request-line.js";
 import type { LoadSettings, ScenarioBudgets, ScenarioResult } from "./load.js";
