@@ -13,8 +13,7 @@
 //          (only the similar-products suite, on a synthetic shop of that size)
 import { loadavg } from "node:os";
 import { installCleanup } from "./shared/children.js";
-import { runLoad, type LoadReport } from "./load/load.js";
-import type { MicroSuite } from "./micro/micro-result.js";
+import { runLoad } from "./load/load.js";
 import { runMicro } from "./micro/micro.js";
 import { budgetsMarkdown, formatReport } from "./report/report.js";
 import { writeResultsSection } from "./report/results-file.js";
@@ -22,6 +21,7 @@ import { curveOptionsFrom, runScaleCurve } from "./scale/scale-curve.js";
 import { formatCurveReport } from "./report/curve-report.js";
 import { runSimilarBench } from "./micro/similar.js";
 import { runSearchBench } from "./micro/search.js";
+import type { LoadReport, MicroSuite } from "./shared/results.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");

@@ -9,6 +9,7 @@
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import type { LatencySummaryMs } from "../shared/results.js";
 import { methodAndPath } from "./request-line.js";
 
 export interface LoadSpec {
@@ -36,16 +37,6 @@ export interface LoadSpec {
   warmupS: number;
   /** Seconds without an answer before autocannon counts a timeout and reconnects. */
   timeoutS: number;
-}
-
-export interface LatencySummaryMs {
-  count: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
 }
 
 export interface LoadClientOutput {

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { spawnTracked, stopChild } from "../shared/children.js";
 import type { LoadClientOutput, LoadSpec } from "./load-client.js";
 import { methodAndPath } from "./request-line.js";
-import type { LoadSettings, ScenarioBudgets, ScenarioResult } from "./load.js";
+import type { LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
 
 const LOAD_CLIENT = fileURLToPath(new URL("./load-client.js", import.meta.url));
 const RAW_UWS = fileURLToPath(new URL("./raw-uws.js", import.meta.url));

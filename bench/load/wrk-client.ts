@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnTracked } from "../shared/children.js";
-import type { LatencySummaryMs } from "./load-client.js";
+import type { LatencySummaryMs } from "../shared/results.js";
 
 /**
  * Posts the paths of the file in $AISLE_PATHS in turn (each request takes the

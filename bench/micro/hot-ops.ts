@@ -26,7 +26,8 @@ import { quickView } from "../../src/search/quick-view.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 import { inputSets, quickViewRequest, recommendationInputs, sessionPrefixes, titleKeystrokes } from "../shared/inputs.js";
-import { fromSamples, summarise, type MicroResult, type MicroSuite } from "./micro-result.js";
+import type { MicroResult, MicroSuite } from "../shared/results.js";
+import { fromSamples, summarise } from "./micro-result.js";
 import type { SuiteTiming } from "./ranking.js";
 
 const SETS = 256;

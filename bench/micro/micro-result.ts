@@ -1,31 +1,8 @@
-// What a tinybench task reports, shared by every in-process suite (micro.ts,
-// ranking.ts, scale.ts) and the report.
+// Turns timings into MicroResults, for every in-process suite (micro.ts,
+// hot-ops.ts, ranking.ts, search.ts, similar.ts): a tinybench task's summary,
+// or samples timed by hand.
 import type { Task } from "tinybench";
-import type { BudgetName } from "../report/budgets.js";
-
-export interface BudgetRef {
-  name: BudgetName;
-  stat: "p50" | "p99";
-}
-
-export interface MicroResult {
-  name: string;
-  p50Us: number;
-  p99Us: number;
-  opsPerSec: number;
-  samples: number;
-  error?: string;
-  /** The budget(s) this figure is judged against, if any, and on which percentile. */
-  budget?: BudgetRef | readonly BudgetRef[];
-}
-
-/** A titled group of results: one section of the report table. */
-export interface MicroSuite {
-  title: string;
-  results: MicroResult[];
-  /** Printed under the table: what the suite ran on. */
-  note?: string;
-}
+import type { MicroResult } from "../shared/results.js";
 
 export function summarise(task: Task, budget?: MicroResult["budget"]): MicroResult {
   const result = task.result;

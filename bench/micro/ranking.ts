@@ -35,7 +35,8 @@ import { recommended } from "../../workers/tasks/recommended.js";
 import { salesList } from "../../workers/tasks/sales-lists.js";
 import type { BudgetName } from "../report/budgets.js";
 import { inputSets, prng, recommendationInputs, sampleOrderLines } from "../shared/inputs.js";
-import { summarise, type MicroResult } from "./micro-result.js";
+import type { MicroResult, RankingFacts } from "../shared/results.js";
+import { summarise } from "./micro-result.js";
 
 export interface SuiteTiming {
   /** Measured time per task, ms (tinybench `time`). */
@@ -114,14 +115,6 @@ export interface RankingSuiteOptions {
   timing: SuiteTiming;
   /** rankingDemoP99 on the demo, rankingScaleP99 at 100k products. */
   budget: BudgetName;
-}
-
-export interface RankingFacts {
-  productsWithNeighbours: number;
-  productsWithoutNeighbours: number;
-  /** One-input sets with fewer bought-together candidates than the list limit: they reach the fallbacks. */
-  shortOneInputSets: number;
-  oneInputSets: number;
 }
 
 export async function runRankingSuites(

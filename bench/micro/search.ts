@@ -15,7 +15,8 @@ import { Store } from "../../src/stores/store.js";
 import { rssMB, startAisle } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { keystrokes, quickViewRequest } from "../shared/inputs.js";
-import { fromSamples, type MicroResult, type MicroSuite } from "./micro-result.js";
+import type { MicroResult, MicroSuite } from "../shared/results.js";
+import { fromSamples } from "./micro-result.js";
 
 export interface SearchBenchOptions {
   quick: boolean;

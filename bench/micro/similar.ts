@@ -9,7 +9,8 @@ import { buildSimilarModel, modelDirectory } from "../../src/similar/build.js";
 import { refreshSimilar } from "../../src/similar/refresh.js";
 import { Store } from "../../src/stores/store.js";
 import { makeTempDir, removeTempDir } from "../shared/children.js";
-import { fromSamples, type MicroResult, type MicroSuite } from "./micro-result.js";
+import type { MicroResult, MicroSuite } from "../shared/results.js";
+import { fromSamples } from "./micro-result.js";
 
 export interface SimilarBenchOptions {
   quick: boolean;

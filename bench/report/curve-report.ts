@@ -2,7 +2,7 @@
 // size, then the budget and the verdict at each size — so how a cost grows
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
-import type { CurveOptions, CurvePoint } from "../scale/scale-curve.js";
+import type { CurveOptions, CurvePoint } from "../shared/results.js";
 import { count, machineLine, ms, renderTable, us } from "./report.js";
 
 const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : "n/a");

@@ -3,9 +3,7 @@
 // reader needs to trust the numbers (how the load was generated, on what).
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { BUDGETS, describeBudget, verdict, type Budget, type Unit } from "./budgets.js";
-import type { LoadReport, ScenarioResult } from "../load/load.js";
-import type { MicroResult, MicroSuite } from "../micro/micro-result.js";
-import type { KindImport, ScaleReport } from "../scale/scale.js";
+import type { KindImport, LoadReport, MicroResult, MicroSuite, ScaleReport, ScenarioResult } from "../shared/results.js";
 
 interface Row {
   figure: string;

@@ -17,25 +17,15 @@ import { runInNewContext } from "node:vm";
 import { generateDemo, type DemoData } from "../../src/demo/generator.js";
 import { demoBatches, type DemoLists } from "../../src/demo/seed.js";
 import { chunksOf } from "../../src/core/chunks.js";
-import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../../src/ingest/ingest.js";
+import { MAX_BATCH_ITEMS, validateBatch, writeBatch } from "../../src/ingest/ingest.js";
 import { createMerchant } from "../../src/ingest/merchants.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Merchant } from "../../src/core/types.js";
 import { Store } from "../../src/stores/store.js";
 import { installCleanup, makeTempDir, removeTempDir } from "../shared/children.js";
-import type { MicroSuite } from "../micro/micro-result.js";
-import { runRankingSuites, runUpdateSuites, suiteTiming, type RankingFacts } from "../micro/ranking.js";
-
-export interface ScaleOptions {
-  products: number;
-  customers: number;
-  /** The import stops after the chunk that crosses this many minutes. */
-  maxImportMinutes: number;
-  /** Objects per ingest batch (one transaction each); seedDemo uses MAX_BATCH_ITEMS. */
-  chunk: number;
-  /** Also time a full rebuild of the bought-together model (rebuildCopurchase). */
-  rebuild: boolean;
-}
+import { runRankingSuites, runUpdateSuites, suiteTiming } from "../micro/ranking.js";
+import { formatScaleReport } from "../report/report.js";
+import type { KindImport, MicroSuite, RankingFacts, ScaleOptions, ScaleReport } from "../shared/results.js";
 
 export const DEFAULT_SCALE: ScaleOptions = {
   products: 100_000,
@@ -60,48 +50,6 @@ export function scaleOptionsFrom(argv: readonly string[]): ScaleOptions {
     chunk: Math.min(MAX_BATCH_ITEMS, number("--chunk", DEFAULT_SCALE.chunk)),
     rebuild: !argv.includes("--no-rebuild"),
   };
-}
-
-export interface ChunkTiming {
-  items: number;
-  validateMs: number;
-  writeMs: number;
-}
-
-export interface KindImport {
-  kind: IngestKind;
-  /** Objects generated of this kind; for streamed orders, those generated until the import stopped. */
-  total: number;
-  chunks: ChunkTiming[];
-}
-
-export interface ScaleReport {
-  options: ScaleOptions;
-  generateMs: number;
-  volumes: {
-    products: number;
-    variants: number;
-    collections: number;
-    markets: number;
-    marketPrices: number;
-    customers: number;
-    orders: number;
-    orderLines: number;
-  };
-  imports: KindImport[];
-  /** False when the import hit the time cap: the suites then ran on part of the orders. */
-  importComplete: boolean;
-  rssMB: { afterGenerate: number; afterImport: number; afterSuites: number };
-  /** JS heap in use after the import and a full GC (RSS also counts the LMDB pages mapped so far). */
-  heapAfterImportMB: number;
-  /** Allocated size of the LMDB file after the import. */
-  dataFileMB: number;
-  facts: RankingFacts | null;
-  suites: MicroSuite[];
-  rebuildMs: number | null;
-  /** Median of 5 store.marketsOf calls: the decode of every market's price table. */
-  marketsDecodeMs: number | null;
-  errors: string[];
 }
 
 const MB = 1024 * 1024;
@@ -283,7 +231,6 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
 // Run alone: node dist/bench/scale/scale.js
 /** Runs the scale suite with options from argv and prints its table; a failure is reported, not thrown. */
 export async function runScaleAndReport(loadAtStart: number): Promise<void> {
-  const { formatScaleReport } = await import("../report/report.js");
   let report: ScaleReport | null = null;
   let failure: string | null = null;
   try {
