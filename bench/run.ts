@@ -13,6 +13,7 @@
 //          (only the similar-products suite, on a synthetic shop of that size)
 import { loadavg } from "node:os";
 import { installCleanup } from "./shared/children.js";
+import { describeError } from "./shared/exit-cause.js";
 import { runLoad } from "./load/load.js";
 import { runMicro } from "./micro/micro.js";
 import { budgetsMarkdown, formatReport } from "./report/report.js";
@@ -21,7 +22,7 @@ import { curveOptionsFrom, runScaleCurve } from "./scale/scale-curve.js";
 import { formatCurveReport } from "./report/curve-report.js";
 import { runSimilarBench } from "./micro/similar.js";
 import { runSearchBench } from "./micro/search.js";
-import type { LoadReport, MicroSuite } from "./shared/results.js";
+import type { MicroSuite } from "./shared/results.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");
@@ -32,8 +33,14 @@ const loadAtStart = loadavg()[0] ?? NaN;
 const HOME_DEPOT_MISSING =
   "quick-view search on the 54k Home Depot titles (issue 7's keystroke replay): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+/** Runs one part of the bench: a failure is reported (NOT MEASURED, with its stack) and the other parts still run. */
+async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    errors.push(`${what} failed: ${describeError(error)}`);
+    return null;
+  }
 }
 
 // --similar-products N: only the similar-products suite, on a synthetic shop of N products.
@@ -47,12 +54,7 @@ if (similarSizeAt !== -1) {
 
 if (process.argv.includes("--search")) {
   process.stderr.write("aisle bench --search: quick-view search on the Home Depot titles…\n");
-  let search: MicroSuite | null = null;
-  try {
-    search = await runSearchBench({ quick });
-  } catch (error) {
-    errors.push(`search bench failed: ${describe(error)}`);
-  }
+  const search = await attempt("search bench", () => runSearchBench({ quick }));
   if (search === null) errors.push(HOME_DEPOT_MISSING);
   console.log(formatReport({ quick, loadAtStart, micro: search ? [search] : [], load: null, errors }));
   process.exit(0);
@@ -74,34 +76,19 @@ if (scale) {
 }
 
 process.stderr.write(`aisle bench${quick ? " --quick" : ""}: micro suites…\n`);
-let micro: MicroSuite[] | null = null;
-try {
-  micro = await runMicro({ quick });
-} catch (error) {
-  errors.push(`micro suites failed: ${describe(error)}`);
-}
-try {
-  (micro ??= []).push(await runSimilarBench({ quick }));
-} catch (error) {
-  errors.push(`similar-products suite failed: ${describe(error)}`);
-}
+const micro: MicroSuite[] = (await attempt("micro suites", () => runMicro({ quick }))) ?? [];
+const similar = await attempt("similar-products suite", () => runSimilarBench({ quick }));
+if (similar) micro.push(similar);
 
 process.stderr.write("aisle bench: quick-view search on the Home Depot titles…\n");
-try {
+await attempt("search bench", async () => {
   const search = await runSearchBench({ quick, sample: true });
-  if (search) micro = [...(micro ?? []), search];
+  if (search) micro.push(search);
   else errors.push(HOME_DEPOT_MISSING);
-} catch (error) {
-  errors.push(`search bench failed: ${describe(error)}`);
-}
+});
 
 process.stderr.write("aisle bench: load runs…\n");
-let load: LoadReport | null = null;
-try {
-  load = await runLoad({ quick });
-} catch (error) {
-  errors.push(`load runs failed: ${describe(error)}`);
-}
+const load = await attempt("load runs", () => runLoad({ quick }));
 
 const report = formatReport({ quick, loadAtStart, micro, load, errors });
 console.log(report);

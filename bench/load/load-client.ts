@@ -9,10 +9,11 @@
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import type { LatencySummaryMs } from "../shared/results.js";
+import type { LatencySummaryMs, LoadSettings } from "../shared/results.js";
 import { methodAndPath } from "./request-line.js";
 
-export interface LoadSpec {
+/** What one client process runs: the settings (connections, seconds, timeout) and the requests. */
+export interface LoadSpec extends LoadSettings {
   /** Origin, e.g. http://127.0.0.1:8080. */
   origin: string;
   /** Paths with query, each optionally prefixed by its method ("POST /…"); several are cycled through by every connection. */
@@ -32,11 +33,6 @@ export interface LoadSpec {
    * each connection is not handed its own deep copy of thousands of requests).
    */
   rotation?: "per-connection" | "shared";
-  connections: number;
-  durationS: number;
-  warmupS: number;
-  /** Seconds without an answer before autocannon counts a timeout and reconnects. */
-  timeoutS: number;
 }
 
 export interface LoadClientOutput {

@@ -8,7 +8,7 @@ import { isProductAvailable } from "../../src/core/availability.js";
 import { Store } from "../../src/stores/store.js";
 import { cpuMicros, rssMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
-import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, type EndpointRotations } from "./endpoint-paths.js";
+import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, staticIdSet, type EndpointRotations } from "./endpoint-paths.js";
 import { prng, recommendationInputs } from "../shared/inputs.js";
 import type { EventRotation, LoadReport, LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
 import { fetchList, fetchOk, pairedScenario, runScenario, scenario, scenarioResult, startCeiling, type Ceiling } from "./scenario.js";
@@ -240,9 +240,8 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     if (listed.length < 5) throw new Error(`the demo has only ${listed.length} listed products`);
     if (withNeighbours.length < 3) throw new Error(`only ${withNeighbours.length} demo products have a bought-together list`);
     if (handles.length < 100) throw new Error(`the demo has only ${handles.length} active products with handles`);
-    const idsAt = (set: number) => Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
 
-    const hitPath = `${STATIC_PRODUCTS.path}?key=${apiKey}&ids=${idsAt(0)}`;
+    const hitPath = `${STATIC_PRODUCTS.path}?key=${apiKey}&ids=${staticIdSet(listed, 0)}`;
     const missPaths = rotations.staticMiss.paths;
 
     // Recommendations for real products the model knows: one URL for the hit, and

@@ -5,7 +5,6 @@
 // with FlexSearch. Store reads, the pool hop and ONNX inference have their rows
 // in micro.ts and similar.ts.
 import { performance } from "node:perf_hooks";
-import { Bench } from "tinybench";
 import { RECOMMENDED } from "../../src/core/api/endpoints.js";
 import { isProductAvailable, isProductPublished } from "../../src/core/availability.js";
 import { jsonBytes } from "../../src/core/json.js";
@@ -26,9 +25,8 @@ import { quickView } from "../../src/search/quick-view.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 import { inputSets, quickViewRequest, recommendationInputs, sessionPrefixes, titleKeystrokes } from "../shared/inputs.js";
-import type { MicroResult, MicroSuite } from "../shared/results.js";
-import { fromSamples, summarise } from "./micro-result.js";
-import type { SuiteTiming } from "./ranking.js";
+import type { MicroSuite } from "../shared/results.js";
+import { fromSamples, judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
 /** Candidates a ranked list typically offers the renderer before `limit` is reached. */
@@ -78,12 +76,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   const index = searchIndexOf(store, merchantId).products;
   const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.product(merchantId, id)!.title })));
 
-  const bench = new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, iterations: 64, timestampProvider: "hrtimeNow" });
-  const budgets = new Map<string, MicroResult["budget"]>();
-  const add = (name: string, fn: () => unknown, budget?: MicroResult["budget"]) => {
-    bench.add(name, fn);
-    if (budget) budgets.set(name, budget);
-  };
+  const { add, run } = judgedBench(timing);
   let i = 0;
   let sink = 0;
   add("key encoding: parseParams + canonicalParams + versions → cache key (recommended, 1–3 ids)", () => {
@@ -129,7 +122,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
     `text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`,
     () => (sink += flex.search(typed[i++ % typed.length]!, 10).length),
   );
-  await bench.run();
+  const timed = await run();
   if (sink === -1) console.log(sink);
 
   // The quick-view worker task once per keystroke, in typing order (its per-index
@@ -144,7 +137,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   return {
     title: "hot operations on the demo store (tinybench, in the bench process)",
     results: [
-      ...bench.tasks.map((task) => summarise(task, budgets.get(task.name))),
+      ...timed,
       fromSamples(
         `quick-view worker task per keystroke, synthetic replay of demo titles (${typed.length} keystrokes, one pass)`,
         keystrokeUs,

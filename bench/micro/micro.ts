@@ -21,10 +21,10 @@ import { Store } from "../../src/stores/store.js";
 import { VERSION } from "../../src/version.js";
 import { makeTempDir, removeTempDir } from "../shared/children.js";
 import type { MicroResult, MicroSuite } from "../shared/results.js";
-import { summarise } from "./micro-result.js";
+import { suiteTiming, summarise } from "./measure.js";
 import { runHotOps } from "./hot-ops.js";
 import { listedIds } from "../shared/inputs.js";
-import { runRankingSuites, runUpdateSuites, suiteTiming } from "./ranking.js";
+import { runRankingSuites, runUpdateSuites } from "./ranking.js";
 
 export interface MicroOptions {
   quick: boolean;

@@ -11,7 +11,6 @@
 // transaction, which is what an orders/create webhook waits for before its ack.
 // Sampled in interleaved rounds, not by tinybench: see interleaved().
 import { performance } from "node:perf_hooks";
-import { Bench } from "tinybench";
 import { NO_PENDING } from "../../src/ingest/pending-events.js";
 import { ResponseCache } from "../../src/cache/response-cache.js";
 import { loadConfig } from "../../src/config.js";
@@ -36,22 +35,7 @@ import { salesList } from "../../workers/tasks/sales-lists.js";
 import type { BudgetName } from "../report/budgets.js";
 import { inputSets, prng, recommendationInputs, sampleOrderLines } from "../shared/inputs.js";
 import type { MicroResult, RankingFacts } from "../shared/results.js";
-import { summarise } from "./micro-result.js";
-
-export interface SuiteTiming {
-  /** Measured time per task, ms (tinybench `time`). */
-  timeMs: number;
-  warmupMs: number;
-}
-
-export function suiteTiming(quick: boolean): SuiteTiming {
-  return quick ? { timeMs: 200, warmupMs: 50 } : { timeMs: 1_500, warmupMs: 300 };
-}
-
-function bench(timing: SuiteTiming): Bench {
-  // At least 64 samples even when a call takes tens of milliseconds, so p99 means something.
-  return new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, iterations: 64, timestampProvider: "hrtimeNow" });
-}
+import { judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
 const EMPTY_LIST = new TextEncoder().encode('{"data":[]}');
@@ -154,12 +138,7 @@ export async function runRankingSuites(
   }
 
   const judged = { name: options.budget, stat: "p99" } as const;
-  const b = bench(options.timing);
-  const budgets = new Map<string, MicroResult["budget"]>();
-  const add = (name: string, fn: () => unknown, budget?: MicroResult["budget"]) => {
-    b.add(name, fn);
-    if (budget) budgets.set(name, budget);
-  };
+  const { add, run } = judgedBench(options.timing);
   let i = 0;
   let sink = 0;
   const bytes = (result: TaskResult) => (result.ok ? result.body.byteLength : -1);
@@ -210,10 +189,10 @@ export async function runRankingSuites(
     `ranking only: top sellers, ${TOP_SELLER_FALLBACK_DAYS} days, summed and first 50 ranks`,
     () => (sink += firstRanks(topSellersFrom(history, today, TOP_SELLER_FALLBACK_DAYS))),
   );
-  await b.run();
+  const results = await run();
   if (sink === -1) console.log(sink);
   return {
-    results: b.tasks.map((task) => summarise(task, budgets.get(task.name))),
+    results,
     facts: {
       productsWithNeighbours: inputs.withNeighbours.length,
       productsWithoutNeighbours: inputs.withoutNeighbours.length,

@@ -16,7 +16,7 @@ import { rssMB, startAisle } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { keystrokes, quickViewRequest } from "../shared/inputs.js";
 import type { MicroResult, MicroSuite } from "../shared/results.js";
-import { fromSamples } from "./micro-result.js";
+import { fromSamples } from "./measure.js";
 
 export interface SearchBenchOptions {
   quick: boolean;

@@ -10,7 +10,7 @@ import { refreshSimilar } from "../../src/similar/refresh.js";
 import { Store } from "../../src/stores/store.js";
 import { makeTempDir, removeTempDir } from "../shared/children.js";
 import type { MicroResult, MicroSuite } from "../shared/results.js";
-import { fromSamples } from "./micro-result.js";
+import { fromSamples } from "./measure.js";
 
 export interface SimilarBenchOptions {
   quick: boolean;

@@ -3,9 +3,8 @@
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
 import type { CurveOptions, CurvePoint } from "../shared/results.js";
-import { count, machineLine, ms, renderTable, us } from "./report.js";
+import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
 
-const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : "n/a");
 const mb = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} MB` : "n/a");
 
 interface CurveRow {

@@ -19,7 +19,7 @@ import type { Rotation } from "../load/endpoint-paths.js";
 import { builderHeapMB, describeError, describeExit, maxMapCount, remember } from "../shared/exit-cause.js";
 import type { CurveOptions, CurvePoint, LoadSettings } from "../shared/results.js";
 import { methodAndPath } from "../load/request-line.js";
-import { count } from "../report/report.js";
+import { count } from "../report/format.js";
 import { emptyShopOutcome, readShopReport, type ShopReport, type ShopRequest } from "./scale-shop.js";
 import { scenario } from "../load/scenario.js";
 

@@ -13,7 +13,7 @@
 // printed as JSON on stdout, progress on stderr):
 //   node --max-old-space-size=13925 dist/bench/scale/scale-shop.js \
 //     '{"products":1000000,"customers":66667,"dataDir":"DIR","maxImportMinutes":30,"buildSimilar":false}'
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -25,10 +25,11 @@ import { buildSimilarModel } from "../../src/similar/build.js";
 import { Store } from "../../src/stores/store.js";
 import { endpointRotations, type EndpointRotations } from "../load/endpoint-paths.js";
 import { describeError } from "../shared/exit-cause.js";
-import { runRankingSuites, suiteTiming } from "../micro/ranking.js";
-import { count } from "../report/report.js";
+import { suiteTiming } from "../micro/measure.js";
+import { runRankingSuites } from "../micro/ranking.js";
+import { count } from "../report/format.js";
 import type { ShopOutcome } from "../shared/results.js";
-import { importDemo, type ImportableDemo } from "./scale.js";
+import { dataFileMB, importDemo, type ImportableDemo } from "./scale.js";
 import { chunksOf } from "../../src/core/chunks.js";
 
 /** The shop's report, kept in its data dir: `--scale --reuse-shop DIR` serves and loads a kept shop again without building it. */
@@ -137,7 +138,7 @@ export async function buildShop(request: ShopRequest, log: (line: string) => voi
   } finally {
     await store.close();
   }
-  report.dataFileMB = (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / MB;
+  report.dataFileMB = dataFileMB(dataDir);
   // ru_maxrss is in KiB on Linux.
   report.peakRssMB = process.resourceUsage().maxRSS / 1024;
   return report;

@@ -23,8 +23,11 @@ import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Merchant } from "../../src/core/types.js";
 import { Store } from "../../src/stores/store.js";
 import { installCleanup, makeTempDir, removeTempDir } from "../shared/children.js";
-import { runRankingSuites, runUpdateSuites, suiteTiming } from "../micro/ranking.js";
+import { suiteTiming } from "../micro/measure.js";
+import { runRankingSuites, runUpdateSuites } from "../micro/ranking.js";
+import { count } from "../report/format.js";
 import { formatScaleReport } from "../report/report.js";
+import { describeError } from "../shared/exit-cause.js";
 import type { KindImport, MicroSuite, RankingFacts, ScaleOptions, ScaleReport } from "../shared/results.js";
 
 export const DEFAULT_SCALE: ScaleOptions = {
@@ -55,17 +58,16 @@ export function scaleOptionsFrom(argv: readonly string[]): ScaleOptions {
 const MB = 1024 * 1024;
 const rss = () => process.memoryUsage().rss / MB;
 
+/** Allocated size of a data dir's LMDB file: the blocks it takes on disk, not its length. */
+export function dataFileMB(dataDir: string): number {
+  return (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / MB;
+}
+
 /** A full GC before reading RSS, so the generator's garbage is not counted (no --expose-gc flag needed). */
 export function collectGarbage(): void {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
 }
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
-const count = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** What importDemo writes: the demo's lists, as arrays or read as they are generated (generateDemoStream). */
 export type ImportableDemo = DemoLists & Pick<DemoData, "merchant">;
@@ -149,9 +151,9 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
     collectGarbage();
     const afterImport = rss();
     const heapAfterImport = process.memoryUsage().heapUsed / MB;
-    const dataFileMB = (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / MB;
+    const dataFile = dataFileMB(dataDir);
     log(
-      `import done in ${((performance.now() - importStart) / 1000).toFixed(1)} s; RSS ${afterImport.toFixed(0)} MB (JS heap ${heapAfterImport.toFixed(0)} MB), LMDB file ${dataFileMB.toFixed(0)} MB`,
+      `import done in ${((performance.now() - importStart) / 1000).toFixed(1)} s; RSS ${afterImport.toFixed(0)} MB (JS heap ${heapAfterImport.toFixed(0)} MB), LMDB file ${dataFile.toFixed(0)} MB`,
     );
 
     const suites: MicroSuite[] = [];
@@ -168,7 +170,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
           `${facts.shortOneInputSets} of the ${facts.oneInputSets} one-input sets have fewer bought-together candidates than the limit, so they also compute the trending fallback`,
       });
     } catch (error) {
-      errors.push(`ranking suites failed: ${describe(error)}`);
+      errors.push(`ranking suites failed: ${describeError(error)}`);
     }
     log("order-update suites…");
     try {
@@ -177,7 +179,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
         results: await runUpdateSuites(store, merchant.id, { timing }),
       });
     } catch (error) {
-      errors.push(`order-update suites failed: ${describe(error)}`);
+      errors.push(`order-update suites failed: ${describeError(error)}`);
     }
     const afterSuites = rss();
 
@@ -193,7 +195,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
       }
       marketsDecodeMs = times.sort((a, b) => a - b)[2]!;
     } catch (error) {
-      errors.push(`markets decode failed: ${describe(error)}`);
+      errors.push(`markets decode failed: ${describeError(error)}`);
     }
 
     let rebuildMs: number | null = null;
@@ -204,7 +206,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
         await store.rebuildCopurchase(merchant.id);
         rebuildMs = performance.now() - t;
       } catch (error) {
-        errors.push(`model rebuild failed: ${describe(error)}`);
+        errors.push(`model rebuild failed: ${describeError(error)}`);
       }
     }
     return {
@@ -215,7 +217,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
       importComplete,
       rssMB: { afterGenerate, afterImport, afterSuites },
       heapAfterImportMB: heapAfterImport,
-      dataFileMB,
+      dataFileMB: dataFile,
       facts,
       suites,
       rebuildMs,
@@ -236,7 +238,7 @@ export async function runScaleAndReport(loadAtStart: number): Promise<void> {
   try {
     report = await runScale(scaleOptionsFrom(process.argv.slice(2)));
   } catch (error) {
-    failure = describe(error);
+    failure = describeError(error);
   }
   console.log(formatScaleReport({ loadAtStart, report, failure }));
 }

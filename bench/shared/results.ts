@@ -44,9 +44,12 @@ export interface RankingFacts {
 // ── Load runs against a real server ──────────────────────────────────────────
 
 export interface LoadSettings {
+  /** Closed-loop connections: each holds one request in flight. */
   connections: number;
+  /** Seconds measured, after warmupS seconds whose answers are not recorded. */
   durationS: number;
   warmupS: number;
+  /** Seconds without an answer before the client counts a timeout (autocannon then reconnects). */
   timeoutS: number;
 }
 
