@@ -31,7 +31,7 @@ const errors: string[] = [];
 const loadAtStart = loadavg()[0] ?? NaN;
 
 const HOME_DEPOT_MISSING =
-  "quick-view search on the 54k Home Depot titles (issue 7's keystroke replay): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
+  "quick-view search on the 54k Home Depot titles (the real queries typed character by character): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
 
 /** Runs one part of the bench: a failure is reported (NOT MEASURED, with its stack) and the other parts still run. */
 async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | null> {
