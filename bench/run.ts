@@ -5,23 +5,24 @@
 // usage: node dist/bench/run.js [--quick]   (--quick: a ~1 min smoke run with short durations)
 //        node dist/bench/run.js --search [--quick]   (only the quick-view search suite)
 //        node dist/bench/run.js --scale [--sizes 10000,100000,1000000] [--max-import-min M] [--similar-up-to N] [--max-customers N]
-//        node dist/bench/run.js --scale --reuse-shop DIR   (serve and load a shop kept by a standalone bench/scale-shop.ts run)
+//        node dist/bench/run.js --scale --reuse-shop DIR   (serve and load a shop kept by a standalone bench/scale/scale-shop.ts run)
 //          (only the opt-in scale curve, scale-curve.ts: a shop per size, generated and imported by a
 //          child process with a big heap (scale-shop.ts), then served; 30+ minutes)
-//          (dist/bench/scale.js alone still runs the in-process 100k ranking and order-update suites)
+//          (dist/bench/scale/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
 //          (only the similar-products suite, on a synthetic shop of that size)
 import { loadavg } from "node:os";
-import { installCleanup } from "./children.js";
-import { runLoad, type LoadReport } from "./load.js";
-import type { MicroSuite } from "./micro-result.js";
-import { runMicro } from "./micro.js";
-import { budgetsMarkdown, formatReport } from "./report.js";
-import { writeResultsSection } from "./results-file.js";
-import { curveOptionsFrom, runScaleCurve } from "./scale-curve.js";
-import { formatCurveReport } from "./curve-report.js";
-import { runSimilarBench } from "./similar.js";
-import { runSearchBench } from "./search.js";
+import { installCleanup } from "./shared/children.js";
+import { describeError } from "./shared/exit-cause.js";
+import { runLoad } from "./load/load.js";
+import { runMicro } from "./micro/micro.js";
+import { budgetsMarkdown, formatReport } from "./report/report.js";
+import { writeResultsSection } from "./report/results-file.js";
+import { curveOptionsFrom, runScaleCurve } from "./scale/scale-curve.js";
+import { formatCurveReport } from "./report/curve-report.js";
+import { runSimilarBench } from "./micro/similar.js";
+import { runSearchBench } from "./micro/search.js";
+import type { MicroSuite } from "./shared/results.js";
 
 installCleanup();
 const quick = process.argv.includes("--quick");
@@ -30,10 +31,16 @@ const errors: string[] = [];
 const loadAtStart = loadavg()[0] ?? NaN;
 
 const HOME_DEPOT_MISSING =
-  "quick-view search on the 54k Home Depot titles (issue 7's keystroke replay): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
+  "quick-view search on the 54k Home Depot titles (the real queries typed character by character): ../shared/data/homedepot_products.tsv or homedepot_dev_judgments.tsv not found; the synthetic replay of demo titles (hot operations, and the quick-view load row) stands in";
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+/** Runs one part of the bench: a failure is reported (NOT MEASURED, with its stack) and the other parts still run. */
+async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    errors.push(`${what} failed: ${describeError(error)}`);
+    return null;
+  }
 }
 
 // --similar-products N: only the similar-products suite, on a synthetic shop of N products.
@@ -47,12 +54,7 @@ if (similarSizeAt !== -1) {
 
 if (process.argv.includes("--search")) {
   process.stderr.write("aisle bench --search: quick-view search on the Home Depot titles…\n");
-  let search: MicroSuite | null = null;
-  try {
-    search = await runSearchBench({ quick });
-  } catch (error) {
-    errors.push(`search bench failed: ${describe(error)}`);
-  }
+  const search = await attempt("search bench", () => runSearchBench({ quick }));
   if (search === null) errors.push(HOME_DEPOT_MISSING);
   console.log(formatReport({ quick, loadAtStart, micro: search ? [search] : [], load: null, errors }));
   process.exit(0);
@@ -74,34 +76,19 @@ if (scale) {
 }
 
 process.stderr.write(`aisle bench${quick ? " --quick" : ""}: micro suites…\n`);
-let micro: MicroSuite[] | null = null;
-try {
-  micro = await runMicro({ quick });
-} catch (error) {
-  errors.push(`micro suites failed: ${describe(error)}`);
-}
-try {
-  (micro ??= []).push(await runSimilarBench({ quick }));
-} catch (error) {
-  errors.push(`similar-products suite failed: ${describe(error)}`);
-}
+const micro: MicroSuite[] = (await attempt("micro suites", () => runMicro({ quick }))) ?? [];
+const similar = await attempt("similar-products suite", () => runSimilarBench({ quick }));
+if (similar) micro.push(similar);
 
 process.stderr.write("aisle bench: quick-view search on the Home Depot titles…\n");
-try {
+await attempt("search bench", async () => {
   const search = await runSearchBench({ quick, sample: true });
-  if (search) micro = [...(micro ?? []), search];
+  if (search) micro.push(search);
   else errors.push(HOME_DEPOT_MISSING);
-} catch (error) {
-  errors.push(`search bench failed: ${describe(error)}`);
-}
+});
 
 process.stderr.write("aisle bench: load runs…\n");
-let load: LoadReport | null = null;
-try {
-  load = await runLoad({ quick });
-} catch (error) {
-  errors.push(`load runs failed: ${describe(error)}`);
-}
+const load = await attempt("load runs", () => runLoad({ quick }));
 
 const report = formatReport({ quick, loadAtStart, micro, load, errors });
 console.log(report);

@@ -28,7 +28,11 @@ const FORBIDDEN = [
 const PURE = "src/core/";
 
 const isRelative = (specifier) => specifier.startsWith(".");
-const packageName = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+const packageName = (specifier) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 const within = (path, folders) => folders.some((folder) => path === folder || path.startsWith(folder));
 
 function problem(file, specifier, target) {
@@ -61,7 +65,9 @@ const wallsRule = {
     const check = (node) => {
       const specifier = node.source?.value;
       if (typeof specifier !== "string") return;
-      const target = relative(root, resolve(dirname(context.filename), specifier)).split("\\").join("/");
+      const target = relative(root, resolve(dirname(context.filename), specifier))
+        .split("\\")
+        .join("/");
       const message = problem(file, specifier, target);
       if (message) context.report({ node: node.source, message });
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { serverNotes } from "../../bench/curve-report.js";
-import { builderHeapMB, describeExit, maxMapCount, remember, rssSummary } from "../../bench/exit-cause.js";
+import { serverNotes } from "../../bench/report/curve-report.js";
+import { builderHeapMB, describeExit, maxMapCount, remember, rssSummary } from "../../bench/shared/exit-cause.js";
 
 const GB = 1024 ** 3;
 

@@ -13,39 +13,15 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { rssMB, rssPartsMB, startAisle, type AisleProcess } from "./aisle-process.js";
-import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "./children.js";
-import type { Rotation } from "./endpoint-paths.js";
-import { builderHeapMB, describeError, describeExit, maxMapCount, remember, type RssSample } from "./exit-cause.js";
-import type { LoadSettings, ScenarioResult } from "./load.js";
-import { methodAndPath } from "./request-line.js";
-import { count } from "./report.js";
+import { rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "../shared/children.js";
+import type { Rotation } from "../load/endpoint-paths.js";
+import { builderHeapMB, describeError, describeExit, maxMapCount, remember } from "../shared/exit-cause.js";
+import type { CurveOptions, CurvePoint, LoadSettings } from "../shared/results.js";
+import { methodAndPath } from "../load/request-line.js";
+import { count } from "../report/format.js";
 import { emptyShopOutcome, readShopReport, type ShopReport, type ShopRequest } from "./scale-shop.js";
-import { scenario } from "./scenario.js";
-
-export interface CurveOptions {
-  sizes: number[];
-  /** Per size: the import stops after the batch that crosses this many minutes. */
-  maxImportMinutes: number;
-  /** Sizes above this skip the similar-products build (the server then trains in the background). */
-  similarUpTo: number;
-  /**
-   * Caps the customers (and with them orders and sessions) of every shop. The 1M shop
-   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) was
-   * generated in 6.5 min as 15.6 GB of live V8 heap, and its import then needed more
-   * heap than V8 can map under the kernel's default vm.max_map_count (65,530 mappings of
-   * 256 KB ≈ 16 GB): the child died 200k products into the import. That was measured
-   * before orders and events were streamed into the import (scale-shop.ts), which no
-   * longer holds them all. A capped run grows the catalogue alone past that.
-   */
-  maxCustomers: number | null;
-  /**
-   * A data dir a standalone scale-shop.ts run built and kept (with its
-   * shop-report.json): its shop is served and loaded again, not built; the
-   * dir is left in place. Building the 1M shop takes over an hour.
-   */
-  reuseShop: string | null;
-}
+import { scenario } from "../load/scenario.js";
 
 /**
  * The similar-products build before the server starts, up to --similar-up-to
@@ -98,30 +74,6 @@ function keptShopProducts(dataDir: string): number {
 
 /** Load of each endpoint at each size: shorter than the default bench's, the same connections. */
 export const CURVE_LOAD: LoadSettings = { connections: 10, durationS: 3, warmupS: 1, timeoutS: 2 };
-
-export interface CurvePoint extends Omit<ShopReport, "rotations" | "apiKey" | "peakRssMB" | "heapLimitMB"> {
-  products: number;
-  /** The shop-building child: its peak RSS and V8 heap limit (NaN when it reported nothing). */
-  build: { peakRssMB: number; heapLimitMB: number };
-  coldStartMs: number;
-  rssAfterStartMB: number;
-  rssAfterLoadMB: number;
-  /** The parts of rssAfterLoadMB: anonymous memory, and touched pages of the LMDB map (see rssPartsMB). */
-  rssAfterLoadParts: { anon: number; file: number };
-  /** The server's RSS sampled every second from start to stop. */
-  rssSamples: RssSample[];
-  endpoints: ScenarioResult[];
-  /**
-   * Per endpoint (by rotation name): the first request after start, timed alone
-   * before the load run. Per-worker state built on first use (the search index,
-   * the session index read from the event log) is paid here, not in the p99.
-   */
-  firstRequestMs: Map<string, number>;
-  /** Why the server died during the run (exit status, stderr, RSS), or null when it did not. */
-  serverDeath: string | null;
-  /** The server's warn/error and model-training log lines during the run. */
-  serverNotes: string[];
-}
 
 const FIRST_REQUEST_CAP_MS = 600_000;
 const RSS_SAMPLE_MS = 1_000;

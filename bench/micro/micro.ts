@@ -3,27 +3,28 @@
 // hit is parse + key + cache get + write; a miss adds a pool hop and the render.
 // Then, on the same store, the ranking and order-update suites of ranking.ts.
 import { Bench } from "tinybench";
-import { ResponseCache } from "../src/cache/response-cache.js";
-import { loadConfig } from "../src/config.js";
-import { STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
-import { jsonBytes } from "../src/core/json.js";
-import { canonicalParams, parseParams, type ParsedParams } from "../src/core/params/parse.js";
-import { listOptionsFrom, staticSelectionFrom } from "../src/core/products/query.js";
-import { renderProductList } from "../src/core/products/render.js";
-import { staticCandidates } from "../src/core/products/static-selection.js";
-import { seedDemo } from "../src/demo/seed.js";
-import type { RequestInfo } from "../src/http/router.js";
-import { storefrontRoutes } from "../src/http/routes/storefront.js";
-import { NO_PENDING } from "../src/ingest/pending-events.js";
-import { WorkerPool } from "../src/pool/pool.js";
-import { merchantCatalog } from "../src/stores/catalog.js";
-import { Store } from "../src/stores/store.js";
-import { VERSION } from "../src/version.js";
-import { makeTempDir, removeTempDir } from "./children.js";
-import { summarise, type MicroResult, type MicroSuite } from "./micro-result.js";
+import { ResponseCache } from "../../src/cache/response-cache.js";
+import { loadConfig } from "../../src/config.js";
+import { STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
+import { jsonBytes } from "../../src/core/json.js";
+import { canonicalParams, parseParams, type ParsedParams } from "../../src/core/params/parse.js";
+import { listOptionsFrom, staticSelectionFrom } from "../../src/core/products/query.js";
+import { renderProductList } from "../../src/core/products/render.js";
+import { staticCandidates } from "../../src/core/products/static-selection.js";
+import { seedDemo } from "../../src/demo/seed.js";
+import type { RequestInfo } from "../../src/http/router.js";
+import { storefrontRoutes } from "../../src/http/routes/storefront.js";
+import { NO_PENDING } from "../../src/ingest/pending-events.js";
+import { WorkerPool } from "../../src/pool/pool.js";
+import { merchantCatalog } from "../../src/stores/catalog.js";
+import { Store } from "../../src/stores/store.js";
+import { VERSION } from "../../src/version.js";
+import { makeTempDir, removeTempDir } from "../shared/children.js";
+import type { MicroResult, MicroSuite } from "../shared/results.js";
+import { suiteTiming, summarise } from "./measure.js";
 import { runHotOps } from "./hot-ops.js";
-import { listedIds } from "./inputs.js";
-import { runRankingSuites, runUpdateSuites, suiteTiming } from "./ranking.js";
+import { listedIds } from "../shared/inputs.js";
+import { runRankingSuites, runUpdateSuites } from "./ranking.js";
 
 export interface MicroOptions {
   quick: boolean;

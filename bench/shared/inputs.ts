@@ -1,9 +1,9 @@
 // Real inputs for the ranking benches, read from a seeded store: which products
 // a recommendation is asked for, and order lines to write as new orders. Picks
 // are deterministic (seeded), so two runs measure the same requests.
-import { isProductAvailable } from "../src/core/availability.js";
-import type { QuickViewRequest } from "../src/core/search/request.js";
-import type { Store } from "../src/stores/store.js";
+import { isProductAvailable } from "../../src/core/availability.js";
+import type { QuickViewRequest } from "../../src/core/search/request.js";
+import type { Store } from "../../src/stores/store.js";
 
 /** mulberry32: tiny, seeded, good enough to spread picks. */
 export function prng(seed: number): () => number {

@@ -11,46 +11,31 @@
 // transaction, which is what an orders/create webhook waits for before its ack.
 // Sampled in interleaved rounds, not by tinybench: see interleaved().
 import { performance } from "node:perf_hooks";
-import { Bench } from "tinybench";
-import { NO_PENDING } from "../src/ingest/pending-events.js";
-import { ResponseCache } from "../src/cache/response-cache.js";
-import { loadConfig } from "../src/config.js";
-import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../src/core/api/endpoints.js";
-import { normaliseOrder } from "../src/core/ingest/records.js";
-import type { RecommendedTask, SalesListTask } from "../src/core/products/query.js";
-import { dayNumber } from "../src/core/recs/days.js";
-import type { Ranking } from "../src/core/recs/ranking.js";
-import { formatTimestamp } from "../src/core/timestamps.js";
-import type { Order } from "../src/core/types.js";
-import type { RequestInfo, Route } from "../src/http/router.js";
-import { storefrontRoutes } from "../src/http/routes/storefront.js";
-import type { WorkerPool } from "../src/pool/pool.js";
-import type { Task, TaskAnswer } from "../src/pool/protocol.js";
-import { boughtTogether } from "../src/recs/copurchase-ranking.js";
-import { salesHistoryOf } from "../src/recs/sales-history.js";
-import { TOP_SELLER_FALLBACK_DAYS, topSellersFrom, trendingFrom } from "../src/recs/sales-rankings.js";
-import type { Located, Store } from "../src/stores/store.js";
-import { VERSION } from "../src/version.js";
-import { recommended } from "../src/lists/recommended.js";
-import { salesList } from "../src/lists/sales-lists.js";
-import type { BudgetName } from "./budgets.js";
-import { inputSets, prng, recommendationInputs, sampleOrderLines } from "./inputs.js";
-import { summarise, type MicroResult } from "./micro-result.js";
-
-export interface SuiteTiming {
-  /** Measured time per task, ms (tinybench `time`). */
-  timeMs: number;
-  warmupMs: number;
-}
-
-export function suiteTiming(quick: boolean): SuiteTiming {
-  return quick ? { timeMs: 200, warmupMs: 50 } : { timeMs: 1_500, warmupMs: 300 };
-}
-
-function bench(timing: SuiteTiming): Bench {
-  // At least 64 samples even when a call takes tens of milliseconds, so p99 means something.
-  return new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, iterations: 64, timestampProvider: "hrtimeNow" });
-}
+import { NO_PENDING } from "../../src/ingest/pending-events.js";
+import { ResponseCache } from "../../src/cache/response-cache.js";
+import { loadConfig } from "../../src/config.js";
+import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../../src/core/api/endpoints.js";
+import { normaliseOrder } from "../../src/core/ingest/records.js";
+import type { RecommendedTask, SalesListTask } from "../../src/core/products/query.js";
+import { dayNumber } from "../../src/core/recs/days.js";
+import type { Ranking } from "../../src/core/recs/ranking.js";
+import { formatTimestamp } from "../../src/core/timestamps.js";
+import type { Order } from "../../src/core/types.js";
+import type { RequestInfo, Route } from "../../src/http/router.js";
+import { storefrontRoutes } from "../../src/http/routes/storefront.js";
+import type { WorkerPool } from "../../src/pool/pool.js";
+import type { Task, TaskAnswer } from "../../src/pool/protocol.js";
+import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
+import { salesHistoryOf } from "../../src/recs/sales-history.js";
+import { TOP_SELLER_FALLBACK_DAYS, topSellersFrom, trendingFrom } from "../../src/recs/sales-rankings.js";
+import type { Located, Store } from "../../src/stores/store.js";
+import { VERSION } from "../../src/version.js";
+import { recommended } from "../../src/lists/recommended.js";
+import { salesList } from "../../src/lists/sales-lists.js";
+import type { BudgetName } from "../report/budgets.js";
+import { inputSets, prng, recommendationInputs, sampleOrderLines } from "../shared/inputs.js";
+import type { MicroResult, RankingFacts } from "../shared/results.js";
+import { judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
 const EMPTY_LIST = new TextEncoder().encode('{"data":[]}');
@@ -115,14 +100,6 @@ export interface RankingSuiteOptions {
   budget: BudgetName;
 }
 
-export interface RankingFacts {
-  productsWithNeighbours: number;
-  productsWithoutNeighbours: number;
-  /** One-input sets with fewer bought-together candidates than the list limit: they reach the fallbacks. */
-  shortOneInputSets: number;
-  oneInputSets: number;
-}
-
 export async function runRankingSuites(
   store: Store,
   merchantId: string,
@@ -160,12 +137,7 @@ export async function runRankingSuites(
   }
 
   const judged = { name: options.budget, stat: "p99" } as const;
-  const b = bench(options.timing);
-  const budgets = new Map<string, MicroResult["budget"]>();
-  const add = (name: string, fn: () => unknown, budget?: MicroResult["budget"]) => {
-    b.add(name, fn);
-    if (budget) budgets.set(name, budget);
-  };
+  const { add, run } = judgedBench(options.timing);
   let i = 0;
   let sink = 0;
   const bytes = (body: Uint8Array) => body.byteLength;
@@ -216,10 +188,10 @@ export async function runRankingSuites(
     `ranking only: top sellers, ${TOP_SELLER_FALLBACK_DAYS} days, summed and first 50 ranks`,
     () => (sink += firstRanks(topSellersFrom(history, today, TOP_SELLER_FALLBACK_DAYS))),
   );
-  await b.run();
+  const results = await run();
   if (sink === -1) console.log(sink);
   return {
-    results: b.tasks.map((task) => summarise(task, budgets.get(task.name))),
+    results,
     facts: {
       productsWithNeighbours: inputs.withNeighbours.length,
       productsWithoutNeighbours: inputs.withoutNeighbours.length,

@@ -3,8 +3,8 @@
 // process under the same load client, so aisle's figures can be quoted as a
 // share of what uWS itself reaches on this machine at this moment.
 //
-// usage: node dist/bench/raw-uws.js <body-file> [port]   (port 0 or absent: any free port; env PORT also works)
-//        node dist/bench/raw-uws.js --replay <replay.json> [port]   (a body per URL)
+// usage: node dist/bench/load/raw-uws.js <body-file> [port]   (port 0 or absent: any free port; env PORT also works)
+//        node dist/bench/load/raw-uws.js --replay <replay.json> [port]   (a body per URL)
 // prints: "raw-uws ready on <port>" once listening.
 import { readFileSync } from "node:fs";
 import uWS from "uWebSockets.js";

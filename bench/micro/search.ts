@@ -5,17 +5,18 @@
 // shopper replaying the same keystrokes on one keep-alive connection.
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { planQuery } from "../src/core/search/query-plan.js";
-import { rankProducts } from "../src/core/search/ranker.js";
-import { loadTitledMerchant, readTitledProducts, titledProductBatches } from "../src/eval/search-catalogue.js";
-import { SearchJudgments } from "../src/eval/search-metrics.js";
-import { measuredIndexBuild } from "../src/search/merchant-index.js";
-import { quickView } from "../src/search/quick-view.js";
-import { Store } from "../src/stores/store.js";
-import { rssMB, startAisle } from "./aisle-process.js";
-import { makeTempDir, removeTempDir, stopChild } from "./children.js";
-import { keystrokes, quickViewRequest } from "./inputs.js";
-import { fromSamples, type MicroResult, type MicroSuite } from "./micro-result.js";
+import { planQuery } from "../../src/core/search/query-plan.js";
+import { rankProducts } from "../../src/core/search/ranker.js";
+import { loadTitledMerchant, readTitledProducts, titledProductBatches } from "../../src/eval/search-catalogue.js";
+import { SearchJudgments } from "../../src/eval/search-metrics.js";
+import { measuredIndexBuild } from "../../src/search/merchant-index.js";
+import { quickView } from "../../src/search/quick-view.js";
+import { Store } from "../../src/stores/store.js";
+import { rssMB, startAisle } from "../shared/aisle-process.js";
+import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
+import { keystrokes, quickViewRequest } from "../shared/inputs.js";
+import type { MicroResult, MicroSuite } from "../shared/results.js";
+import { fromSamples } from "./measure.js";
 
 export interface SearchBenchOptions {
   quick: boolean;

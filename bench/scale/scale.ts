@@ -4,8 +4,8 @@
 // in the same 50k chunks as seedDemo), then the ranking and order-update suites
 // of ranking.ts on that store.
 //
-// usage: node dist/bench/scale.js [--products N] [--customers N] [--max-import-min M] [--chunk N] [--no-rebuild]
-//    or: node dist/bench/run.js --scale [same options]
+// usage: node dist/bench/scale/scale.js [--products N] [--customers N] [--max-import-min M] [--chunk N] [--no-rebuild]
+//   (not part of `npm run bench`: there, --scale runs the scale curve of scale-curve.ts)
 // Long: generation ~10 s, then the import; it is capped at --max-import-min
 // (default 10) and the suites run on whatever was imported by then.
 import { statSync } from "node:fs";
@@ -14,28 +14,21 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { generateDemo, type DemoData } from "../src/demo/generator.js";
-import { demoBatches, type DemoLists } from "../src/demo/seed.js";
-import { chunksOf } from "../src/core/chunks.js";
-import { MAX_BATCH_ITEMS, validateBatch, writeBatch, type IngestKind } from "../src/ingest/ingest.js";
-import { createMerchant } from "../src/ingest/merchants.js";
-import { formatTimestamp } from "../src/core/timestamps.js";
-import type { Merchant } from "../src/core/types.js";
-import { Store } from "../src/stores/store.js";
-import { installCleanup, makeTempDir, removeTempDir } from "./children.js";
-import type { MicroSuite } from "./micro-result.js";
-import { runRankingSuites, runUpdateSuites, suiteTiming, type RankingFacts } from "./ranking.js";
-
-export interface ScaleOptions {
-  products: number;
-  customers: number;
-  /** The import stops after the chunk that crosses this many minutes. */
-  maxImportMinutes: number;
-  /** Objects per ingest batch (one transaction each); seedDemo uses MAX_BATCH_ITEMS. */
-  chunk: number;
-  /** Also time a full rebuild of the bought-together model (rebuildCopurchase). */
-  rebuild: boolean;
-}
+import { generateDemo, type DemoData } from "../../src/demo/generator.js";
+import { demoBatches, type DemoLists } from "../../src/demo/seed.js";
+import { chunksOf } from "../../src/core/chunks.js";
+import { MAX_BATCH_ITEMS, validateBatch, writeBatch } from "../../src/ingest/ingest.js";
+import { createMerchant } from "../../src/ingest/merchants.js";
+import { formatTimestamp } from "../../src/core/timestamps.js";
+import type { Merchant } from "../../src/core/types.js";
+import { Store } from "../../src/stores/store.js";
+import { installCleanup, makeTempDir, removeTempDir } from "../shared/children.js";
+import { suiteTiming } from "../micro/measure.js";
+import { runRankingSuites, runUpdateSuites } from "../micro/ranking.js";
+import { count } from "../report/format.js";
+import { formatScaleReport } from "../report/report.js";
+import { describeError } from "../shared/exit-cause.js";
+import type { KindImport, MicroSuite, RankingFacts, ScaleOptions, ScaleReport } from "../shared/results.js";
 
 export const DEFAULT_SCALE: ScaleOptions = {
   products: 100_000,
@@ -62,62 +55,19 @@ export function scaleOptionsFrom(argv: readonly string[]): ScaleOptions {
   };
 }
 
-export interface ChunkTiming {
-  items: number;
-  validateMs: number;
-  writeMs: number;
-}
-
-export interface KindImport {
-  kind: IngestKind;
-  /** Objects generated of this kind; for streamed orders, those generated until the import stopped. */
-  total: number;
-  chunks: ChunkTiming[];
-}
-
-export interface ScaleReport {
-  options: ScaleOptions;
-  generateMs: number;
-  volumes: {
-    products: number;
-    variants: number;
-    collections: number;
-    markets: number;
-    marketPrices: number;
-    customers: number;
-    orders: number;
-    orderLines: number;
-  };
-  imports: KindImport[];
-  /** False when the import hit the time cap: the suites then ran on part of the orders. */
-  importComplete: boolean;
-  rssMB: { afterGenerate: number; afterImport: number; afterSuites: number };
-  /** JS heap in use after the import and a full GC (RSS also counts the LMDB pages mapped so far). */
-  heapAfterImportMB: number;
-  /** Allocated size of the LMDB file after the import. */
-  dataFileMB: number;
-  facts: RankingFacts | null;
-  suites: MicroSuite[];
-  rebuildMs: number | null;
-  /** Median of 5 store.marketsOf calls: the decode of every market's price table. */
-  marketsDecodeMs: number | null;
-  errors: string[];
-}
-
 const MB = 1024 * 1024;
 const rss = () => process.memoryUsage().rss / MB;
+
+/** Allocated size of a data dir's LMDB file: the blocks it takes on disk, not its length. */
+export function dataFileMB(dataDir: string): number {
+  return (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / MB;
+}
 
 /** A full GC before reading RSS, so the generator's garbage is not counted (no --expose-gc flag needed). */
 export function collectGarbage(): void {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
 }
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
-const count = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** What importDemo writes: the demo's lists, as arrays or read as they are generated (generateDemoStream). */
 export type ImportableDemo = DemoLists & Pick<DemoData, "merchant">;
@@ -201,9 +151,9 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
     collectGarbage();
     const afterImport = rss();
     const heapAfterImport = process.memoryUsage().heapUsed / MB;
-    const dataFileMB = (statSync(join(dataDir, "aisle.lmdb")).blocks * 512) / MB;
+    const dataFile = dataFileMB(dataDir);
     log(
-      `import done in ${((performance.now() - importStart) / 1000).toFixed(1)} s; RSS ${afterImport.toFixed(0)} MB (JS heap ${heapAfterImport.toFixed(0)} MB), LMDB file ${dataFileMB.toFixed(0)} MB`,
+      `import done in ${((performance.now() - importStart) / 1000).toFixed(1)} s; RSS ${afterImport.toFixed(0)} MB (JS heap ${heapAfterImport.toFixed(0)} MB), LMDB file ${dataFile.toFixed(0)} MB`,
     );
 
     const suites: MicroSuite[] = [];
@@ -220,7 +170,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
           `${facts.shortOneInputSets} of the ${facts.oneInputSets} one-input sets have fewer bought-together candidates than the limit, so they also compute the trending fallback`,
       });
     } catch (error) {
-      errors.push(`ranking suites failed: ${describe(error)}`);
+      errors.push(`ranking suites failed: ${describeError(error)}`);
     }
     log("order-update suites…");
     try {
@@ -229,7 +179,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
         results: await runUpdateSuites(store, merchant.id, { timing }),
       });
     } catch (error) {
-      errors.push(`order-update suites failed: ${describe(error)}`);
+      errors.push(`order-update suites failed: ${describeError(error)}`);
     }
     const afterSuites = rss();
 
@@ -245,7 +195,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
       }
       marketsDecodeMs = times.sort((a, b) => a - b)[2]!;
     } catch (error) {
-      errors.push(`markets decode failed: ${describe(error)}`);
+      errors.push(`markets decode failed: ${describeError(error)}`);
     }
 
     let rebuildMs: number | null = null;
@@ -256,7 +206,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
         await store.rebuildCopurchase(merchant.id);
         rebuildMs = performance.now() - t;
       } catch (error) {
-        errors.push(`model rebuild failed: ${describe(error)}`);
+        errors.push(`model rebuild failed: ${describeError(error)}`);
       }
     }
     return {
@@ -267,7 +217,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
       importComplete,
       rssMB: { afterGenerate, afterImport, afterSuites },
       heapAfterImportMB: heapAfterImport,
-      dataFileMB,
+      dataFileMB: dataFile,
       facts,
       suites,
       rebuildMs,
@@ -280,16 +230,15 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
   }
 }
 
-// Run alone: node dist/bench/scale.js
+// Run alone: node dist/bench/scale/scale.js
 /** Runs the scale suite with options from argv and prints its table; a failure is reported, not thrown. */
 export async function runScaleAndReport(loadAtStart: number): Promise<void> {
-  const { formatScaleReport } = await import("./report.js");
   let report: ScaleReport | null = null;
   let failure: string | null = null;
   try {
     report = await runScale(scaleOptionsFrom(process.argv.slice(2)));
   } catch (error) {
-    failure = describe(error);
+    failure = describeError(error);
   }
   console.log(formatScaleReport({ loadAtStart, report, failure }));
 }

@@ -6,8 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnTracked } from "./children.js";
-import type { LatencySummaryMs } from "./load-client.js";
+import { outputOf, spawnTracked } from "../shared/children.js";
+import type { LatencySummaryMs, LoadSettings } from "../shared/results.js";
 
 /**
  * Posts the paths of the file in $AISLE_PATHS in turn (each request takes the
@@ -46,13 +46,9 @@ export function findWrk(): string | null {
   return line?.split(" [")[0] ?? null;
 }
 
-export interface WrkSpec {
+export interface WrkSpec extends LoadSettings {
   origin: string;
   pathsFile: string;
-  connections: number;
-  durationS: number;
-  warmupS: number;
-  timeoutS: number;
   /** Where the Lua script is written. */
   scratch: string;
 }
@@ -98,11 +94,7 @@ async function runOnce(spec: WrkSpec, script: string, seconds: number): Promise<
     spec.origin,
   ];
   const child = spawnTracked("wrk", args, { env: { ...process.env, AISLE_PATHS: spec.pathsFile } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const { code, stdout, stderr } = await outputOf(child);
   const line = stdout.split("\n").find((l) => l.startsWith("WRK_RESULT "));
   if (code !== 0 || line === undefined) throw new Error(`wrk failed (${code}): ${(stderr || stdout).slice(-1000)}`);
   return JSON.parse(line.slice("WRK_RESULT ".length)) as WrkResult;

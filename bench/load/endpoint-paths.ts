@@ -12,9 +12,10 @@ import {
   TRENDING_PRODUCTS,
   VIEWED,
   VIEWED_RELATED,
-} from "../src/core/api/endpoints.js";
-import type { Store } from "../src/stores/store.js";
-import type { BudgetName } from "./budgets.js";
+} from "../../src/core/api/endpoints.js";
+import type { Store } from "../../src/stores/store.js";
+import type { BudgetName } from "../report/budgets.js";
+import { count } from "../report/format.js";
 import {
   customersWithOrders,
   inputSets,
@@ -24,7 +25,7 @@ import {
   titleKeystrokes,
   titleQueries,
   viewSessions,
-} from "./inputs.js";
+} from "../shared/inputs.js";
 
 export interface Rotation {
   /** Row label in the report. */
@@ -56,7 +57,10 @@ const CUSTOMERS = 256;
 /** Titles whose first two words are typed; repeated prefixes are answered from the cache, as for real shoppers. */
 const TYPED_TITLES = 300;
 
-const count = (n: number) => n.toLocaleString("en-US");
+/** Five listed ids for the static endpoint, as a query value: set 0 is the cache-hit URL's, the misses take sets 1, 2, … */
+export function staticIdSet(listed: readonly number[], set: number): string {
+  return Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
+}
 
 /**
  * Every product endpoint's cache-miss rotation: cacheable lists with
@@ -75,14 +79,16 @@ export function endpointRotations(store: Store, merchantId: string, apiKey: stri
   const collections = store.collectionsOf(merchantId).map((c) => c.id);
   const typed = titleKeystrokes(store, merchantId, TYPED_TITLES);
 
-  const idsAt = (set: number) => Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
   const recommendedSets = inputSets(withNeighbours, RECOMMENDED_SETS, (k) => 1 + (k % 3), 21);
   const similarIds = inputSets(listed, RECOMMENDED_SETS, () => 1, 23).map(([id]) => id!);
   const key = `key=${apiKey}`;
   return {
     staticMiss: {
       name: `static cache miss (bust_cache, ${STATIC_ID_SETS} id sets)`,
-      paths: Array.from({ length: STATIC_ID_SETS }, (_, set) => `${STATIC_PRODUCTS.path}?${key}&ids=${idsAt(set + 1)}&bust_cache=yes`),
+      paths: Array.from(
+        { length: STATIC_ID_SETS },
+        (_, set) => `${STATIC_PRODUCTS.path}?${key}&ids=${staticIdSet(listed, set + 1)}&bust_cache=yes`,
+      ),
       budget: "staticMissP99",
     },
     recommendedMiss: {
@@ -142,7 +148,7 @@ function quickViewPath(apiKey: string, query: string): string {
   return `${QUICK_VIEW_SEARCH.path}?Service-Api-Key=${apiKey}&query=${encodeURIComponent(query)}`;
 }
 
-/** Requests of one storefront page view: the issue's mix. */
+/** Requests of one storefront page view: 1 event, 2 widgets, 4 keystrokes. */
 export const PAGE_VIEW_REQUESTS = 7;
 
 /**

@@ -4,12 +4,13 @@
 // on a synthetic shop of any size (`--similar-products N` in run.ts).
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
-import { seedDemo } from "../src/demo/seed.js";
-import { buildSimilarModel, modelDirectory } from "../src/similar/build.js";
-import { refreshSimilar } from "../src/similar/refresh.js";
-import { Store } from "../src/stores/store.js";
-import { makeTempDir, removeTempDir } from "./children.js";
-import { fromSamples, type MicroResult, type MicroSuite } from "./micro-result.js";
+import { seedDemo } from "../../src/demo/seed.js";
+import { buildSimilarModel, modelDirectory } from "../../src/similar/build.js";
+import { refreshSimilar } from "../../src/similar/refresh.js";
+import { Store } from "../../src/stores/store.js";
+import { makeTempDir, removeTempDir } from "../shared/children.js";
+import type { MicroResult, MicroSuite } from "../shared/results.js";
+import { fromSamples } from "./measure.js";
 
 export interface SimilarBenchOptions {
   quick: boolean;
@@ -40,8 +41,8 @@ function embedLatencyInWorker(modelDir: string, merchant: string, productTexts: 
     const worker = new Worker(source, {
       eval: true,
       workerData: {
-        modelFile: new URL("../src/embeddings/model-file.js", import.meta.url).href,
-        features: new URL("../src/core/embedding/features.js", import.meta.url).href,
+        modelFile: new URL("../../src/embeddings/model-file.js", import.meta.url).href,
+        features: new URL("../../src/core/embedding/features.js", import.meta.url).href,
         manifest: JSON.parse(readFileSync(join(modelDir, "manifest.json"), "utf8")),
         modelDir,
         merchant,

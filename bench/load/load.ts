@@ -3,80 +3,16 @@
 // server, the ceiling and the client are separate processes sharing the cores.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../src/core/api/endpoints.js";
-import { isProductAvailable } from "../src/core/availability.js";
-import { Store } from "../src/stores/store.js";
-import { cpuMicros, rssMB, startAisle, type AisleProcess } from "./aisle-process.js";
-import type { BudgetName } from "./budgets.js";
-import { makeTempDir, removeTempDir, stopChild } from "./children.js";
-import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, type EndpointRotations } from "./endpoint-paths.js";
-import { prng, recommendationInputs } from "./inputs.js";
-import type { LatencySummaryMs } from "./load-client.js";
+import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
+import { isProductAvailable } from "../../src/core/availability.js";
+import { Store } from "../../src/stores/store.js";
+import { cpuMicros, rssMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
+import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, staticIdSet, type EndpointRotations } from "./endpoint-paths.js";
+import { prng, recommendationInputs } from "../shared/inputs.js";
+import type { EventRotation, LoadReport, LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
 import { fetchList, fetchOk, pairedScenario, runScenario, scenario, scenarioResult, startCeiling, type Ceiling } from "./scenario.js";
 import { findWrk, runWrk } from "./wrk-client.js";
-
-export interface LoadSettings {
-  connections: number;
-  durationS: number;
-  warmupS: number;
-  timeoutS: number;
-}
-
-export interface ScenarioResult {
-  name: string;
-  /** "reference": a raw-uWS run with a scenario's own requests, shown but not part of the ceiling mean. */
-  target: "aisle" | "ceiling" | "reference";
-  /** Closed-loop connections of this run (the settings' count unless a scenario says otherwise). */
-  connections: number;
-  reqPerSec: number;
-  /** 2xx responses per second (for event ingest: acknowledged, hence committed, events per second). */
-  okPerSec: number;
-  latencyMs: LatencySummaryMs;
-  /** Connection errors, timeouts and non-2xx answers: a scenario with any is not a clean figure. */
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  /** Budgets this scenario is judged against: latency p99 and/or req/s as a share of the ceiling. */
-  budgets: ScenarioBudgets;
-  /** Page mix: requests per page view, so the report can show page views/s. */
-  pageRequests?: number;
-  /** Event ingest only: the store's event count around the run, against the 2xx answers. */
-  events?: EventCheck;
-  /** The load generator, when not the autocannon client (event ingest uses wrk when installed). */
-  generator?: string;
-  /**
-   * Event ingest: 2xx/s of a raw uWS server answering the same POSTs with the same
-   * receipt bytes, same generator and connections, measured just before; the
-   * "vs ceiling" ratio uses it instead of the GET ceiling.
-   */
-  sameRequestCeiling?: number;
-}
-
-export interface ScenarioBudgets {
-  p99?: BudgetName;
-  throughput?: BudgetName;
-  /** An absolute floor on 2xx responses per second. */
-  okRate?: BudgetName;
-}
-
-/** An acknowledged event must be stored: the store's event sequence must grow by at least the 2xx count. */
-export interface EventCheck {
-  /** store.eventSequence of the demo before and after the load client ran. */
-  sequenceBefore: number;
-  sequenceAfter: number;
-  /** 2xx answers over the whole run, warm-up included (autocannon's "2xx"). */
-  acknowledged: number;
-  /**
-   * CPU the aisle process used (every thread) per acknowledged event, from the
-   * run's start until the applier had applied them all: what capacity costs,
-   * independent of what else loads the machine.
-   */
-  serverCpuMicrosPerEvent: number;
-  /** Acknowledged events not yet applied to histories and counts when the load stopped (aisle_events_unapplied). */
-  unappliedAtEnd: number;
-  /** How long the applier then took to apply them; null if it had not within CATCH_UP_LIMIT_MS. */
-  catchUpSeconds: number | null;
-}
 
 /** How long an event scenario waits for the applier to catch up after the load stops. */
 const CATCH_UP_LIMIT_MS = 120_000;
@@ -106,38 +42,6 @@ async function awaitCatchUp(origin: string): Promise<{ unappliedAtEnd: number; c
     unapplied = await unappliedEvents(origin);
   }
   return { unappliedAtEnd, catchUpSeconds: unapplied > 0 ? null : (performance.now() - started) / 1000 };
-}
-
-export interface EventRotation {
-  sessions: number;
-  handles: number;
-  paths: number;
-  /** Share of the paths with verb=added (the rest are viewed). */
-  addedShare: number;
-}
-
-export interface ServiceFigures {
-  seedMs: number;
-  startMs: number;
-  coldStartMs: number;
-  rssAfterStartMB: number;
-  rssAfterLoadMB: number;
-}
-
-export interface LoadReport {
-  settings: LoadSettings;
-  service: ServiceFigures;
-  /** Size of the static cache-hit body (5 products, full projection) that the ceiling also serves. */
-  hitBodyBytes: number;
-  /** Size of the recommended cache-hit body (5 products, reduced projection, cache_info). */
-  recommendedHitBodyBytes: number;
-  /** How many different URLs each rotating scenario cycles through. */
-  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number; events: EventRotation; pageMixPages: number };
-  scenarios: ScenarioResult[];
-  /** Mean req/s of the ceiling runs before and after the aisle scenarios. */
-  ceilingReqPerSec: number;
-  /** What posted the events: "wrk …, 1 thread", or the autocannon client when wrk is missing. */
-  eventGenerator: string;
 }
 
 /** Page views in the page-mix rotation, each PAGE_VIEW_REQUESTS requests. */
@@ -336,9 +240,8 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     if (listed.length < 5) throw new Error(`the demo has only ${listed.length} listed products`);
     if (withNeighbours.length < 3) throw new Error(`only ${withNeighbours.length} demo products have a bought-together list`);
     if (handles.length < 100) throw new Error(`the demo has only ${handles.length} active products with handles`);
-    const idsAt = (set: number) => Array.from({ length: 5 }, (_, j) => listed[(set * 5 + j) % listed.length]!).join(",");
 
-    const hitPath = `${STATIC_PRODUCTS.path}?key=${apiKey}&ids=${idsAt(0)}`;
+    const hitPath = `${STATIC_PRODUCTS.path}?key=${apiKey}&ids=${staticIdSet(listed, 0)}`;
     const missPaths = rotations.staticMiss.paths;
 
     // Recommendations for real products the model knows: one URL for the hit, and

@@ -5,29 +5,28 @@
 // with FlexSearch. Store reads, the pool hop and ONNX inference have their rows
 // in micro.ts and similar.ts.
 import { performance } from "node:perf_hooks";
-import { Bench } from "tinybench";
-import { RECOMMENDED } from "../src/core/api/endpoints.js";
-import { isProductAvailable, isProductPublished } from "../src/core/availability.js";
-import { jsonBytes } from "../src/core/json.js";
-import { canonicalParams, parseParams } from "../src/core/params/parse.js";
-import { isInMarket, marketForCountry, withMarketPrices } from "../src/core/products/market.js";
-import { applyPriceFilter, type PriceFilter } from "../src/core/products/price-filter.js";
-import { projectProduct } from "../src/core/products/projection.js";
-import { metafieldSelectionFrom } from "../src/core/products/query.js";
-import { combineNeighbours, type WeightedIds } from "../src/core/recs/copurchase.js";
-import { planQuery } from "../src/core/search/query-plan.js";
-import { rankProducts } from "../src/core/search/ranker.js";
-import type { Product } from "../src/core/types.js";
-import { relatedToViews } from "../src/recs/related-to-views.js";
-import { sessionsOf } from "../src/recs/session-model.js";
-import { flexsearchOnlyRanking } from "../src/search/flexsearch-baseline.js";
-import { searchIndexOf } from "../src/search/merchant-index.js";
-import { quickView } from "../src/search/quick-view.js";
-import { merchantCatalog } from "../src/stores/catalog.js";
-import type { Store } from "../src/stores/store.js";
-import { inputSets, quickViewRequest, recommendationInputs, sessionPrefixes, titleKeystrokes } from "./inputs.js";
-import { fromSamples, summarise, type MicroResult, type MicroSuite } from "./micro-result.js";
-import type { SuiteTiming } from "./ranking.js";
+import { RECOMMENDED } from "../../src/core/api/endpoints.js";
+import { isProductAvailable, isProductPublished } from "../../src/core/availability.js";
+import { jsonBytes } from "../../src/core/json.js";
+import { canonicalParams, parseParams } from "../../src/core/params/parse.js";
+import { isInMarket, marketForCountry, withMarketPrices } from "../../src/core/products/market.js";
+import { applyPriceFilter, type PriceFilter } from "../../src/core/products/price-filter.js";
+import { projectProduct } from "../../src/core/products/projection.js";
+import { metafieldSelectionFrom } from "../../src/core/products/query.js";
+import { combineNeighbours, type WeightedIds } from "../../src/core/recs/copurchase.js";
+import { planQuery } from "../../src/core/search/query-plan.js";
+import { rankProducts } from "../../src/core/search/ranker.js";
+import type { Product } from "../../src/core/types.js";
+import { relatedToViews } from "../../src/recs/related-to-views.js";
+import { sessionsOf } from "../../src/recs/session-model.js";
+import { flexsearchOnlyRanking } from "../../src/search/flexsearch-baseline.js";
+import { searchIndexOf } from "../../src/search/merchant-index.js";
+import { quickView } from "../../src/search/quick-view.js";
+import { merchantCatalog } from "../../src/stores/catalog.js";
+import type { Store } from "../../src/stores/store.js";
+import { inputSets, quickViewRequest, recommendationInputs, sessionPrefixes, titleKeystrokes } from "../shared/inputs.js";
+import type { MicroSuite } from "../shared/results.js";
+import { fromSamples, judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
 /** Candidates a ranked list typically offers the renderer before `limit` is reached. */
@@ -77,12 +76,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   const index = searchIndexOf(store, merchantId).products;
   const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.product(merchantId, id)!.title })));
 
-  const bench = new Bench({ time: timing.timeMs, warmupTime: timing.warmupMs, iterations: 64, timestampProvider: "hrtimeNow" });
-  const budgets = new Map<string, MicroResult["budget"]>();
-  const add = (name: string, fn: () => unknown, budget?: MicroResult["budget"]) => {
-    bench.add(name, fn);
-    if (budget) budgets.set(name, budget);
-  };
+  const { add, run } = judgedBench(timing);
   let i = 0;
   let sink = 0;
   add("key encoding: parseParams + canonicalParams + versions → cache key (recommended, 1–3 ids)", () => {
@@ -128,7 +122,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
     `text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`,
     () => (sink += flex.search(typed[i++ % typed.length]!, 10).length),
   );
-  await bench.run();
+  const timed = await run();
   if (sink === -1) console.log(sink);
 
   // The quick-view worker task once per keystroke, in typing order (its per-index
@@ -143,7 +137,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   return {
     title: "hot operations on the demo store (tinybench, in the bench process)",
     results: [
-      ...bench.tasks.map((task) => summarise(task, budgets.get(task.name))),
+      ...timed,
       fromSamples(
         `quick-view worker task per keystroke, synthetic replay of demo titles (${typed.length} keystrokes, one pass)`,
         keystrokeUs,

@@ -37,7 +37,7 @@ export interface AisleProcess {
   untilTrained(merchant: string, timeoutMs: number): Promise<void>;
 }
 
-const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
 const START_TIMEOUT_MS = 120_000;
 
 /** CPU time (user + system, every thread) a process has used so far, in µs, from /proc. */

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** The source tree's bench/RESULTS.md (this module runs from dist/bench/). */
-const RESULTS = fileURLToPath(new URL("../../bench/RESULTS.md", import.meta.url));
+/** The source tree's bench/RESULTS.md (this module runs from dist/bench/report/). */
+const RESULTS = fileURLToPath(new URL("../../../bench/RESULTS.md", import.meta.url));
 
 export type ResultsSection = "default" | "scale" | "scale-capped" | "scale-reused";
 
@@ -20,7 +20,7 @@ const TITLES: Record<ResultsSection, string> = {
 const HEADER = `# Benchmark results
 
 Written by \`npm run bench\` (and \`npm run bench -- --scale\` for the scale curve) on the
-machine named in each section; budgets live in \`bench/budgets.ts\`. Benchmarks are not tests:
+machine named in each section; budgets live in \`bench/report/budgets.ts\`. Benchmarks are not tests:
 figures over budget are reported here, not failed. Compare ratios to the in-run ceiling across
 machines, not absolute figures.
 `;

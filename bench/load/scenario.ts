@@ -5,10 +5,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-import { spawnTracked, stopChild } from "./children.js";
+import { outputOf, spawnTracked, stopChild } from "../shared/children.js";
 import type { LoadClientOutput, LoadSpec } from "./load-client.js";
 import { methodAndPath } from "./request-line.js";
-import type { LoadSettings, ScenarioBudgets, ScenarioResult } from "./load.js";
+import type { LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
 
 const LOAD_CLIENT = fileURLToPath(new URL("./load-client.js", import.meta.url));
 const RAW_UWS = fileURLToPath(new URL("./raw-uws.js", import.meta.url));
@@ -58,17 +58,12 @@ export async function startCeiling(bodyFile: string, replay = false): Promise<Ce
 
 export async function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
   const child = spawnTracked(process.execPath, [LOAD_CLIENT, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const { code, stdout, stderr } = await outputOf(child);
   const last = stdout.trim().split("\n").at(-1) ?? "";
   if (code !== 0 || !last.startsWith("{")) throw new Error(`load client failed (${code}): ${stderr.slice(-1000)}`);
   return JSON.parse(last) as LoadClientOutput;
 }
 
-/** How a scenario's requests are sent, when not the default (GET, `paths` cycled per connection). */
 /** What any load generator measured, as one row of the report. */
 export function scenarioResult(
   name: string,
@@ -81,6 +76,7 @@ export function scenarioResult(
   return { name, target, connections, reqPerSec, okPerSec, latencyMs, errors, timeouts, non2xx, budgets };
 }
 
+/** How a scenario's requests are sent, when not the default (GET, `paths` cycled per connection). */
 export type RequestShape = Pick<LoadSpec, "method" | "pathsFile" | "rotation">;
 
 /** One load-client run; `acknowledged` is the whole run's 2xx count (warm-up included). */

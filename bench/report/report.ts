@@ -1,11 +1,10 @@
 // Renders one table: each figure next to its budget and, for throughput, its
 // share of the raw-uWS ceiling measured in the same run. Plus the notes a
 // reader needs to trust the numbers (how the load was generated, on what).
-import { availableParallelism, cpus, loadavg } from "node:os";
+import { availableParallelism } from "node:os";
 import { BUDGETS, describeBudget, verdict, type Budget, type Unit } from "./budgets.js";
-import type { LoadReport, ScenarioResult } from "./load.js";
-import type { MicroResult, MicroSuite } from "./micro-result.js";
-import type { KindImport, ScaleReport } from "./scale.js";
+import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
+import type { KindImport, LoadReport, MicroResult, MicroSuite, ScaleReport, ScenarioResult } from "../shared/results.js";
 
 interface Row {
   figure: string;
@@ -23,19 +22,10 @@ function judged(budget: Budget, measured: number, prefix = ""): Pick<Row, "budge
 
 const unjudged = { budget: "—", result: "" };
 
-export function us(value: number): string {
-  if (!Number.isFinite(value)) return "n/a";
-  if (value >= 1_000) return `${(value / 1000).toFixed(value < 10_000 ? 2 : 1)} ms`;
-  return `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)} µs`;
-}
-
 /** A time in µs expressed in a budget's unit. */
 function fromMicroseconds(value: number, unit: Unit): number {
   return unit === "ms" ? value / 1000 : unit === "s" ? value / 1_000_000 : value;
 }
-
-export const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(3)} ms` : "n/a");
-export const count = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "n/a");
 
 function microRows(results: MicroResult[]): Row[] {
   return results.map((r) => {
@@ -145,30 +135,11 @@ function serviceRows(load: LoadReport): Row[] {
   ];
 }
 
-/** A plain-text table: columns padded to their widest cell, a rule under the header. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const all = [header, ...rows];
-  const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? "").length)));
-  const line = (r: readonly string[]) =>
-    widths
-      .map((w, c) => (r[c] ?? "").padEnd(w))
-      .join("  ")
-      .trimEnd();
-  const rule = widths.map((w) => "─".repeat(w)).join("  ");
-  return [line(header), rule, ...rows.map(line)].join("\n");
-}
-
 function render(rows: Row[]): string {
   return renderTable(
     ["figure", "value", "budget", "vs ceiling", "result"],
     rows.map((r) => [r.figure, r.value, r.budget, r.ceiling, r.result]),
   );
-}
-
-/** The first line of every report: what ran on what, and how busy the machine was. */
-export function machineLine(title: string, loadAtStart: number): string {
-  const model = cpus()[0]?.model.trim() ?? "unknown";
-  return `${title} — Node ${process.version}, this machine: ${availableParallelism()} cores, ${model}; 1-min load average ${loadAtStart.toFixed(2)} at start, ${(loadavg()[0] ?? NaN).toFixed(2)} at report`;
 }
 
 /**
@@ -270,8 +241,6 @@ export interface ScaleReportInput {
 }
 
 const importedItems = (kind: KindImport) => kind.chunks.reduce((sum, c) => sum + c.items, 0);
-
-const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : "n/a");
 
 function scaleRows(report: ScaleReport): Row[] {
   const { volumes: v, options } = report;
@@ -380,7 +349,7 @@ export function formatScaleReport({ loadAtStart, report, failure }: ScaleReportI
 export function budgetsMarkdown(): string {
   const escape = (text: string) => text.replace(/\|/g, "\\|");
   return [
-    "### Budgets (bench/budgets.ts)",
+    "### Budgets (bench/report/budgets.ts)",
     "",
     "| budget | limit | source | why |",
     "|---|---|---|---|",

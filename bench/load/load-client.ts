@@ -4,14 +4,16 @@
 // that arrive after the warm-up (one run, not two: each autocannon run costs
 // about half a second of start and stop on top of its duration).
 //
-// usage: node dist/bench/load-client.js '<LoadSpec as JSON>'
+// usage: node dist/bench/load/load-client.js '<LoadSpec as JSON>'
 // prints: one JSON line, a LoadClientOutput.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import type { LatencySummaryMs, LoadSettings } from "../shared/results.js";
 import { methodAndPath } from "./request-line.js";
 
-export interface LoadSpec {
+/** What one client process runs: the settings (connections, seconds, timeout) and the requests. */
+export interface LoadSpec extends LoadSettings {
   /** Origin, e.g. http://127.0.0.1:8080. */
   origin: string;
   /** Paths with query, each optionally prefixed by its method ("POST /…"); several are cycled through by every connection. */
@@ -31,21 +33,6 @@ export interface LoadSpec {
    * each connection is not handed its own deep copy of thousands of requests).
    */
   rotation?: "per-connection" | "shared";
-  connections: number;
-  durationS: number;
-  warmupS: number;
-  /** Seconds without an answer before autocannon counts a timeout and reconnects. */
-  timeoutS: number;
-}
-
-export interface LatencySummaryMs {
-  count: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
 }
 
 export interface LoadClientOutput {

@@ -2,10 +2,9 @@
 // size, then the budget and the verdict at each size — so how a cost grows
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
-import type { CurveOptions, CurvePoint } from "./scale-curve.js";
-import { count, machineLine, ms, renderTable, us } from "./report.js";
+import type { CurveOptions, CurvePoint } from "../shared/results.js";
+import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
 
-const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : "n/a");
 const mb = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} MB` : "n/a");
 
 interface CurveRow {
@@ -174,7 +173,7 @@ export function curveCommand(options: CurveOptions): string {
   ];
   if (options.maxCustomers !== null) flags.push(`--max-customers ${options.maxCustomers}`);
   if (options.reuseShop !== null) {
-    return "node dist/bench/run.js --scale --reuse-shop DIR (DIR: a shop built and kept by bench/scale-shop.ts; its build and import figures are from that run, and an earlier serving may have left a trained similar-products model in it)";
+    return "node dist/bench/run.js --scale --reuse-shop DIR (DIR: a shop built and kept by bench/scale/scale-shop.ts; its build and import figures are from that run, and an earlier serving may have left a trained similar-products model in it)";
   }
   return `node dist/bench/run.js --scale ${flags.join(" ")}`;
 }

@@ -1,0 +1,276 @@
+// The shapes the suites and load runs hand to the reports, in one module: a
+// report reads these instead of importing the suite that fills them, and a
+// suite never imports a report for a type. Types only, importing nothing of the
+// bench but the budget names and the RSS sample shape, so every group can
+// import it without closing an import circle.
+import type { IngestKind } from "../../src/ingest/ingest.js";
+import type { BudgetName } from "../report/budgets.js";
+import type { RssSample } from "./exit-cause.js";
+
+// ── In-process suites (tinybench and hand-timed samples) ────────────────────
+
+export interface BudgetRef {
+  name: BudgetName;
+  stat: "p50" | "p99";
+}
+
+export interface MicroResult {
+  name: string;
+  p50Us: number;
+  p99Us: number;
+  opsPerSec: number;
+  samples: number;
+  error?: string;
+  /** The budget(s) this figure is judged against, if any, and on which percentile. */
+  budget?: BudgetRef | readonly BudgetRef[];
+}
+
+/** A titled group of results: one section of the report table. */
+export interface MicroSuite {
+  title: string;
+  results: MicroResult[];
+  /** Printed under the table: what the suite ran on. */
+  note?: string;
+}
+
+export interface RankingFacts {
+  productsWithNeighbours: number;
+  productsWithoutNeighbours: number;
+  /** One-input sets with fewer bought-together candidates than the list limit: they reach the fallbacks. */
+  shortOneInputSets: number;
+  oneInputSets: number;
+}
+
+// ── Load runs against a real server ──────────────────────────────────────────
+
+export interface LoadSettings {
+  /** Closed-loop connections: each holds one request in flight. */
+  connections: number;
+  /** Seconds measured, after warmupS seconds whose answers are not recorded. */
+  durationS: number;
+  warmupS: number;
+  /** Seconds without an answer before the client counts a timeout (autocannon then reconnects). */
+  timeoutS: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  /** "reference": a raw-uWS run with a scenario's own requests, shown but not part of the ceiling mean. */
+  target: "aisle" | "ceiling" | "reference";
+  /** Closed-loop connections of this run (the settings' count unless a scenario says otherwise). */
+  connections: number;
+  reqPerSec: number;
+  /** 2xx responses per second (for event ingest: acknowledged, hence committed, events per second). */
+  okPerSec: number;
+  latencyMs: LatencySummaryMs;
+  /** Connection errors, timeouts and non-2xx answers: a scenario with any is not a clean figure. */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** Budgets this scenario is judged against: latency p99 and/or req/s as a share of the ceiling. */
+  budgets: ScenarioBudgets;
+  /** Page mix: requests per page view, so the report can show page views/s. */
+  pageRequests?: number;
+  /** Event ingest only: the store's event count around the run, against the 2xx answers. */
+  events?: EventCheck;
+  /** The load generator, when not the autocannon client (event ingest uses wrk when installed). */
+  generator?: string;
+  /**
+   * Event ingest: 2xx/s of a raw uWS server answering the same POSTs with the same
+   * receipt bytes, same generator and connections, measured just before; the
+   * "vs ceiling" ratio uses it instead of the GET ceiling.
+   */
+  sameRequestCeiling?: number;
+}
+
+export interface ScenarioBudgets {
+  p99?: BudgetName;
+  throughput?: BudgetName;
+  /** An absolute floor on 2xx responses per second. */
+  okRate?: BudgetName;
+}
+
+/** An acknowledged event must be stored: the store's event sequence must grow by at least the 2xx count. */
+export interface EventCheck {
+  /** store.eventSequence of the demo before and after the load client ran. */
+  sequenceBefore: number;
+  sequenceAfter: number;
+  /** 2xx answers over the whole run, warm-up included (autocannon's "2xx"). */
+  acknowledged: number;
+  /**
+   * CPU the aisle process used (every thread) per acknowledged event, from the
+   * run's start until the applier had applied them all: what capacity costs,
+   * independent of what else loads the machine.
+   */
+  serverCpuMicrosPerEvent: number;
+  /** Acknowledged events not yet applied to histories and counts when the load stopped (aisle_events_unapplied). */
+  unappliedAtEnd: number;
+  /** How long the applier then took to apply them; null if it had not within load.ts's CATCH_UP_LIMIT_MS. */
+  catchUpSeconds: number | null;
+}
+
+export interface LatencySummaryMs {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export interface EventRotation {
+  sessions: number;
+  handles: number;
+  paths: number;
+  /** Share of the paths with verb=added (the rest are viewed). */
+  addedShare: number;
+}
+
+export interface ServiceFigures {
+  seedMs: number;
+  startMs: number;
+  coldStartMs: number;
+  rssAfterStartMB: number;
+  rssAfterLoadMB: number;
+}
+
+export interface LoadReport {
+  settings: LoadSettings;
+  service: ServiceFigures;
+  /** Size of the static cache-hit body (5 products, full projection) that the ceiling also serves. */
+  hitBodyBytes: number;
+  /** Size of the recommended cache-hit body (5 products, reduced projection, cache_info). */
+  recommendedHitBodyBytes: number;
+  /** How many different URLs each rotating scenario cycles through. */
+  rotations: { staticMiss: number; recommendedMiss: number; topSellersMiss: number; events: EventRotation; pageMixPages: number };
+  scenarios: ScenarioResult[];
+  /** Mean req/s of the ceiling runs before and after the aisle scenarios. */
+  ceilingReqPerSec: number;
+  /** What posted the events: "wrk …, 1 thread", or the autocannon client when wrk is missing. */
+  eventGenerator: string;
+}
+
+// ── The scale suite and the scale curve ──────────────────────────────────────
+
+export interface ScaleOptions {
+  products: number;
+  customers: number;
+  /** The import stops after the chunk that crosses this many minutes. */
+  maxImportMinutes: number;
+  /** Objects per ingest batch (one transaction each); seedDemo uses MAX_BATCH_ITEMS. */
+  chunk: number;
+  /** Also time a full rebuild of the bought-together model (rebuildCopurchase). */
+  rebuild: boolean;
+}
+
+export interface ChunkTiming {
+  items: number;
+  validateMs: number;
+  writeMs: number;
+}
+
+export interface KindImport {
+  kind: IngestKind;
+  /** Objects generated of this kind; for streamed orders, those generated until the import stopped. */
+  total: number;
+  chunks: ChunkTiming[];
+}
+
+export interface ScaleReport {
+  options: ScaleOptions;
+  generateMs: number;
+  volumes: {
+    products: number;
+    variants: number;
+    collections: number;
+    markets: number;
+    marketPrices: number;
+    customers: number;
+    orders: number;
+    orderLines: number;
+  };
+  imports: KindImport[];
+  /** False when the import hit the time cap: the suites then ran on part of the orders. */
+  importComplete: boolean;
+  rssMB: { afterGenerate: number; afterImport: number; afterSuites: number };
+  /** JS heap in use after the import and a full GC (RSS also counts the LMDB pages mapped so far). */
+  heapAfterImportMB: number;
+  /** Allocated size of the LMDB file after the import. */
+  dataFileMB: number;
+  facts: RankingFacts | null;
+  suites: MicroSuite[];
+  rebuildMs: number | null;
+  /** Median of 5 store.marketsOf calls: the decode of every market's price table. */
+  marketsDecodeMs: number | null;
+  errors: string[];
+}
+
+/** What building one scale-curve shop measured (the shop-building child's report, less what only serving needs). */
+export interface ShopOutcome {
+  /**
+   * Orders and events are counted as they stream into the import: when the
+   * import stops at the time cap, these are what was generated by then (orders
+   * up to the cap, no events).
+   */
+  volumes: { customers: number; orders: number; orderLines: number; events: number } | null;
+  /** Catalogue and customers (with collections and markets); orders and events are generated as the import reads them. */
+  generateMs: number;
+  imports: KindImport[];
+  importComplete: boolean;
+  /** Events appended in batches of scale-shop.ts's EVENT_BATCH, one transaction each. */
+  eventImport: { events: number; ms: number } | null;
+  similarBuildMs: number | null;
+  dataFileMB: number;
+  /** In-process ranking p99s on the imported store (worker task functions). */
+  ranking: MicroResult[];
+  errors: string[];
+}
+
+export interface CurveOptions {
+  sizes: number[];
+  /** Per size: the import stops after the batch that crosses this many minutes. */
+  maxImportMinutes: number;
+  /** Sizes above this skip the similar-products build (the server then trains in the background). */
+  similarUpTo: number;
+  /**
+   * Caps the customers (and with them orders and sessions) of every shop. The 1M shop
+   * with the demo's proportions (667k customers, 4.5M orders, ~40M view events) was
+   * generated in 6.5 min as 15.6 GB of live V8 heap, and its import then needed more
+   * heap than V8 can map under the kernel's default vm.max_map_count (65,530 mappings of
+   * 256 KB ≈ 16 GB): the child died 200k products into the import. That was measured
+   * before orders and events were streamed into the import (scale-shop.ts), which no
+   * longer holds them all. A capped run grows the catalogue alone past that.
+   */
+  maxCustomers: number | null;
+  /**
+   * A data dir a standalone scale-shop.ts run built and kept (with its
+   * shop-report.json): its shop is served and loaded again, not built; the
+   * dir is left in place. Building the 1M shop takes over an hour.
+   */
+  reuseShop: string | null;
+}
+
+export interface CurvePoint extends ShopOutcome {
+  products: number;
+  /** The shop-building child: its peak RSS and V8 heap limit (NaN when it reported nothing). */
+  build: { peakRssMB: number; heapLimitMB: number };
+  coldStartMs: number;
+  rssAfterStartMB: number;
+  rssAfterLoadMB: number;
+  /** The parts of rssAfterLoadMB: anonymous memory, and touched pages of the LMDB map (see rssPartsMB in aisle-process.ts). */
+  rssAfterLoadParts: { anon: number; file: number };
+  /** The server's RSS sampled every second from start to stop. */
+  rssSamples: RssSample[];
+  endpoints: ScenarioResult[];
+  /**
+   * Per endpoint (by rotation name): the first request after start, timed alone
+   * before the load run. Per-worker state built on first use (the search index,
+   * the session index read from the event log) is paid here, not in the p99.
+   */
+  firstRequestMs: Map<string, number>;
+  /** Why the server died during the run (exit status, stderr, RSS), or null when it did not. */
+  serverDeath: string | null;
+  /** The server's warn/error and model-training log lines during the run. */
+  serverNotes: string[];
+}
