@@ -18,7 +18,7 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
-import { warmIndexes } from "./pool/warm-up.js";
+import { warmIndexes, WarmUpProgress } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
@@ -101,9 +101,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
   // Every worker reads each merchant's in-memory indexes in background steps,
   // the three kinds taking turns (src/pool/warm-up.ts).
+  const warming = new WarmUpProgress();
   const warmMerchants = (merchantIds: readonly string[]) => {
     for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const)
-      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics);
+      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, warming);
   };
   const services: Services = {
     store,
@@ -115,6 +116,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     adminToken,
     version: VERSION,
     now: Date.now,
+    ready: () => events.caughtUp && warming.complete,
     onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
   };
   const router = new Router([

@@ -18,6 +18,8 @@ export interface Services {
   adminToken: string;
   version: string;
   now: () => number;
+  /** Whether the service answers in full: derived stores built and caught up with the log, indexes read (GET /readyz). */
+  ready: () => boolean;
   /**
    * Starts the warm-up of a merchant created through the admin API, so that
    * its first requests find the worker's indexes read (absent outside a service).

@@ -34,6 +34,8 @@ const POLL_MS = 10;
 const REFRESH_SLICE = 50;
 /** Under load, a round of list refreshes starts at most this often. */
 const REFRESH_EVERY_MS = 10_000;
+/** A derived store's slice that failed is tried again after this long. */
+const BUILD_RETRY_MS = 1_000;
 
 export class EventApplier {
   /** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
@@ -59,7 +61,8 @@ export class EventApplier {
       for (let applied = this.applySlice(merchant); applied > 0; applied = this.applySlice(merchant)) recovered += applied;
       this.refreshAll(merchant);
     }
-    this.post({ type: "ready", recovered, through: this.watermarks() });
+    this.post({ type: "ready", recovered, through: this.watermarks(), buildsPending: this.buildsPending() });
+    if (this.buildsPending() > 0) this.schedulePoll(0);
   }
 
   handle(message: EventApplierMessage): void {
@@ -80,7 +83,7 @@ export class EventApplier {
       while (this.applySlice(merchant) > 0);
       this.refreshAll(merchant);
     }
-    this.post({ type: "applied", through: this.watermarks() });
+    this.post({ type: "applied", through: this.watermarks(), buildsPending: this.buildsPending() });
     void this.store.close().then(this.exit);
   }
 
@@ -116,12 +119,40 @@ export class EventApplier {
         else this.behind.set(merchant, { count: entry.count - applied, since: Date.now() });
         through.push([merchant, this.store.derivedSequence(merchant)]);
       }
-      this.post({ type: "applied", through });
+      this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
     this.refreshIfDue(quiet);
-    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0;
+    // Derived stores a merchant lacks are built when nothing else is due: events first.
+    const building = due.length === 0 && this.refreshRoundStarted === 0 && this.buildSlice();
+    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building;
     if (this.behind.size > 0 || more) this.schedulePoll(more ? 0 : POLL_MS);
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
+  }
+
+  /** How many derived stores some merchant lacks. */
+  private buildsPending(): number {
+    return this.store.pendingBuilds().length;
+  }
+
+  /**
+   * One slice of the first derived store a merchant lacks; true while any is
+   * left to build. The HTTP thread hears when the last one is done.
+   */
+  private buildSlice(): boolean {
+    const [next] = this.store.pendingBuilds();
+    if (next === undefined) return false;
+    try {
+      this.store.refreshSnapshot();
+      if (!this.store.buildStepSync(next.build, next.merchant)) return true;
+    } catch (error) {
+      // Until built, the service is not ready: tried again after a pause.
+      console.error(`building ${next.build.name} of ${next.merchant} failed: ${String((error as Error)?.stack ?? error)}`);
+      this.schedulePoll(BUILD_RETRY_MS);
+      return false;
+    }
+    const pending = this.buildsPending();
+    this.post({ type: "applied", through: [], buildsPending: pending });
+    return pending > 0;
   }
 
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */

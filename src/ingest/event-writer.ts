@@ -29,12 +29,15 @@ interface Ready {
   type: "ready";
   recovered: number;
   through: [MerchantId, number][];
+  /** Derived stores some merchant still lacks (a data dir from an older build): the applier builds them next. */
+  buildsPending: number;
 }
 
 /** The merchants' events up to these sequence numbers are applied to histories, counts and carts. */
 interface Applied {
   type: "applied";
   through: [MerchantId, number][];
+  buildsPending: number;
 }
 
 /** HTTP thread → applier: how many events per merchant a log commit added; or stop, once all is applied. */
@@ -99,6 +102,8 @@ export class EventWriter implements PendingSource {
   private lastBatch: Promise<void> = Promise.resolve();
   private closing = false;
   private failed: Error | null = null;
+  private applierStarted = false;
+  private buildsPending = Number.POSITIVE_INFINITY;
 
   /**
    * Starts the applier; `started()` resolves once it has applied what an
@@ -112,7 +117,15 @@ export class EventWriter implements PendingSource {
     private readonly afterCommit: () => void = () => {},
     private readonly onRestart: (thread: string, error: Error) => void = () => {},
   ) {
-    this.applier = this.supervise("workers/event-applier-entry.js", (reply: EventApplierReply) => this.applied(reply.through));
+    this.applier = this.supervise("workers/event-applier-entry.js", (reply: EventApplierReply) => this.applied(reply));
+  }
+
+  /**
+   * Whether every derived store is built and the applier has applied what an
+   * earlier run logged: the service then answers in full (GET /readyz).
+   */
+  get caughtUp(): boolean {
+    return this.applierStarted && this.buildsPending === 0;
   }
 
   /** Resolves with the number of events recovered at start, once the applier takes work. */
@@ -178,7 +191,8 @@ export class EventWriter implements PendingSource {
       worker.on("message", (reply: Reply | Ready) => {
         if (reply.type !== "ready") return onReply(reply as Reply);
         const ready = reply as Ready;
-        this.applied(ready.through);
+        this.applied(ready);
+        this.applierStarted = true;
         if (!everStarted) resolveFirst(ready);
         everStarted = true;
         restarts = 0;
@@ -229,8 +243,9 @@ export class EventWriter implements PendingSource {
       .catch((error: unknown) => batch.reject(error));
   }
 
-  private applied(through: readonly [MerchantId, number][]): void {
+  private applied({ through, buildsPending }: EventApplierReply): void {
     for (const [merchant, sequence] of through) this.pending.appliedThrough(merchant, sequence);
+    this.buildsPending = buildsPending;
   }
 
   /** Numbered as logged: each merchant's events from its first sequence number, in arrival order. */

@@ -35,6 +35,21 @@ const INDEXES = {
   sales_warm: { metric: "sales_history", name: "sales history" },
 } as const;
 
+/** Which warm-ups are under way: until none is, some answers may come from indexes still being read. */
+export class WarmUpProgress {
+  private readonly underway = new Set<string>();
+
+  started(kind: WarmTask["kind"], merchant: MerchantId): () => void {
+    const key = `${kind}\u0000${merchant}`;
+    this.underway.add(key);
+    return () => this.underway.delete(key);
+  }
+
+  get complete(): boolean {
+    return this.underway.size === 0;
+  }
+}
+
 /** Warms the `kind` index of every merchant in every one of the pool's `threads` workers. */
 export function warmIndexes(
   kind: WarmTask["kind"],
@@ -43,10 +58,12 @@ export function warmIndexes(
   threads: number,
   log: Logger,
   metrics: ServiceMetrics,
+  progress: WarmUpProgress,
 ): void {
   const { metric, name } = INDEXES[kind];
   const decoder = new TextDecoder();
   for (const merchant of merchants) {
+    const ended = progress.started(kind, merchant);
     const finished = new Set<number>();
     let inFlight = 0;
     let stopped = false;
@@ -65,6 +82,7 @@ export function warmIndexes(
       if (reply.buildSeconds !== null) metrics.build(metric, reply.buildSeconds);
       const again = reply.done && finished.has(reply.threadId);
       if (reply.done) finished.add(reply.threadId);
+      if (finished.size >= threads) ended();
       if (again) setTimeout(pump, AFTER_FINISHED_WORKER_MS);
       else pump();
     };
@@ -72,6 +90,8 @@ export function warmIndexes(
       inFlight--;
       if (error instanceof PoolSaturatedError) return void setTimeout(pump, AFTER_SATURATED_MS);
       stopped = true;
+      // Requests read on where the warm-up stopped: logged, and not waited for.
+      ended();
       // A shutdown aborts the steps still queued: nothing went wrong.
       if (pool.closing && (error as Error)?.name === "AbortError") return;
       log.error(`${name} warm-up failed`, { merchant, error: String(error) });

@@ -18,6 +18,7 @@ import { dayNumber } from "../core/recs/days.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
+import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
@@ -132,6 +133,8 @@ export class Store {
   private readonly staleLists: Database<true, Key>;
   /** The similar-products model's vectors and lists. */
   readonly similar: SimilarStore;
+  /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
+  private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
   /** [merchant, sequence] → the product or collection that changed: lets search indexes patch themselves. */
   private readonly catalogueChanges: Database<CatalogueChange, Key>;
@@ -185,6 +188,7 @@ export class Store {
     this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
+    this.derived = new DerivedBuilds(this.meta, []);
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -323,6 +327,16 @@ export class Store {
     return this.root.childTransaction(write);
   }
 
+  /** Derived stores some merchant lacks: the derived-state thread builds them (buildStepSync). */
+  pendingBuilds(): { build: DerivedBuild; merchant: MerchantId }[] {
+    return this.derived.pending(this.listMerchants().map((merchant) => merchant.id));
+  }
+
+  /** One slice of a derived store's rebuild for a merchant, in its own transaction; true once built. */
+  buildStepSync(build: DerivedBuild, merchant: MerchantId): boolean {
+    return this.root.transactionSync(() => this.derived.step(build, merchant));
+  }
+
   isEmpty(): boolean {
     return this.merchants.getKeysCount() === 0;
   }
@@ -423,6 +437,7 @@ export class Store {
       if (this.merchants.get(merchant.id)) throw new AlreadyExistsError(`Merchant ${merchant.id} already exists`);
       this.merchants.put(merchant.id, merchant);
       this.apiKeys.put(merchant.api_key, merchant.id);
+      this.derived.markAllBuilt(merchant.id);
     });
   }
 

@@ -54,6 +54,15 @@ describe("HTTP front end", () => {
     expect((await fetch(`${t.base}/healthz`)).status).toBe(200);
   });
 
+  it("answers /readyz 200 once the indexes are read and the derived stores are built", async () => {
+    let status = 0;
+    for (let tries = 0; tries < 200 && status !== 200; tries++) {
+      status = (await fetch(`${t.base}/readyz`)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(200);
+  });
+
   it("serves /healthz and an OpenAPI 3.1 document generated from the same parameter definitions", async () => {
     expect(await (await fetch(`${t.base}/healthz`)).json()).toMatchObject({ status: "ok" });
     const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as any;

@@ -13,7 +13,14 @@ function getRoute(pattern: string, handle: Route["handle"]): Route {
 export function metaRoutes(services: Services, operations: readonly OperationDoc[]): Route[] {
   const openApi = jsonBytes(buildOpenApi(STOREFRONT_ENDPOINTS, operations, services.version));
   return [
+    // Liveness: the process answers. Readiness is /readyz.
     getRoute("/healthz", () => jsonReply(200, { status: "ok", version: services.version })),
+    // A load balancer sends shoppers here only once answers are complete, e.g. not while derived stores are rebuilt after an upgrade.
+    getRoute("/readyz", () =>
+      services.ready()
+        ? jsonReply(200, { status: "ready" })
+        : jsonReply(503, { status: "starting", error: "Not ready: derived data is being built" }),
+    ),
     getRoute("/openapi.json", () => ({ status: 200, body: openApi })),
     // Prometheus scrapes this; labels carry routes and task kinds, never a tenant's data.
     getRoute("/metrics", async () => {

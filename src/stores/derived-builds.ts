@@ -1,0 +1,65 @@
+// A derived store is rebuilt from its source data when a data dir lacks it: a
+// store added by a newer build, a changed layout, an upgrade from an older
+// format. A marker per store and merchant says which layout is built. Until it
+// is, a rebuild writes the store a slice per transaction, with its cursor kept
+// beside the marker, so a restart goes on where it stopped. The store's
+// incremental writers keep writing meanwhile: a slice reads the source as it
+// is when the slice runs, so the two agree.
+import type { Database } from "lmdb";
+import type { MerchantId } from "../core/types.js";
+
+export interface DerivedBuild {
+  /** Stable: part of the marker's key. */
+  readonly name: string;
+  /** The layout this code writes; a marker of another layout means rebuild. */
+  readonly layout: number;
+  /** Removes the merchant's entries, in the caller's transaction: the start of a rebuild. */
+  clear(merchant: MerchantId): void;
+  /**
+   * Builds the slice after `cursor` (null: from the start) in the caller's
+   * transaction; returns the cursor to go on from, or null once complete.
+   */
+  buildSlice(merchant: MerchantId, cursor: number | null): number | null;
+}
+
+/** Not started: the cursor key is absent. Started: a number. */
+const builtKey = (build: DerivedBuild, merchant: MerchantId) => `derived_built:${build.name}:${merchant}`;
+const cursorKey = (build: DerivedBuild, merchant: MerchantId) => `derived_cursor:${build.name}:${merchant}`;
+
+export class DerivedBuilds {
+  constructor(
+    private readonly meta: Database<unknown, string>,
+    readonly builds: readonly DerivedBuild[],
+  ) {}
+
+  isBuilt(build: DerivedBuild, merchant: MerchantId): boolean {
+    return this.meta.get(builtKey(build, merchant)) === build.layout;
+  }
+
+  /** The builds some merchant lacks. */
+  pending(merchants: readonly MerchantId[]): { build: DerivedBuild; merchant: MerchantId }[] {
+    return this.builds.flatMap((build) =>
+      merchants.filter((merchant) => !this.isBuilt(build, merchant)).map((merchant) => ({ build, merchant })),
+    );
+  }
+
+  /** A new merchant has nothing to build: every store is current, in the caller's transaction. */
+  markAllBuilt(merchant: MerchantId): void {
+    for (const build of this.builds) this.meta.put(builtKey(build, merchant), build.layout);
+  }
+
+  /** One slice of a rebuild, in the caller's transaction; true once the store is built. */
+  step(build: DerivedBuild, merchant: MerchantId): boolean {
+    if (this.isBuilt(build, merchant)) return true;
+    const started = this.meta.get(cursorKey(build, merchant)) as number | undefined;
+    if (started === undefined) build.clear(merchant);
+    const next = build.buildSlice(merchant, started ?? null);
+    if (next !== null) {
+      this.meta.put(cursorKey(build, merchant), next);
+      return false;
+    }
+    this.meta.remove(cursorKey(build, merchant));
+    this.meta.put(builtKey(build, merchant), build.layout);
+    return true;
+  }
+}
