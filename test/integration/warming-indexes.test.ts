@@ -9,19 +9,12 @@ import type { TaskResult } from "../../src/pool/protocol.js";
 import { quickView } from "../../src/search/quick-view.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-warming-");
 
-const SHOP = {
-  id: "shop",
-  name: "Shop",
-  domain: "shop.example.com",
-  currency: "USD",
-  api_key: "pk_warming_test",
-  webhook_secret: "whsec_test",
-  created_at: "2026-05-01T00:00:00Z",
-};
+const SHOP = storedMerchant("shop");
 
 /** 1,000 lanterns; the last one alone is also a "zeppelin". */
 async function lanternShop(dir: string): Promise<Store> {
