@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ResponseCache } from "../../src/cache/response-cache.js";
 import { parseQuery } from "../../src/core/params/query.js";
-import type { QuickViewTask } from "../../src/core/search/request.js";
+import { quickViewRequest, type QuickViewTask } from "../../src/core/search/request.js";
 import { searchRoutes } from "../../src/http/routes/search.js";
 import type { Services } from "../../src/http/services.js";
 import { ingest } from "../../src/ingest/ingest.js";
@@ -31,16 +31,7 @@ const task = (query: string): QuickViewTask => ({
   kind: "quick_view",
   merchantId: "shop",
   now: Date.parse("2026-06-01T00:00:00Z"),
-  request: {
-    query,
-    limit: 10,
-    collectionIds: null,
-    excludeProductIds: [],
-    excludeCollections: [],
-    hideOutOfStock: false,
-    countryCode: null,
-    pretty: false,
-  },
+  request: quickViewRequest(query),
 });
 
 const productIds = (result: TaskResult): number[] => {
