@@ -227,23 +227,40 @@ program
   });
 
 const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
-/** The Online Retail evaluations share their data file, split and output options. */
+
+/**
+ * Gives an eval subcommand its last option and its action: every evaluation logs
+ * its progress to stdout and, with --json, ends with its metrics as one JSON object.
+ */
+function runsEvaluation<Options>(
+  command: Command,
+  evaluate: (options: Options, log: (line: string) => void) => Promise<Record<string, unknown>>,
+): void {
+  command
+    .option("--json", "print the metrics as one JSON object on the last line")
+    .action(async (options: Options & { json?: boolean }) => {
+      const metrics = await evaluate(options, (line) => console.log(line));
+      if (options.json) console.log(JSON.stringify(metrics));
+    });
+}
+
+/** The Online Retail evaluations share their data file and split options. */
 function onlineRetailEval(
   name: string,
   description: string,
   run: (options: { data: string; split: RetailSplit; log: (line: string) => void }) => Promise<Record<string, unknown>>,
 ): void {
-  evaluations
-    .command(name)
-    .description(description)
-    .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
-    .option("--split <split>", "test (reported) or validation (for tuning)", "test")
-    .option("--json", "print the metrics as one JSON object on the last line")
-    .action(async (options: { data: string; split: string; json?: boolean }) => {
+  runsEvaluation(
+    evaluations
+      .command(name)
+      .description(description)
+      .option("--data <file>", "Online Retail parquet file", "../shared/data/online-retail.parquet")
+      .option("--split <split>", "test (reported) or validation (for tuning)", "test"),
+    (options: { data: string; split: string }, log) => {
       if (options.split !== "test" && options.split !== "validation") throw new InvalidInput("--split", "must be test or validation");
-      const metrics = await run({ data: options.data, split: options.split, log: (line) => console.log(line) });
-      if (options.json) console.log(JSON.stringify(metrics));
-    });
+      return run({ data: options.data, split: options.split, log });
+    },
+  );
 }
 
 onlineRetailEval("fbt", "bought together: the Online Retail protocol (HR@10, NDCG@10, coverage@10)", evalFbt);
@@ -253,33 +270,25 @@ onlineRetailEval(
   evalSimilar,
 );
 
-evaluations
-  .command("sessions")
-  .description("session next item: the Diginetica protocol (HR@20, MRR@20, compute per case)")
-  .option("--train <file>", "train sessions, one per line", "../shared/data/diginetica/train_sessions.txt")
-  .option("--test <file>", "test cases: prefix TAB next item", "../shared/data/diginetica/test_cases.tsv")
-  .option("--json", "print the metrics as one JSON object on the last line")
-  .action(async (options: { train: string; test: string; json?: boolean }) => {
-    const metrics = await evalSessions({ train: options.train, test: options.test, log: (line) => console.log(line) });
-    if (options.json) console.log(JSON.stringify(metrics));
-  });
+runsEvaluation(
+  evaluations
+    .command("sessions")
+    .description("session next item: the Diginetica protocol (HR@20, MRR@20, compute per case)")
+    .option("--train <file>", "train sessions, one per line", "../shared/data/diginetica/train_sessions.txt")
+    .option("--test <file>", "test cases: prefix TAB next item", "../shared/data/diginetica/test_cases.tsv"),
+  (options: { train: string; test: string }, log) => evalSessions({ train: options.train, test: options.test, log }),
+);
 
-evaluations
-  .command("search")
-  .description("quick-view search: the Home Depot protocol (NDCG@10, condensed, typeahead Success@5 at 3/5/8 characters)")
-  .option("--products <file>", "products: product_uid TAB product_title", "../shared/data/homedepot_products.tsv")
-  .option("--judgments <file>", "judgments: search_term TAB product_uid TAB relevance", "../shared/data/homedepot_dev_judgments.tsv")
-  .option("--flexsearch-baseline", "also rank with FlexSearch alone, for comparison")
-  .option("--json", "print the metrics as one JSON object on the last line")
-  .action(async (options: { products: string; judgments: string; flexsearchBaseline?: boolean; json?: boolean }) => {
-    const metrics = await evalSearch({
-      products: options.products,
-      judgments: options.judgments,
-      flexsearchBaseline: options.flexsearchBaseline === true,
-      log: (line) => console.log(line),
-    });
-    if (options.json) console.log(JSON.stringify(metrics));
-  });
+runsEvaluation(
+  evaluations
+    .command("search")
+    .description("quick-view search: the Home Depot protocol (NDCG@10, condensed, typeahead Success@5 at 3/5/8 characters)")
+    .option("--products <file>", "products: product_uid TAB product_title", "../shared/data/homedepot_products.tsv")
+    .option("--judgments <file>", "judgments: search_term TAB product_uid TAB relevance", "../shared/data/homedepot_dev_judgments.tsv")
+    .option("--flexsearch-baseline", "also rank with FlexSearch alone, for comparison"),
+  (options: { products: string; judgments: string; flexsearchBaseline?: boolean }, log) =>
+    evalSearch({ products: options.products, judgments: options.judgments, flexsearchBaseline: options.flexsearchBaseline === true, log }),
+);
 
 program
   .command("bench")

@@ -16,6 +16,7 @@ import { metafieldSelectionFrom } from "../../src/core/products/query.js";
 import { combineNeighbours, type WeightedIds } from "../../src/core/recs/copurchase.js";
 import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
+import { quickViewRequest } from "../../src/core/search/request.js";
 import type { Product } from "../../src/core/types.js";
 import { relatedToViews } from "../../src/recs/related-to-views.js";
 import { sessionsOf } from "../../src/recs/session-model.js";
@@ -24,7 +25,7 @@ import { searchIndexOf } from "../../src/search/merchant-index.js";
 import { quickView } from "../../src/search/quick-view.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
-import { inputSets, quickViewRequest, recommendationInputs, sessionPrefixes, titleKeystrokes } from "../shared/inputs.js";
+import { inputSets, recommendationInputs, sessionPrefixes, titleKeystrokes } from "../shared/inputs.js";
 import type { MicroSuite } from "../shared/results.js";
 import { fromSamples, judgedBench, type SuiteTiming } from "./measure.js";
 

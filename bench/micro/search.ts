@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
+import { quickViewRequest } from "../../src/core/search/request.js";
 import { loadTitledMerchant, readTitledProducts, titledProductBatches } from "../../src/eval/search-catalogue.js";
 import { SearchJudgments } from "../../src/eval/search-metrics.js";
 import { measuredIndexBuild } from "../../src/search/merchant-index.js";
@@ -14,7 +15,7 @@ import { quickView } from "../../src/search/quick-view.js";
 import { Store } from "../../src/stores/store.js";
 import { rssMB, startAisle } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
-import { keystrokes, quickViewRequest } from "../shared/inputs.js";
+import { keystrokes } from "../shared/inputs.js";
 import type { MicroResult, MicroSuite } from "../shared/results.js";
 import { fromSamples } from "./measure.js";
 

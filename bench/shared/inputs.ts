@@ -2,7 +2,6 @@
 // a recommendation is asked for, and order lines to write as new orders. Picks
 // are deterministic (seeded), so two runs measure the same requests.
 import { isProductAvailable } from "../../src/core/availability.js";
-import type { QuickViewRequest } from "../../src/core/search/request.js";
 import type { Store } from "../../src/stores/store.js";
 
 /** mulberry32: tiny, seeded, good enough to spread picks. */
@@ -142,20 +141,6 @@ export function titleQueries(store: Store, merchantId: string, count: number): s
 /** A synthetic keystroke replay: titleQueries typed character by character. */
 export function titleKeystrokes(store: Store, merchantId: string, count: number): string[] {
   return keystrokes(titleQueries(store, merchantId, count));
-}
-
-/** A quick-view request as a search box sends it while typing: the query and defaults. */
-export function quickViewRequest(query: string): QuickViewRequest {
-  return {
-    query,
-    limit: 10,
-    collectionIds: null,
-    excludeProductIds: [],
-    excludeCollections: [],
-    hideOutOfStock: false,
-    countryCode: null,
-    pretty: false,
-  };
 }
 
 /** Ids the static endpoint will actually return (active, in stock), so every id set renders whole lists. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { QuickViewRequest } from "../core/search/request.js";
+import { quickViewRequest } from "../core/search/request.js";
 import { measuredIndexBuild } from "../search/merchant-index.js";
 import { quickView, searchProductIds } from "../search/quick-view.js";
 import { Store } from "../stores/store.js";
@@ -50,19 +50,6 @@ const SHOWN = 10;
 /** Queries also run through the worker task itself, to show it returns the same top 10. */
 const TASK_CHECKS = 300;
 
-function request(query: string, limit: number): QuickViewRequest {
-  return {
-    query,
-    limit,
-    collectionIds: null,
-    excludeProductIds: [],
-    excludeCollections: [],
-    hideOutOfStock: false,
-    countryCode: null,
-    pretty: false,
-  };
-}
-
 /** Half "A" or "B" of the queries by a hash of their text: tune on one, check on the other. */
 export function halfOf(query: string): "A" | "B" {
   return (createHash("sha1").update(query).digest()[0]! & 1) === 0 ? "A" : "B";
@@ -91,8 +78,8 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
 
     const rankStarted = performance.now();
     const aisle = judgments.evaluate(
-      (text) => searchProductIds(store, index, request(text, SHOWN), SHOWN),
-      (query) => searchProductIds(store, index, request(query, DEPTH), DEPTH),
+      (text) => searchProductIds(store, index, quickViewRequest(text, SHOWN), SHOWN),
+      (query) => searchProductIds(store, index, quickViewRequest(query, DEPTH), DEPTH),
       halfOf,
     );
     const rankMs = performance.now() - rankStarted;
@@ -101,12 +88,17 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
     let identical = 0;
     const sample = judgments.queries.slice(0, TASK_CHECKS);
     for (const query of sample) {
-      const result = await quickView(store, { kind: "quick_view", merchantId: merchant.id, request: request(query, 10), now: Date.now() });
+      const result = await quickView(store, {
+        kind: "quick_view",
+        merchantId: merchant.id,
+        request: quickViewRequest(query, 10),
+        now: Date.now(),
+      });
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
       const shown = (
         JSON.parse(new TextDecoder().decode(result.body)) as { data: { productSuggestions: { id: string }[] } }
       ).data.productSuggestions.map((s) => Number(s.id));
-      const ranked = searchProductIds(store, index, request(query, SHOWN), SHOWN);
+      const ranked = searchProductIds(store, index, quickViewRequest(query, SHOWN), SHOWN);
       if (shown.join(",") === ranked.join(",")) identical++;
     }
 

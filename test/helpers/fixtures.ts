@@ -1,4 +1,5 @@
 // Small admin-REST objects for tests, with just enough variety to exercise the rules.
+import { formatTimestamp } from "../../src/core/timestamps.js";
 
 export interface VariantSpec {
   id: number;
@@ -43,5 +44,16 @@ export function product(id: number, overrides: Record<string, unknown> = {}): Re
     options: [{ id: id * 10, name: "Title", position: 1, values: ["Default Title"] }],
     images: [{ id: id * 100, src: `https://cdn.example.com/${id}.jpg`, width: 800, height: 600, alt: null }],
     ...overrides,
+  };
+}
+
+/** An order placed a day ago of one each of `productIds`, by the variant product() gives each of them. */
+export function basketOrder(id: number, productIds: number[]): Record<string, unknown> {
+  return {
+    id,
+    created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
+    customer: null,
+    line_items: productIds.map((productId) => ({ product_id: productId, variant_id: productId * 10 + 1, quantity: 1, price: "10.00" })),
+    cancelled_at: null,
   };
 }

@@ -8,6 +8,7 @@ import { clusteredNeighbourLists, clusteringFor } from "../../src/similar/cluste
 import { eachNeighbourList, NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "../../src/similar/neighbours.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-clustered-");
@@ -101,15 +102,7 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
       const dataDir = tempDir();
       const store = Store.open(dataDir);
       try {
-        await store.createMerchant({
-          id: "shop",
-          name: "Shop",
-          domain: "shop.example.com",
-          currency: "USD",
-          api_key: "pk_test",
-          webhook_secret: "whsec_test",
-          created_at: "2026-05-01T00:00:00Z",
-        });
+        await store.createMerchant(storedMerchant("shop"));
         await ingest(
           store,
           "shop",

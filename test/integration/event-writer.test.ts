@@ -7,6 +7,7 @@ import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { Store } from "../../src/stores/store.js";
 import { historyOf } from "../../src/lists/history.js";
 import { product } from "../helpers/fixtures.js";
+import { storedMerchant, storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 import { threadsAtNice } from "../helpers/threads.js";
 
@@ -27,16 +28,7 @@ const rounded = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value), (_, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(9)) : x));
 
 async function shopWithProducts(dir: string): Promise<Store> {
-  const store = Store.open(dir);
-  await store.createMerchant({
-    id: "shop",
-    name: "Shop",
-    domain: "shop.example.com",
-    currency: "USD",
-    api_key: "pk_test",
-    webhook_secret: "whsec_test",
-    created_at: "2026-05-01T00:00:00Z",
-  });
+  const store = await storeWithMerchant(dir);
   await store.upsertProducts(
     "shop",
     [1, 2, 3].map((id) => ({ path: `p${id}`, value: normaliseProduct(product(id), `p${id}`, "2026-05-01T00:00:00+00:00") })),
@@ -249,15 +241,7 @@ describe("logged events applied behind the log", () => {
   it("applies a quiet merchant's events within about half a second while another keeps sending", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    await store.createMerchant({
-      id: "busy",
-      name: "Busy",
-      domain: "busy.example.com",
-      currency: "USD",
-      api_key: "pk_busy",
-      webhook_secret: "whsec_busy",
-      created_at: "2026-05-01T00:00:00Z",
-    });
+    await store.createMerchant(storedMerchant("busy"));
     const writer = new EventWriter(store, dir, () => store.refreshSnapshot());
     await writer.started();
     await writer.append("shop", view(1, 1_000));

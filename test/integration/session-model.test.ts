@@ -4,23 +4,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { MerchantSessions, sessionsForRequest, warmSessions } from "../../src/recs/session-model.js";
-import { Store } from "../../src/stores/store.js";
+import { storeWithMerchant } from "../helpers/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "aisle-session-model-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a worker's session index read from the event log", () => {
   it("read in steps that stop at a deadline, ranks as one read in full", async () => {
-    const store = Store.open(dir);
-    await store.createMerchant({
-      id: "shop",
-      name: "Shop",
-      domain: "shop.example.com",
-      currency: "USD",
-      api_key: "pk_test",
-      webhook_secret: "whsec_test",
-      created_at: "2026-05-01T00:00:00Z",
-    });
+    const store = await storeWithMerchant(dir);
     // 3,000 views by 300 sessions over 40 products, in a fixed pseudo-random order.
     let seed = 7;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
@@ -51,16 +42,7 @@ describe("a worker's session index read from the event log", () => {
   });
 
   it("for a shopper's request reads the log only within its budget; the warm-up steps read on to the end", async () => {
-    const store = Store.open(dir);
-    await store.createMerchant({
-      id: "budget",
-      name: "Shop",
-      domain: "budget.example.com",
-      currency: "USD",
-      api_key: "pk_budget",
-      webhook_secret: "whsec_budget",
-      created_at: "2026-05-01T00:00:00Z",
-    });
+    const store = await storeWithMerchant(dir, "budget");
     const events: BehaviourEvent[] = Array.from({ length: 5_000 }, (_, i) => ({
       at: 1_000 + i,
       uuid: `budget-session-${i}`,

@@ -7,6 +7,7 @@ import { ingest } from "../../src/ingest/ingest.js";
 import { behaviourGroups } from "../../src/similar/behaviour.js";
 import { NEVER_CANCELLED } from "../../src/similar/cancellation.js";
 import { Store } from "../../src/stores/store.js";
+import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-similar-behaviour-");
@@ -62,15 +63,7 @@ describe("the behaviour the similar-products encoder is fine-tuned on", () => {
     const pick = (n: number) => Math.floor(rng.next() * n);
     const store = Store.open(tempDir());
     try {
-      await store.createMerchant({
-        id: "shop",
-        name: "Shop",
-        domain: "shop.example.com",
-        currency: "USD",
-        api_key: "pk_test",
-        webhook_secret: "whsec_test",
-        created_at: "2026-05-01T00:00:00Z",
-      });
+      await store.createMerchant(storedMerchant("shop"));
       // Catalogue positions for products 1–30; 31–35 are in orders and views but not in the catalogue (deleted).
       const indexOf = new Map(Array.from({ length: 30 }, (_, i) => [i + 1, i]));
       const now = Date.parse("2026-06-01T00:00:00Z");

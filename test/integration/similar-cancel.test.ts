@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatTimestamp } from "../../src/core/timestamps.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { buildSimilarModel, DEFAULT_BUILD, modelDirectory, type BuildStage } from "../../src/similar/build.js";
 import { BuildCancelled } from "../../src/similar/cancellation.js";
 import { trainInWorker } from "../../src/similar/trainer.js";
-import { Store } from "../../src/stores/store.js";
-import { product } from "../helpers/fixtures.js";
+import type { Store } from "../../src/stores/store.js";
+import { basketOrder, product } from "../helpers/fixtures.js";
 import { createTestMerchant, postJson, startTestService } from "../helpers/service.js";
+import { storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-similar-cancel-");
@@ -15,25 +15,10 @@ const tempDir = tempDirs("aisle-similar-cancel-");
 const WORDS = ["velvet sofa", "ceramic mug", "wool socks", "desk lamp", "linen sofa", "travel mug", "hiking socks", "floor lamp"];
 const catalogue = Array.from({ length: 40 }, (_, i) => product(100 + i, { title: `Harbor ${WORDS[i % WORDS.length]} ${i}` }));
 // Baskets, so the build has behaviour to fine-tune on (the training stage runs batches).
-const orders = Array.from({ length: 20 }, (_, i) => ({
-  id: i + 1,
-  created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
-  customer: null,
-  line_items: [100 + (i % 8), 108 + (i % 8)].map((id) => ({ product_id: id, variant_id: id * 10 + 1, quantity: 1, price: "10.00" })),
-  cancelled_at: null,
-}));
+const orders = Array.from({ length: 20 }, (_, i) => basketOrder(i + 1, [100 + (i % 8), 108 + (i % 8)]));
 
 async function shop(dir: string): Promise<Store> {
-  const store = Store.open(dir);
-  await store.createMerchant({
-    id: "shop",
-    name: "Shop",
-    domain: "shop.example.com",
-    currency: "USD",
-    api_key: "pk_test",
-    webhook_secret: "whsec_test",
-    created_at: "2026-05-01T00:00:00Z",
-  });
+  const store = await storeWithMerchant(dir);
   await ingest(store, "shop", "products", catalogue);
   await ingest(store, "shop", "orders", orders);
   return store;

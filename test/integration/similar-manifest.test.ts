@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatTimestamp } from "../../src/core/timestamps.js";
 import { ModelFileRefused } from "../../src/embeddings/model-file.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import type { Logger } from "../../src/main.js";
@@ -10,9 +9,10 @@ import { buildSimilarModel, modelDirectory } from "../../src/similar/build.js";
 import { liveModel, lookUpModel } from "../../src/similar/live-model.js";
 import { refreshSimilar } from "../../src/similar/refresh.js";
 import type { ModelManifest } from "../../src/stores/similar.js";
-import { Store } from "../../src/stores/store.js";
-import { product } from "../helpers/fixtures.js";
+import type { Store } from "../../src/stores/store.js";
+import { basketOrder, product } from "../helpers/fixtures.js";
 import { createTestMerchant, eventsApplied, postJson, startTestService } from "../helpers/service.js";
+import { storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-similar-manifest-");
@@ -26,13 +26,7 @@ const catalogue = [
   product(140, { title: "Harbor Chesterfield", product_type: "Seating", tags: "living room", body_html: "<p>Deep buttoned.</p>" }),
 ];
 const CHESTERFIELD = 140;
-const orders = Array.from({ length: 12 }, (_, i) => ({
-  id: i + 1,
-  created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
-  customer: null,
-  line_items: [100 + (i % 6), 110 + (i % 6)].map((id) => ({ product_id: id, variant_id: id * 10 + 1, quantity: 1, price: "10.00" })),
-  cancelled_at: null,
-}));
+const orders = Array.from({ length: 12 }, (_, i) => basketOrder(i + 1, [100 + (i % 6), 110 + (i % 6)]));
 
 /**
  * Alters a model file after training in a way onnxruntime cannot notice (one
@@ -53,16 +47,7 @@ const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file
 // store in this process trains its own merchant, so none meets another's copy.
 async function trainedShop(merchant: string): Promise<{ store: Store; dataDir: string; manifest: ModelManifest; file: string }> {
   const dataDir = tempDir();
-  const store = Store.open(dataDir);
-  await store.createMerchant({
-    id: merchant,
-    name: "Shop",
-    domain: `${merchant}.example.com`,
-    currency: "USD",
-    api_key: `pk_${merchant}`,
-    webhook_secret: "whsec_test",
-    created_at: "2026-05-01T00:00:00Z",
-  });
+  const store = await storeWithMerchant(dataDir, merchant);
   await ingest(store, merchant, "products", catalogue);
   await ingest(store, merchant, "orders", orders);
   const manifest = await buildSimilarModel(store, dataDir, merchant);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ingest } from "../../src/ingest/ingest.js";
 import { buildSimilarModel } from "../../src/similar/build.js";
-import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
 import { startTestService } from "../helpers/service.js";
+import { storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-similar-reconcile-");
@@ -11,16 +11,7 @@ const tempDir = tempDirs("aisle-similar-reconcile-");
 describe("the similar-products model at start", () => {
   it("embeds products added while the service was down and drops the vectors of products deleted meanwhile", async () => {
     const dataDir = tempDir();
-    const store = Store.open(dataDir);
-    await store.createMerchant({
-      id: "shop",
-      name: "Shop",
-      domain: "shop.example.com",
-      currency: "USD",
-      api_key: "pk_reconcile",
-      webhook_secret: "whsec_test",
-      created_at: "2026-05-01T00:00:00Z",
-    });
+    const store = await storeWithMerchant(dataDir);
     const words = ["velvet sofa", "ceramic mug", "wool socks", "desk lamp"];
     await ingest(
       store,

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_HASHING, productFeatures } from "../../src/core/embedding/features.js";
 import { embedInto } from "../../src/core/embedding/model.js";
 import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel } from "../../src/core/embedding/train.js";
-import { formatTimestamp } from "../../src/core/timestamps.js";
 import { encoderGraph } from "../../src/embeddings/onnx-graphs.js";
 import { Encoder } from "../../src/embeddings/onnx-runtime.js";
 import { modelDirectory } from "../../src/similar/build.js";
-import { product } from "../helpers/fixtures.js";
+import { basketOrder, product } from "../helpers/fixtures.js";
 import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 // Four kinds of product with their own words, six of each.
@@ -61,13 +60,7 @@ beforeAll(async () => {
     (await postJson(t, "/admin/v1/merchants/rival/products", [product(900, { title: "Harbor velvet sofa twin", product_type: "Sofa" })]))
       .status,
   ).toBe(200);
-  const orders = Array.from({ length: 12 }, (_, index) => ({
-    id: index + 1,
-    created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
-    customer: null,
-    line_items: [100, 101].map((id) => ({ product_id: id, variant_id: id * 10 + 1, quantity: 1, price: "10.00" })),
-    cancelled_at: null,
-  }));
+  const orders = Array.from({ length: 12 }, (_, index) => basketOrder(index + 1, [100, 101]));
   expect((await postJson(t, "/admin/v1/merchants/furnish/orders", orders)).status).toBe(200);
   // Shoppers browse the chesterfield between sofas.
   for (let session = 0; session < 8; session++) {

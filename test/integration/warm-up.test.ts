@@ -16,18 +16,26 @@ const metricsText = async () => (await fetch(`${t.base}/metrics`)).text();
 const stepsOf = (metrics: string, kind: string) =>
   Number(new RegExp(`^aisle_pool_task_duration_seconds_count\\{kind="${kind}",outcome="ok"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0);
 
+/**
+ * Waits until the worker has completed its first build of `index` (one worker
+ * in tests: one build), then returns how many warm-up steps of `kind` it took.
+ */
+async function stepsOfFirstBuild(index: string, kind: string): Promise<number> {
+  await eventually(async () => {
+    expect(await metricsText()).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${index}"\\} 1$`, "m"));
+  });
+  const steps = stepsOf(await metricsText(), kind);
+  expect(steps).toBeGreaterThanOrEqual(1);
+  return steps;
+}
+
 describe("index warm-up at start", () => {
   it("builds the search index in steps queued with other tasks, once per worker, and searches use it", async () => {
     const demo = t.service.demo!;
     // Products answer while the warm-up runs: its steps share the pool with them.
     const listed = await fetch(`${t.base}/api/v1/products/static?key=${demo.apiKey}&ids=${demo.sample.productIds.join(",")}`);
     expect(listed.status).toBe(200);
-    await eventually(async () => {
-      // One worker in tests: one completed build.
-      expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="search_index"\} 1$/m);
-    });
-    const steps = stepsOf(await metricsText(), "search_warm");
-    expect(steps).toBeGreaterThanOrEqual(1);
+    const steps = await stepsOfFirstBuild("search_index", "search_warm");
 
     const [handle] = demo.sample.handles;
     const query = handle!.split("-").slice(0, 2).join(" ");
@@ -43,11 +51,7 @@ describe("index warm-up at start", () => {
 
   it("reads the event log into the session index of viewed-related the same way, once per worker", async () => {
     const demo = t.service.demo!;
-    await eventually(async () => {
-      expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="session_index"\} 1$/m);
-    });
-    const steps = stepsOf(await metricsText(), "sessions_warm");
-    expect(steps).toBeGreaterThanOrEqual(1);
+    const steps = await stepsOfFirstBuild("session_index", "sessions_warm");
     // A session that viewed a product gets related products from the warmed index.
     const uuid = "5b0e7c2a-8f1d-4e3b-9a6c-2d4f8e1b7a90";
     const [productHandle] = demo.sample.handles;
@@ -66,11 +70,7 @@ describe("index warm-up at start", () => {
 describe("sales history warm-up", () => {
   it("reads the sales history of the rankings the same way, once per worker, and then answers complete lists", async () => {
     const demo = t.service.demo!;
-    await eventually(async () => {
-      expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="sales_history"\} 1$/m);
-    });
-    const steps = stepsOf(await metricsText(), "sales_warm");
-    expect(steps).toBeGreaterThanOrEqual(1);
+    const steps = await stepsOfFirstBuild("sales_history", "sales_warm");
     for (const list of ["trending_products", "top_sellers"]) {
       const res = await fetch(`${t.base}/api/v1/products/${list}?key=${demo.apiKey}&bust_cache=yes`);
       expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ResponseCache } from "../../src/cache/response-cache.js";
 import { parseQuery } from "../../src/core/params/query.js";
-import type { QuickViewTask } from "../../src/core/search/request.js";
+import { quickViewRequest, type QuickViewTask } from "../../src/core/search/request.js";
 import { searchRoutes } from "../../src/http/routes/search.js";
 import type { Services } from "../../src/http/services.js";
 import { ingest } from "../../src/ingest/ingest.js";
@@ -9,19 +9,12 @@ import type { TaskResult } from "../../src/pool/protocol.js";
 import { quickView } from "../../src/search/quick-view.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-warming-");
 
-const SHOP = {
-  id: "shop",
-  name: "Shop",
-  domain: "shop.example.com",
-  currency: "USD",
-  api_key: "pk_warming_test",
-  webhook_secret: "whsec_test",
-  created_at: "2026-05-01T00:00:00Z",
-};
+const SHOP = storedMerchant("shop");
 
 /** 1,000 lanterns; the last one alone is also a "zeppelin". */
 async function lanternShop(dir: string): Promise<Store> {
@@ -38,16 +31,7 @@ const task = (query: string): QuickViewTask => ({
   kind: "quick_view",
   merchantId: "shop",
   now: Date.parse("2026-06-01T00:00:00Z"),
-  request: {
-    query,
-    limit: 10,
-    collectionIds: null,
-    excludeProductIds: [],
-    excludeCollections: [],
-    hideOutOfStock: false,
-    countryCode: null,
-    pretty: false,
-  },
+  request: quickViewRequest(query),
 });
 
 const productIds = (result: TaskResult): number[] => {

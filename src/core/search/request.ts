@@ -33,6 +33,20 @@ export interface QuickViewTask {
   now: number;
 }
 
+/** A request of nothing but a query and a limit: what parseQuickViewRequest makes of a body that sends only those. */
+export function quickViewRequest(query: string, limit = DEFAULT_SEARCH_LIMIT): QuickViewRequest {
+  return {
+    query,
+    limit,
+    collectionIds: null,
+    excludeProductIds: [],
+    excludeCollections: [],
+    hideOutOfStock: false,
+    countryCode: null,
+    pretty: false,
+  };
+}
+
 export class BadSearchRequest extends Error {}
 
 type Json = Record<string, unknown>;
