@@ -2,6 +2,7 @@
 // on a fresh machine needs no configuration at all.
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_RATE_LIMITS, RATE_CLASSES, type RateLimit, type RateLimits } from "./core/rate-limit.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 
 export interface Config {
@@ -16,10 +17,15 @@ export interface Config {
   cacheMaxBytes: number;
   /** Age after which cached behaviour-driven lists (trending, top sellers) are recomputed. */
   behaviourCacheTtlMs: number;
+  /** Admin and webhook bodies (bulk imports are large). */
   maxBodyBytes: number;
+  /** Quick-view search bodies. */
+  searchMaxBodyBytes: number;
   maxUrlBytes: number;
   shutdownGraceMs: number;
   logLevel: LogLevel;
+  /** Per class of endpoint; a merchant may have its own (admin API). */
+  rateLimits: RateLimits;
 }
 
 export class ConfigError extends Error {}
@@ -50,11 +56,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
     maxBodyBytes: integerSetting(env, "AISLE_MAX_BODY_MB", 32, 1) * 1024 * 1024,
+    searchMaxBodyBytes: integerSetting(env, "AISLE_SEARCH_MAX_BODY_KB", 64, 1) * 1024,
     maxUrlBytes: 8 * 1024,
     shutdownGraceMs: 10_000,
     logLevel: logLevel as LogLevel,
+    rateLimits: rateLimits(env),
   };
   return { ...config, ...stripUndefined(overrides) };
+}
+
+/** `AISLE_RATE_LIMIT_<CLASS>`: "<per second>" (burst twice that), "<per second>/<burst>", or "off". */
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  const limits = { ...DEFAULT_RATE_LIMITS };
+  for (const rateClass of RATE_CLASSES) {
+    const name = `AISLE_RATE_LIMIT_${rateClass.toUpperCase()}`;
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    limits[rateClass] = parseRateLimit(name, raw);
+  }
+  return limits;
+}
+
+function parseRateLimit(name: string, raw: string): RateLimit | null {
+  if (raw === "off") return null;
+  const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
+  const perSecond = Number(match?.[1]);
+  const burst = match?.[2] === undefined ? perSecond * 2 : Number(match[2]);
+  if (!match || perSecond < 1 || burst < 1)
+    throw new ConfigError(`${name} must be <per second>, <per second>/<burst> or off, got "${raw}"`);
+  return { perSecond, burst };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -18,6 +18,7 @@ export const ERRORS = {
   conflict: { status: 409, message: "Conflict" },
   payload_too_large: { status: 413, message: "Request body too large" },
   uri_too_long: { status: 414, message: "Request URL too long" },
+  too_many_requests: { status: 429, message: "Too many requests, retry later" },
   overloaded: { status: 503, message: "Server busy, retry shortly" },
   shutting_down: { status: 503, message: "Server is shutting down" },
   internal: { status: 500, message: "Internal error" },

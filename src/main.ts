@@ -8,6 +8,7 @@ import { describeDemo, type DemoInfo } from "./demo/seed.js";
 import { seedDemoInThread } from "./demo/seed-thread.js";
 import { newSecret } from "./ingest/merchants.js";
 import { HttpServer } from "./http/server.js";
+import { RateLimiting } from "./http/rate-limiting.js";
 import { Router } from "./http/router.js";
 import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
 import { eventRoutes } from "./http/routes/events.js";
@@ -133,6 +134,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
     maxUrlBytes: config.maxUrlBytes,
+    rateLimiting: new RateLimiting(config.rateLimits),
     onInternalError: (error, request, requestId) =>
       log.error("request failed", {
         requestId,

@@ -1,5 +1,6 @@
 // Domain records as aisle stores them: the platform's Admin REST shapes after
 // ingest has validated them and filled every default, so readers never guess.
+import type { RateLimits } from "./rate-limit.js";
 
 export type MerchantId = string;
 
@@ -11,6 +12,8 @@ export interface Merchant {
   api_key: string;
   webhook_secret: string;
   created_at: string;
+  /** This merchant's own request limits, where they differ from the service's (set through the admin API). */
+  rate_limits?: Partial<RateLimits>;
 }
 
 export interface Metafield {

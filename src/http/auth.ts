@@ -8,9 +8,12 @@ import type { Store } from "../stores/store.js";
 const verifiedKeysByStore = new PerStore<string, Merchant>();
 const MAX_VERIFIED_KEYS = 10_000;
 
+/** Issued keys are 35 characters; anything this long is no key, and never reaches a store lookup. */
+const MAX_KEY_LENGTH = 128;
+
 /** The merchant a public API key belongs to; the stored key is re-checked in constant time. */
 export function merchantForKey(store: Store, key: string | undefined): Merchant {
-  if (key === undefined) throw new ApiError("invalid_key");
+  if (key === undefined || key.length > MAX_KEY_LENGTH) throw new ApiError("invalid_key");
   const verifiedKeys = verifiedKeysByStore.of(store);
   const known = verifiedKeys.get(key);
   if (known) return known;
@@ -20,6 +23,11 @@ export function merchantForKey(store: Store, key: string | undefined): Merchant 
   if (verifiedKeys.size >= MAX_VERIFIED_KEYS) verifiedKeys.clear();
   verifiedKeys.set(key, merchant);
   return merchant;
+}
+
+/** A merchant record changed (its limits): keys checked before must be looked up again. */
+export function forgetVerifiedKeys(store: Store): void {
+  verifiedKeysByStore.of(store).clear();
 }
 
 /** The request headers requireAdmin reads: routes that call it declare them. */

@@ -3,9 +3,12 @@
 // session or customer an endpoint is about. Failures are ApiErrors naming the problem.
 import type { EndpointDef } from "../core/api/endpoints.js";
 import { parseParams, type ParsedParams } from "../core/params/parse.js";
+import { isMerchantId } from "../core/ingest/records.js";
 import type { ParamDef } from "../core/params/definitions.js";
 import type { QueryParams } from "../core/params/query.js";
+import type { Merchant } from "../core/types.js";
 import { ApiError } from "../errors.js";
+import type { Store } from "../stores/store.js";
 import type { RequestInfo } from "./router.js";
 
 export function parseQueryParams<Defs extends readonly ParamDef[]>(endpoint: EndpointDef<Defs>, query: QueryParams): ParsedParams<Defs> {
@@ -39,4 +42,15 @@ const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either
 /** Endpoints about a shopper take a session uuid, a customer id, or both; neither is the spec's 400. */
 export function requireSessionOrCustomer(uuid: string | null, customerId: number | null): void {
   if (uuid === null && customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+}
+
+/** The merchant a path's `:merchant` names; text that cannot be a merchant id names none, without a store lookup. */
+export function merchantInPath(store: Store, request: RequestInfo): Merchant | undefined {
+  const id = request.params.merchant ?? "";
+  return isMerchantId(id) ? store.merchant(id) : undefined;
+}
+
+/** Client text quoted in an error message, cut short: a 100 KB path must not come back as a 100 KB message. */
+export function quoted(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -11,6 +11,8 @@ export interface Reply {
   body: Uint8Array | string;
   /** Default: JSON. */
   contentType?: string;
+  /** Close the connection after this answer (uWS then sends Connection: close): when draining, or after a body left unread. */
+  closeConnection?: boolean;
 }
 
 /** Set by the onAborted handler registered before any asynchronous work. */
@@ -30,6 +32,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   409: "Conflict",
   413: "Payload Too Large",
   414: "URI Too Long",
+  429: "Too Many Requests",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
   503: "Service Unavailable",
@@ -49,7 +52,7 @@ export const PARTIAL_HEADER = "X-Aisle-Partial";
 
 export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": `Age, X-Aisle-Error, ${PARTIAL_HEADER}`,
+  "Access-Control-Expose-Headers": `Age, X-Aisle-Error, ${PARTIAL_HEADER}, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset`,
 };
 const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS).map(([name, value]) => [bytes(name), bytes(value)] as const);
 const CONTENT_TYPE = bytes("Content-Type");
@@ -65,7 +68,7 @@ export function writeReply(res: HttpResponse, state: ConnectionState, reply: Rep
     res.writeHeader(REQUEST_ID, requestId);
     if (cors) for (const [name, value] of CORS_HEADER_PAIRS) res.writeHeader(name, value);
     if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
-    res.end(reply.body);
+    res.end(reply.body, reply.closeConnection === true);
   });
   return true;
 }

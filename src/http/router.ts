@@ -1,8 +1,9 @@
 import type { ErrorStyle } from "../core/api/endpoints.js";
 import type { QueryParams } from "../core/params/query.js";
+import type { RouteLimit } from "./rate-limiting.js";
 import type { Reply } from "./respond.js";
 
-export type Method = "GET" | "POST" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /** Everything a handler may use, copied out of uWS's request before any await. */
 export interface RequestInfo {
@@ -22,12 +23,16 @@ export interface Route {
   /** Called from storefront browsers: answer with CORS headers. */
   cors: boolean;
   readsBody: boolean;
+  /** The largest body this route reads (default: the server's); checked before reading, and while reading a chunked one. */
+  maxBodyBytes?: number;
   /**
    * Request headers the handler reads (lower case). Only these are copied out
    * of uWS's request, not every header a browser sends with each call.
    */
   readsHeaders?: readonly string[];
   errorStyle: ErrorStyle;
+  /** The rate limit the request counts against, checked before `handle` (and before a body is read). */
+  limit?: RouteLimit;
   handle(request: RequestInfo): Reply | Promise<Reply>;
 }
 

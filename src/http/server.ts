@@ -4,14 +4,18 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
 import { parseQuery } from "../core/params/query.js";
 import { ApiError, toApiError } from "../errors.js";
+import type { RateLimiting } from "./rate-limiting.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
 import type { RequestInfo, Router } from "./router.js";
 
 export interface HttpServerOptions {
   host: string;
   port: number;
+  /** The largest body a route reads, unless the route sets its own (Route.maxBodyBytes). */
   maxBodyBytes: number;
   maxUrlBytes: number;
+  /** Checked before a route does any work; absent: no limits (tools and benchmarks). */
+  rateLimiting?: RateLimiting;
   /** Reports a handler's unexpected failure (a bug, never a client mistake). */
   onInternalError: (error: unknown, request: RequestInfo, requestId: string) => void;
   /** Every answer written: for metrics and the access log. `route` is the route's pattern (or "unmatched"). */
@@ -106,6 +110,8 @@ export class HttpServer {
     const rawQuery = req.getQuery() ?? "";
     const requestId = requestIdOf(req.getHeader("x-request-id"));
     const answer = (routeLabel: string, reply: Reply, cors: boolean) => {
+      // Draining: the client is told to go elsewhere for its next request, rather than finding the connection reset.
+      if (this.draining) reply = { ...reply, closeConnection: true };
       // A client that went away is written nothing, and onResponse reports answers written.
       if (!writeReply(res, state, reply, cors, requestId)) return;
       this.options.onResponse?.({
@@ -122,6 +128,14 @@ export class HttpServer {
 
     if (method === "OPTIONS") return answer("preflight", { status: 204, headers: PREFLIGHT_HEADERS, body: "" }, false);
     if (this.draining) return fail(new ApiError("shutting_down"));
+    // Behind a proxy that reads the other one, the body would be read as another request (request smuggling).
+    if (req.getHeader("content-length") !== "" && hasConflictingLengths(req)) {
+      return answer(
+        "unmatched",
+        { ...errorReply(new ApiError("invalid_body", "Conflicting Content-Length headers"), "message"), closeConnection: true },
+        true,
+      );
+    }
     if (path.length + rawQuery.length > this.options.maxUrlBytes) {
       return fail(new ApiError("uri_too_long", `Request URL longer than ${this.options.maxUrlBytes} bytes`));
     }
@@ -147,8 +161,18 @@ export class HttpServer {
     const failure = (error: unknown) => {
       const apiError = toApiError(error);
       if (apiError.code === "internal") this.options.onInternalError(error, request, requestId);
-      finish(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty"));
+      // A body this request did not read must not be taken for the next request: the connection ends with the answer.
+      const unread = route.readsBody && request.body === null;
+      finish({ ...errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty"), closeConnection: unread });
     };
+
+    // Limits (and the authentication they need) come before any other work, a body's read included.
+    try {
+      const limited = this.options.rateLimiting?.check(route, request);
+      if (limited) return finish(route.readsBody ? { ...limited, closeConnection: true } : limited);
+    } catch (error) {
+      return failure(error);
+    }
 
     if (!route.readsBody) {
       try {
@@ -161,15 +185,10 @@ export class HttpServer {
       return;
     }
 
+    const maxBodyBytes = route.maxBodyBytes ?? this.options.maxBodyBytes;
     const declared = Number(req.getHeader("content-length") || 0);
-    if (declared > this.options.maxBodyBytes) {
-      return answer(
-        route.pattern,
-        errorReply(new ApiError("payload_too_large", `Request body larger than ${this.options.maxBodyBytes} bytes`), "message"),
-        route.cors,
-      );
-    }
-    const read = readBody(res, this.options.maxBodyBytes);
+    if (declared > maxBodyBytes) return failure(new ApiError("payload_too_large", `Request body larger than ${maxBodyBytes} bytes`));
+    const read = readBody(res, maxBodyBytes);
     abortBodyRead = read.abort;
     const handled = read.body.then((body) => {
       request.body = body;
@@ -192,6 +211,18 @@ export class HttpServer {
       },
     );
   }
+}
+
+/** Whether the request carries Content-Length more than once with different values. */
+function hasConflictingLengths(req: HttpRequest): boolean {
+  let first: string | null = null;
+  let conflict = false;
+  req.forEach((name, value) => {
+    if (name !== "content-length") return;
+    if (first === null) first = value;
+    else if (value !== first) conflict = true;
+  });
+  return conflict;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import { dayNumber } from "../core/recs/days.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
+import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
@@ -438,6 +439,17 @@ export class Store {
       this.merchants.put(merchant.id, merchant);
       this.apiKeys.put(merchant.api_key, merchant.id);
       this.derived.markAllBuilt(merchant.id);
+    });
+  }
+
+  /** Replaces a merchant's own rate limits; the merchant as now stored, or undefined when there is none. */
+  async setMerchantRateLimits(id: MerchantId, limits: Partial<RateLimits>): Promise<Merchant | undefined> {
+    return this.root.childTransaction(() => {
+      const merchant = this.merchants.get(id);
+      if (!merchant) return undefined;
+      const updated: Merchant = { ...merchant, rate_limits: limits };
+      this.merchants.put(id, updated);
+      return updated;
     });
   }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig, type Config } from "../../src/config.js";
 import { startService, type Logger, type RunningService } from "../../src/main.js";
 import type { LogLevel } from "../../src/observability/logger.js";
 
@@ -24,7 +24,7 @@ const quietLogger: Logger = {
 
 /** A real service — LMDB in a temp dir, a Piscina pool, uWS on an ephemeral port. */
 export async function startTestService(
-  options: { demo?: boolean; dataDir?: string; logger?: Logger; logLevel?: LogLevel } = {},
+  options: { demo?: boolean; dataDir?: string; logger?: Logger; logLevel?: LogLevel; config?: Partial<Config> } = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aisle-test-"));
   const config = loadConfig(
@@ -37,6 +37,7 @@ export async function startTestService(
       demo: options.demo ? "auto" : "off",
       workers: 1,
       logLevel: options.logLevel,
+      ...options.config,
     },
   );
   const service = await startService(config, options.logger ?? quietLogger);

@@ -215,6 +215,10 @@ describe("webhooks", () => {
     expect(((await unknown.json()) as { error: string }).error).toMatch(/^Unsupported X-Platform-Topic "carts\/update"/);
     const invalid = await webhook("products/update", { id: 63, title: "" });
     expect(await invalid.json()).toEqual({ error: "products[0].title: must not be empty" });
-    expect((await webhook("products/update", product(64), shop.webhook_secret, "nobody")).status).toBe(404);
+    // An unknown merchant is answered as a wrong signature is: merchant ids cannot be probed.
+    const unknownMerchant = await webhook("products/update", product(64), shop.webhook_secret, "nobody");
+    const wrongSignature = await webhook("products/update", product(64), "not-the-secret");
+    expect([unknownMerchant.status, await unknownMerchant.json()]).toEqual([wrongSignature.status, await wrongSignature.json()]);
+    expect(unknownMerchant.status).toBe(401);
   });
 });

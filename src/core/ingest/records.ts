@@ -1,6 +1,7 @@
 // Validation of the non-product ingest objects: merchants, collections,
 // customers, orders and markets. Each returns the stored shape with defaults filled.
 import { gid } from "../gid.js";
+import { RATE_CLASSES, type RateLimits } from "../rate-limit.js";
 import type { Address, Collection, Customer, Market, Order, OrderLine, VariantPrice } from "../types.js";
 import { toCents, formatCents } from "../money.js";
 import { Fields, InvalidInput, isPlainObject, slugify } from "./fields.js";
@@ -15,10 +16,17 @@ export interface MerchantInput {
   currency: string;
 }
 
+const MERCHANT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Whether `text` can be a merchant id: a path naming anything else names no merchant, without a store lookup. */
+export function isMerchantId(text: string): boolean {
+  return MERCHANT_ID.test(text);
+}
+
 export function normaliseMerchant(input: unknown, path = "merchant"): MerchantInput {
   const f = Fields.of(input, path);
   const id = f.nonEmptyString("id", 64);
-  if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) f.fail("id", "must be lowercase letters, digits, - and _");
+  if (!isMerchantId(id)) f.fail("id", "must be lowercase letters, digits, - and _");
   const domain = f.nonEmptyString("domain", 255).toLowerCase();
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
     f.fail("domain", "must be a host name like shop.example.com");
@@ -169,4 +177,30 @@ function currency(f: Fields, name: string, fallback?: string): string {
   const code = f.string(name, fallback).toUpperCase();
   if (!CURRENCY_CODE.test(code)) f.fail(name, "must be an ISO 4217 currency code like USD");
   return code;
+}
+
+/**
+ * A merchant's own rate limits, as the admin API takes them: per class,
+ * `{per_second, burst?}` (burst defaults to twice the rate), or null for no
+ * limit; a class left out follows the service's setting.
+ */
+export function normaliseRateLimits(input: unknown, path = "rate_limits"): Partial<RateLimits> {
+  const f = Fields.of(input, path);
+  // A misspelt class would otherwise be ignored without a word.
+  for (const name of Object.keys(input as object)) {
+    if (!(RATE_CLASSES as readonly string[]).includes(name)) f.fail(name, `is not a class of limits; use ${RATE_CLASSES.join(", ")}`);
+  }
+  const limits: Partial<RateLimits> = {};
+  for (const rateClass of RATE_CLASSES) {
+    if (!f.has(rateClass)) continue;
+    if (f.raw(rateClass) === null) {
+      limits[rateClass] = null;
+      continue;
+    }
+    const limit = f.optionalObject(rateClass)!;
+    const perSecond = limit.integer("per_second", 0, 1);
+    if (perSecond < 1) limit.fail("per_second", "is required: a whole number of requests a second, at least 1");
+    limits[rateClass] = { perSecond, burst: limit.integer("burst", perSecond * 2, 1) };
+  }
+  return limits;
 }

@@ -1,15 +1,27 @@
 import type { OperationDoc } from "../../core/api/openapi.js";
 import { parseId } from "../../core/ingest/fields.js";
+import { normaliseRateLimits } from "../../core/ingest/records.js";
+import { RATE_CLASSES, type RateLimit, type RateLimits } from "../../core/rate-limit.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
 import { ingest, INGEST_KINDS, isIngestKind } from "../../ingest/ingest.js";
 import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
-import { ADMIN_AUTH_HEADERS, requireAdmin } from "../auth.js";
-import { bodyText } from "../request.js";
+import { ADMIN_AUTH_HEADERS, forgetVerifiedKeys, requireAdmin } from "../auth.js";
+import { bodyJson, bodyText, merchantInPath, quoted } from "../request.js";
 import { jsonReply, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
+
+/** The merchant's own limits and the ones in force, per class (null: no limit), in the admin API's spelling. */
+function rateLimitsOf(merchant: Merchant, defaults: RateLimits) {
+  const spelt = (limit: RateLimit | null) => (limit === null ? null : { per_second: limit.perSecond, burst: limit.burst });
+  const own = merchant.rate_limits ?? {};
+  return {
+    own: Object.fromEntries(Object.entries(own).map(([name, limit]) => [name, spelt(limit)])),
+    effective: Object.fromEntries(RATE_CLASSES.map((name) => [name, spelt(own[name] === undefined ? defaults[name] : own[name])])),
+  };
+}
 
 function publicMerchant(merchant: Merchant): Record<string, string> {
   const { id, name, domain, currency } = merchant;
@@ -32,12 +44,30 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
     security: "admin",
     requestBody: `${kind} in the platform's Admin REST shape`,
   })),
+  {
+    method: "GET",
+    path: "/admin/v1/merchants/:merchant/rate-limits",
+    summary: "A merchant's own rate limits and those in force",
+    security: "admin",
+  },
+  {
+    method: "PUT",
+    path: "/admin/v1/merchants/:merchant/rate-limits",
+    summary: "Replace a merchant's own rate limits: per class {per_second, burst?} or null (no limit); classes left out follow the service",
+    security: "admin",
+    requestBody: `{${RATE_CLASSES.join("?, ")}?}`,
+  },
   { method: "DELETE", path: "/admin/v1/merchants/:merchant/products/:id", summary: "Delete a product", security: "admin" },
   { method: "DELETE", path: "/admin/v1/merchants/:merchant/collections/:id", summary: "Delete a collection", security: "admin" },
 ];
 
 export function adminRoutes(services: Services): Route[] {
   const { store } = services;
+  // Authenticated first, so requests without the token never use up the admin's own limit.
+  const adminSubject = (request: RequestInfo) => {
+    requireAdmin(request.headers, services.adminToken);
+    return { id: "admin" };
+  };
   const route = (
     method: Route["method"],
     pattern: string,
@@ -50,19 +80,20 @@ export function adminRoutes(services: Services): Route[] {
     readsBody,
     readsHeaders: ADMIN_AUTH_HEADERS,
     errorStyle: "message",
+    limit: { rateClass: "admin", subjectOf: adminSubject },
     handle(request) {
       requireAdmin(request.headers, services.adminToken);
       return handle(request);
     },
   });
   const merchantOf = (request: RequestInfo): Merchant => {
-    const merchant = store.merchant(request.params.merchant ?? "");
-    if (!merchant) throw new ApiError("not_found", `No merchant ${request.params.merchant}`);
+    const merchant = merchantInPath(store, request);
+    if (!merchant) throw new ApiError("not_found", `No merchant ${quoted(request.params.merchant ?? "")}`);
     return merchant;
   };
   const idOf = (request: RequestInfo): number => {
     const id = parseId(request.params.id);
-    if (id === null) throw new ApiError("invalid_params", `"${request.params.id}" is not an id`);
+    if (id === null) throw new ApiError("invalid_params", `"${quoted(request.params.id ?? "")}" is not an id`);
     return id;
   };
 
@@ -73,6 +104,16 @@ export function adminRoutes(services: Services): Route[] {
       const merchant = await createMerchant(store, input);
       services.onMerchantCreated?.(merchant.id);
       return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
+    }),
+    route("GET", "/admin/v1/merchants/:merchant/rate-limits", false, (request) =>
+      jsonReply(200, rateLimitsOf(merchantOf(request), services.config.rateLimits)),
+    ),
+    route("PUT", "/admin/v1/merchants/:merchant/rate-limits", true, async (request) => {
+      const merchant = merchantOf(request);
+      const limits = normaliseRateLimits(bodyJson(request, "rate limits"));
+      const updated = (await store.setMerchantRateLimits(merchant.id, limits)) ?? merchant;
+      forgetVerifiedKeys(store);
+      return jsonReply(200, rateLimitsOf(updated, services.config.rateLimits));
     }),
     route("POST", "/admin/v1/merchants/:merchant/:kind", true, async (request) => {
       const merchant = merchantOf(request);

@@ -4,6 +4,7 @@ import { ApiError } from "../../errors.js";
 import type { EventWriter } from "../../ingest/event-writer.js";
 import { ProductIdsByHandle } from "../../stores/product-ids-by-handle.js";
 import { merchantForKey } from "../auth.js";
+import { keySubject } from "../rate-limiting.js";
 import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
@@ -30,6 +31,7 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
       // Parameters travel in the query string; a body, if any, is ignored.
       readsBody: false,
       errorStyle: ANALYTICS_EVENT.errorStyle,
+      limit: { rateClass: "events", subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null) },
       handle(request) {
         const params = parseQueryParams(ANALYTICS_EVENT, request.query);
         const merchant = merchantForKey(store, params.key);

@@ -2,12 +2,14 @@ import { createHash } from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
+import type { RateClass } from "../../core/rate-limit.js";
 import { canonicalParams, type ParamValue, type ParsedParams } from "../../core/params/parse.js";
 import type { Merchant } from "../../core/types.js";
 import type { Task } from "../../pool/protocol.js";
 import type { DataDomain } from "../../stores/store.js";
 import { merchantForKey } from "../auth.js";
 import { cachedTask } from "../cached-task.js";
+import { keySubject } from "../rate-limiting.js";
 import { parseQueryParams } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
@@ -29,6 +31,8 @@ export interface ProductPlan {
 }
 
 export interface ProductEndpointOptions<Params> {
+  /** Default: product_reads. */
+  rateClass?: RateClass;
   /**
    * How the request names its merchant; by default the `key` parameter. null:
    * no merchant has anything for this request (an unknown session), so the
@@ -73,6 +77,10 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
     cors: true,
     readsBody: false,
     errorStyle: endpoint.errorStyle,
+    limit: {
+      rateClass: options.rateClass ?? "product_reads",
+      subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null),
+    },
     handle(request) {
       const params = parseQueryParams(endpoint, request.query);
       const { format: pretty, bustCache } = commonParams(params);

@@ -6,8 +6,14 @@ import { canonicalSearchRequest, parseQuickViewRequest } from "../../core/search
 import { merchantForKey } from "../auth.js";
 import { cachedTask } from "../cached-task.js";
 import type { Reply } from "../respond.js";
-import type { Route } from "../router.js";
+import { merchantSubject } from "../rate-limiting.js";
+import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
+
+/** The key travels as a query parameter or a header. */
+function keyOf(info: RequestInfo): string | undefined {
+  return (info.query.get("Service-Api-Key") ?? info.headers["service-api-key"])?.trim() || undefined;
+}
 
 export function searchRoutes(services: Services): Route[] {
   const { store } = services;
@@ -19,9 +25,12 @@ export function searchRoutes(services: Services): Route[] {
       readsBody: true,
       readsHeaders: ["service-api-key"],
       errorStyle: QUICK_VIEW_SEARCH.errorStyle,
+      // A search body is a few hundred bytes: no reason to read megabytes from anyone.
+      maxBodyBytes: services.config.searchMaxBodyBytes,
+      // The key is checked here, before the body is read.
+      limit: { rateClass: "search", subjectOf: (info) => merchantSubject(merchantForKey(store, keyOf(info))) },
       handle(info): Reply | Promise<Reply> {
-        const key = info.query.get("Service-Api-Key") ?? info.headers["service-api-key"];
-        const merchant = merchantForKey(store, key?.trim() || undefined);
+        const merchant = merchantForKey(store, keyOf(info));
         const request = parseQuickViewRequest(info.body, info.query);
         return cachedTask(services, {
           task: { kind: "quick_view", merchantId: merchant.id, request, now: services.now() },

@@ -132,16 +132,22 @@ export function storefrontRoutes(services: Services): Route[] {
       dependsOn: [],
       cacheable: false,
     })),
-    productEndpoint(services, PURCHASED, (params, merchant) => {
-      const customerId = params.platform_customer_id;
-      if (customerId === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
-      const list = listOptionsFrom(params, "full");
-      list.restrictTo = params.platform_product_ids ?? null;
-      return {
-        task: { kind: "purchased", merchantId: merchant.id, customerId, list },
-        dependsOn: ["catalogue", "orders", "customers"],
-      };
-    }),
+    productEndpoint(
+      services,
+      PURCHASED,
+      (params, merchant) => {
+        const customerId = params.platform_customer_id;
+        if (customerId === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
+        const list = listOptionsFrom(params, "full");
+        list.restrictTo = params.platform_product_ids ?? null;
+        return {
+          task: { kind: "purchased", merchantId: merchant.id, customerId, list },
+          dependsOn: ["catalogue", "orders", "customers"],
+        };
+      },
+      // It answers a customer's record: its own, lower limit.
+      { rateClass: "customer_reads" },
+    ),
     productEndpoint(services, TRENDING_PRODUCTS, (params, merchant) => {
       const list = listOptionsFrom(params, "reduced", ranked);
       // platform_product_ids are filtered from the result set.

@@ -3,7 +3,8 @@ import { Fields } from "../../core/ingest/fields.js";
 import { ApiError } from "../../errors.js";
 import { ingest } from "../../ingest/ingest.js";
 import { isValidSignature, webhookAction, WEBHOOK_TOPICS } from "../../ingest/webhook.js";
-import { bodyJson } from "../request.js";
+import { merchantSubject } from "../rate-limiting.js";
+import { bodyJson, merchantInPath } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
@@ -27,12 +28,21 @@ export function webhookRoutes(services: Services): Route[] {
       readsBody: true,
       readsHeaders: ["x-platform-hmac-sha256", "x-platform-topic"],
       errorStyle: "message",
+      limit: {
+        rateClass: "webhooks",
+        // An unknown merchant is refused before its body is read, as a wrong signature would be.
+        subjectOf(request) {
+          const merchant = merchantInPath(store, request);
+          if (!merchant) throw new ApiError("bad_signature");
+          return merchantSubject(merchant);
+        },
+      },
       async handle(request) {
-        const merchant = store.merchant(request.params.merchant ?? "");
-        if (!merchant) throw new ApiError("not_found", `No merchant ${request.params.merchant}`);
-        // Verify before reading anything else: an unsigned body is not looked at.
+        const merchant = merchantInPath(store, request);
+        // Verify before reading anything else: an unsigned body is not looked at. An unknown
+        // merchant gets the same answer as a wrong signature, so merchant ids cannot be probed.
         const body = request.body ?? new Uint8Array(0);
-        if (!isValidSignature(merchant.webhook_secret, body, request.headers["x-platform-hmac-sha256"])) {
+        if (!merchant || !isValidSignature(merchant.webhook_secret, body, request.headers["x-platform-hmac-sha256"])) {
           throw new ApiError("bad_signature");
         }
         const topic = request.headers["x-platform-topic"] ?? "";
