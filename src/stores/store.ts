@@ -125,7 +125,10 @@ export class Store {
   private readonly histories: EventHistories;
   /** Add-to-cart events per day and product: a demand signal beside sales. */
   readonly dailyAdds: DailyCounts;
+  /** Up to format 6: session → the last merchant that logged it. Read, never written: a session belongs to whoever logs it. */
   private readonly sessionMerchants: Database<MerchantId, string>;
+  /** [uuid, merchant] of every merchant that logged the session: one shop's events never move a session away from another. */
+  private readonly sessionMerchantPairs: Database<true, [string, MerchantId]>;
   private readonly customerEmails: Database<number, Key>;
   private readonly coCounts: CopurchaseCounts;
   private readonly coNeighbours: Database<WeightedIds, Key>;
@@ -145,7 +148,7 @@ export class Store {
   /** Per merchant, the next sequence number logEvents hands out, once it has logged for that merchant. */
   private readonly nextSequences = new Map<MerchantId, number>();
   /** Sessions logEvents has indexed lately: most events come from a session it has seen, and a Map is cheaper than an LMDB read. */
-  private readonly indexedSessions = new RecentMap<string, MerchantId>(RECENT_SESSIONS);
+  private readonly indexedSessions = new RecentMap<string, true>(RECENT_SESSIONS);
 
   private constructor(
     private readonly root: RootDatabase,
@@ -182,6 +185,7 @@ export class Store {
     this.histories = new EventHistories(root);
     this.dailyAdds = new DailyCounts(root, "adds_by_day_product", "adds_day_stamps");
     this.sessionMerchants = db("session_merchants", logRoot);
+    this.sessionMerchantPairs = db("session_merchant_pairs", logRoot);
     this.customerEmails = db("customer_emails");
     this.coCounts = new CopurchaseCounts(root);
     this.coNeighbours = db("copurchase_neighbours");
@@ -728,9 +732,10 @@ export class Store {
 
   /** Adds a session to the session → merchant index (in the write batch or transaction under way) unless it is there already. */
   private indexSession(uuid: string, merchant: MerchantId): void {
-    if (this.indexedSessions.get(uuid) === merchant) return;
-    if (this.sessionMerchants.get(uuid) !== merchant) void this.sessionMerchants.put(uuid, merchant);
-    this.indexedSessions.set(uuid, merchant);
+    const memo = `${merchant}\u0000${uuid}`;
+    if (this.indexedSessions.get(memo)) return;
+    if (!this.sessionMerchantPairs.doesExist([uuid, merchant])) void this.sessionMerchantPairs.put([uuid, merchant], true);
+    this.indexedSessions.set(memo, true);
   }
 
   /**
@@ -871,9 +876,13 @@ export class Store {
     return this.histories.read([merchant, "customer", customerId]);
   }
 
-  /** The merchant a session's events went to (viewed without a key). */
-  merchantOfSession(uuid: string): MerchantId | undefined {
-    return this.sessionMerchants.get(uuid);
+  /** The merchants that logged events of this session (viewed without a key); two at most are read. */
+  merchantsOfSession(uuid: string): MerchantId[] {
+    const merchants = new Set<MerchantId>();
+    for (const key of this.sessionMerchantPairs.getKeys({ start: [uuid], end: [uuid, "\uffff"], limit: 2 })) merchants.add(key[1]);
+    const logged = this.sessionMerchants.get(uuid);
+    if (logged !== undefined) merchants.add(logged);
+    return [...merchants];
   }
 
   customerIdByEmail(merchant: MerchantId, email: string): number | undefined {

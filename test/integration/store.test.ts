@@ -111,7 +111,7 @@ describe("Store (real LMDB)", () => {
     expect([...store.eventsSince("shop", 0)]).toEqual(logged.map((event, i) => ({ sequence: i + 1, event })));
     expect(store.eventSequence("shop")).toBe(2);
     expect(store.derivedSequence("shop")).toBe(2);
-    expect(store.merchantOfSession(uuid)).toBe("shop");
+    expect(store.merchantsOfSession(uuid)).toEqual(["shop"]);
     // Appending goes on from the moved counter.
     await store.appendEvents("shop", [{ ...logged[0]!, at: 2_000 } as never]);
     expect(store.eventSequence("shop")).toBe(3);

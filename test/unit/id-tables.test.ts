@@ -56,3 +56,36 @@ describe("IntegerIds", () => {
     );
   });
 });
+
+describe("hash flooding", () => {
+  /**
+   * Uuids that all start probing at one slot of a table seeded with `seed`:
+   * found by trial, as an attacker who knew the seed could.
+   */
+  function collidingUuids(seed: number, count: number): string[] {
+    const probe = new StringIds(seed);
+    const first = randomUUID();
+    probe.set(first, 0);
+    const found = [first];
+    while (found.length < count) {
+      const candidate = randomUUID();
+      const before = probe.probes;
+      probe.get(candidate);
+      // Two probes: it starts at the first key's slot (the one after is free).
+      if (probe.probes - before === 2) found.push(candidate);
+    }
+    return found;
+  }
+
+  it("keeps crafted colliding uuids cheap: each table hashes with its own seed", () => {
+    const uuids = collidingUuids(12_345, 400);
+    const attacked = new StringIds(12_345);
+    uuids.forEach((uuid, i) => attacked.set(uuid, i));
+    // Against the seed they were crafted for, probing is quadratic: the attack is real.
+    expect(attacked.probes).toBeGreaterThan(50 * uuids.length);
+    const seeded = new StringIds();
+    uuids.forEach((uuid, i) => seeded.set(uuid, i));
+    expect(seeded.probes).toBeLessThan(5 * uuids.length);
+    expect(uuids.every((uuid, i) => seeded.get(uuid) === i)).toBe(true);
+  });
+});

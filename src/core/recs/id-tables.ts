@@ -4,6 +4,9 @@
 // collector to trace); product ids are integers past 2³¹, which a Map keys as
 // heap numbers (reading a large event log spent a fifth of its time there).
 // Both are keyed here by a pair of 32-bit ints in one open-addressing table.
+// Keys come from clients (uuids), so each table hashes with a seed of its own:
+// keys crafted to collide in one table, which would make its probing
+// quadratic, do not collide in another.
 
 const EMPTY = 0;
 const TWO_32 = 2 ** 32;
@@ -15,6 +18,10 @@ class PairTable {
   /** The number given to the pair in the slot, plus one (EMPTY: a free slot). */
   private values = new Int32Array(1024);
   private count = 0;
+  /** Slots looked at by every lookup so far: what a flood of colliding keys would drive up. */
+  probes = 0;
+
+  constructor(private readonly seed: number) {}
 
   get size(): number {
     return this.count;
@@ -39,7 +46,8 @@ class PairTable {
   /** The slot holding the pair, or the free slot where it would go (linear probing). */
   private find(high: number, low: number): number {
     const mask = this.values.length - 1;
-    for (let slot = mix(low ^ Math.imul(high, 0x9e3779b1)) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = mix(low ^ Math.imul(high, 0x9e3779b1) ^ this.seed) & mask; ; slot = (slot + 1) & mask) {
+      this.probes++;
       if (this.values[slot] === EMPTY || (this.high[slot] === high && this.low[slot] === low)) return slot;
     }
   }
@@ -66,28 +74,37 @@ class PairTable {
  * cost would be two sessions' views read as one in the kNN model.
  */
 export class StringIds {
-  private readonly table = new PairTable();
+  private readonly table: PairTable;
+
+  /** `seed`: random unless a test needs a table to repeat another's hashing. */
+  constructor(private readonly seed = randomSeed()) {
+    this.table = new PairTable(seed);
+  }
 
   get size(): number {
     return this.table.size;
   }
 
+  get probes(): number {
+    return this.table.probes;
+  }
+
   /** The number set for this key, or -1. */
   get(key: string): number {
-    hashInto(key);
+    hashInto(key, this.seed);
     return this.table.get(hashed[0]!, hashed[1]!);
   }
 
   /** Gives `key` a number ≥ 0 (replacing any it had). */
   set(key: string, value: number): void {
-    hashInto(key);
+    hashInto(key, this.seed);
     this.table.set(hashed[0]!, hashed[1]!, value);
   }
 }
 
 /** Non-negative integers below 2⁵³ (product ids) → numbers, exactly: keyed by their two 32-bit halves (the low one as Int32Array stores it, signed). */
 export class IntegerIds {
-  private readonly table = new PairTable();
+  private readonly table = new PairTable(randomSeed());
 
   get size(): number {
     return this.table.size;
@@ -107,10 +124,15 @@ export class IntegerIds {
 /** hashInto's result: no array per call. */
 const hashed = new Int32Array(2);
 
-/** FNV-1a and a multiply-xorshift hash over the string's UTF-16 code units, each finished by mix. */
-function hashInto(key: string): void {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ key.length;
+/** A 32-bit seed: tables are in-memory only, so the seed never needs to be known again. */
+function randomSeed(): number {
+  return (Math.random() * 2 ** 32) | 0;
+}
+
+/** FNV-1a and a multiply-xorshift hash over the string's UTF-16 code units, each started from the seed and finished by mix. */
+function hashInto(key: string, seed: number): void {
+  let a = 0x811c9dc5 ^ seed;
+  let b = 0x9747b28c ^ key.length ^ Math.imul(seed, 0x9e3779b1);
   for (let i = 0; i < key.length; i++) {
     const code = key.charCodeAt(i);
     a = Math.imul(a ^ code, 0x01000193);
