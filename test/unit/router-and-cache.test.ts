@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ResponseCache } from "../../src/cache/response-cache.js";
+import { entryBytes, ResponseCache } from "../../src/cache/response-cache.js";
 import { Router, type Route } from "../../src/http/router.js";
 
 const route = (method: Route["method"], pattern: string): Route => ({
@@ -32,7 +32,9 @@ describe("ResponseCache", () => {
   const bytes = (n: number) => new Uint8Array(n);
 
   it("evicts least recently used entries beyond its byte budget", () => {
-    const cache = new ResponseCache(300);
+    // Room for two entries, not three.
+    const budget = 2 * entryBytes("a", bytes(100)) + 100;
+    const cache = new ResponseCache(budget);
     cache.set("a", bytes(100), 0);
     cache.set("b", bytes(100), 0);
     cache.get("a", 0);
@@ -40,15 +42,21 @@ describe("ResponseCache", () => {
     expect(cache.get("b", 0)).toBeUndefined();
     expect(cache.get("a", 0)).toBeDefined();
     expect(cache.get("c", 0)).toBeDefined();
-    expect(cache.totalBytes).toBeLessThanOrEqual(300);
+    expect(cache.totalBytes).toBe(2 * entryBytes("a", bytes(100)));
+  });
+
+  it("counts what an entry really costs, not only its bytes, so the budget is what the cache takes", () => {
+    // The body and key are 12 bytes; the entry's objects and allocation are hundreds more.
+    expect(entryBytes("a", bytes(10))).toBeGreaterThan(500);
   });
 
   it("expires entries by age and refuses ones larger than the budget", () => {
     const cache = new ResponseCache(1_000);
+    expect(entryBytes("a", bytes(10))).toBeLessThanOrEqual(1_000);
     cache.set("a", bytes(10), 1_000, 500);
     expect(cache.get("a", 1_400)?.storedAt).toBe(1_000);
     expect(cache.get("a", 1_500)).toBeUndefined();
-    cache.set("huge", bytes(2_000), 0);
+    cache.set("huge", bytes(1_000), 0);
     expect(cache.size).toBe(0);
     expect(cache.totalBytes).toBe(0);
   });
