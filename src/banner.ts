@@ -1,11 +1,24 @@
 import type { Config } from "./config.js";
-import type { RunningService } from "./main.js";
+import type { AdminTokenSource, RunningService } from "./main.js";
+
+/** The token itself only on the start that created it: every later start's output may end up in a log collector. */
+function adminTokenLines(token: string, source: AdminTokenSource): { line: string; header: string } {
+  switch (source.kind) {
+    case "created":
+      return { line: `  admin token:   ${token}   (created now, kept in ${source.file})`, header: `Bearer $(cat ${source.file})` };
+    case "kept":
+      return { line: `  admin token:   kept in ${source.file}`, header: `Bearer $(cat ${source.file})` };
+    case "environment":
+      return { line: "  admin token:   AISLE_ADMIN_TOKEN", header: "Bearer $AISLE_ADMIN_TOKEN" };
+  }
+}
 
 /** What a newcomer needs after `npm start`: where it listens, the keys, and curl lines to paste. */
 export function printBanner(config: Config, service: RunningService, startMs: number): void {
   const base = `http://localhost:${service.port}`;
   const out: string[] = [];
   const demo = service.demo;
+  const admin = adminTokenLines(service.adminToken, service.adminTokenSource);
   if (demo) {
     const { seeded, sample } = demo;
     out.push(
@@ -13,7 +26,7 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
         ? `Seeded the demo merchant "${demo.merchantId}" (${seeded.counts.products} products, ${seeded.counts.collections} collections, ${seeded.counts.customers} customers, ${seeded.counts.orders} orders, ${seeded.counts.events} events) in ${Math.round(seeded.generateMs + seeded.importMs)} ms`
         : `Demo merchant "${demo.merchantId}" is in this data dir`,
       `  demo API key:  ${demo.apiKey}`,
-      `  admin token:   ${service.adminToken}   (kept in ${config.dataDir}/admin-token unless AISLE_ADMIN_TOKEN is set)`,
+      admin.line,
       "",
       "Try:",
       `  curl '${base}/api/v1/products/static?key=${demo.apiKey}&ids=${sample.productIds.join(",")}&format=pretty'`,
@@ -22,11 +35,16 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
         ? [`  curl '${base}/api/v1/products/static?key=${demo.apiKey}&platform_collection_id=${sample.collectionId}&limit=10'`]
         : []),
       `  curl '${base}/api/v1/products/similar_products?key=${demo.apiKey}&platform_product_ids=${sample.productIds[0]}&limit=5&format=pretty'`,
+      ...(sample.customerId !== null
+        ? [`  curl '${base}/api/v1/products/purchased?key=${demo.apiKey}&platform_customer_id=${sample.customerId}&format=pretty'`]
+        : []),
+      ...(sample.sessionUuid !== null ? [`  curl '${base}/api/v1/products/viewed?uuid=${sample.sessionUuid}&format=pretty'`] : []),
       `  curl '${base}/api/v1/sources?format=pretty'`,
-      `  curl -H 'Authorization: Bearer ${service.adminToken}' '${base}/admin/v1/merchants'`,
+      `  curl -H "Authorization: ${admin.header}" '${base}/admin/v1/merchants'`,
       "",
     );
   }
+  if (!demo) out.push(admin.line);
   console.log(out.join("\n"));
   console.log(
     JSON.stringify({

@@ -28,6 +28,8 @@ import { VERSION } from "./version.js";
 export interface RunningService {
   port: number;
   adminToken: string;
+  /** Where the admin token came from: printed only when this start created it (logs are collected). */
+  adminTokenSource: AdminTokenSource;
   /** The demo merchant, when the data dir has one (seeded now or before). */
   demo: DemoInfo | null;
   services: Services;
@@ -40,15 +42,17 @@ import type { Logger } from "./observability/logger.js";
 import { ServiceMetrics } from "./observability/metrics.js";
 export type { Logger } from "./observability/logger.js";
 
+export type AdminTokenSource = { kind: "environment" } | { kind: "created" | "kept"; file: string };
+
 /** The admin token from the environment, or one generated on first start and kept in the data dir. */
-function adminTokenFor(config: Config): string {
-  if (config.adminToken) return config.adminToken;
+function adminTokenFor(config: Config): { token: string; source: AdminTokenSource } {
+  if (config.adminToken) return { token: config.adminToken, source: { kind: "environment" } };
   const file = join(config.dataDir, "admin-token");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(file)) return { token: readFileSync(file, "utf8").trim(), source: { kind: "kept", file } };
   const token = `adm_${newSecret()}`;
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return token;
+  return { token, source: { kind: "created", file } };
 }
 
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
@@ -64,7 +68,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
 async function startLocked(config: Config, log: Logger, unlock: () => void): Promise<RunningService> {
   const store = Store.open(config.dataDir);
-  const adminToken = adminTokenFor(config);
+  const { token: adminToken, source: adminTokenSource } = adminTokenFor(config);
   const seeding = config.demo === "auto" && store.isEmpty();
   const demo = seeding ? await seedDemoInThread(config.dataDir) : describeDemo(store);
   // The seed was written by another thread: read from the latest state.
@@ -163,5 +167,5 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     })();
     return closing;
   };
-  return { port, adminToken, demo, services, similar, close };
+  return { port, adminToken, adminTokenSource, demo, services, similar, close };
 }

@@ -22,7 +22,15 @@ export interface DemoInfo {
   /** Set only on the start that seeded it. */
   seeded: DemoSeedStats | null;
   /** A few real listable ids and handles, for curl lines that return products. */
-  sample: { productIds: number[]; handles: string[]; collectionId: number | null };
+  sample: {
+    productIds: number[];
+    handles: string[];
+    collectionId: number | null;
+    /** A customer with orders, for purchased. */
+    customerId: number | null;
+    /** A session that viewed products, for viewed and viewed-related. */
+    sessionUuid: string | null;
+  };
 }
 
 /** What demoBatches reads: the demo's lists, as arrays (generateDemo) or read as they are generated (generateDemoStream). */
@@ -88,6 +96,18 @@ export function describeDemo(store: Store): DemoInfo | null {
       productIds: listable.slice(0, 3).map((p) => p.id),
       handles: listable.slice(3, 5).map((p) => p.handle),
       collectionId: store.collectionsOf(merchant.id)[0]?.id ?? null,
+      customerId: firstBuyer(store, merchant.id),
+      sessionUuid: firstViewingSession(store, merchant.id),
     },
   };
+}
+
+function firstBuyer(store: Store, merchant: string): number | null {
+  for (const order of store.allOrders(merchant)) if (order.customer_id !== null && order.cancelled_at === null) return order.customer_id;
+  return null;
+}
+
+function firstViewingSession(store: Store, merchant: string): string | null {
+  for (const { event } of store.eventsSince(merchant, 0)) if (event.verb === "viewed" && event.uuid !== null) return event.uuid;
+  return null;
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/stores/store.js";
@@ -45,11 +45,15 @@ describe("aisle serve", () => {
     const banner = first.output();
     expect(banner).toMatch(/Seeded the demo merchant "demo" \(3000 products/);
     expect(banner).toMatch(/demo API key: {2}pk_/);
-    expect(banner).toMatch(/admin token: {3}adm_/);
-    const curls = [...banner.matchAll(/curl (?:-H '([^']+)' )?'([^']+)'/g)];
-    expect(curls.length).toBeGreaterThanOrEqual(4);
+    // The token is printed on the start that creates it, with where it is kept.
+    expect(banner).toMatch(/admin token: {3}adm_\S+ {3}\(created now, kept in \S+admin-token\)/);
+    const curls = [...banner.matchAll(/curl (?:-H "([^"]+)" )?'([^']+)'/g)];
+    expect(curls.length).toBeGreaterThanOrEqual(6);
+    expect(curls.map(([, , url]) => url).filter((url) => /purchased\?|viewed\?uuid=/.test(url!))).toHaveLength(2);
     for (const [, header, url] of curls) {
-      const headers: Record<string, string> = header ? { [header.split(": ")[0]!]: header.split(": ")[1]! } : {};
+      // "Authorization: Bearer $(cat <file>)", as a shell would run it.
+      const value = header?.split(": ")[1]?.replace(/\$\(cat (\S+)\)/, (_, file: string) => readFileSync(file, "utf8").trim());
+      const headers: Record<string, string> = header ? { [header.split(": ")[0]!]: value! } : {};
       const res = await fetch(url!, { headers });
       expect(res.status, url).toBe(200);
       const body = (await res.json()) as { data: any[] };
@@ -75,6 +79,9 @@ describe("aisle serve", () => {
     const second = await serve(dataDir);
     expect(second.output()).toContain('Demo merchant "demo" is in this data dir');
     expect(second.output()).toContain(/demo API key: {2}(pk_\S+)/.exec(banner)![1]);
+    // Later starts say where the token is, never the token (their output may end up in a log collector).
+    expect(second.output()).toMatch(/admin token: {3}kept in \S+admin-token\n/);
+    expect(second.output()).not.toContain(/admin token: {3}(adm_\S+)/.exec(banner)![1]);
     second.child.kill("SIGINT");
     expect(await exitOf(second.child)).toBe(0);
   }, 60_000);
