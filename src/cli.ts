@@ -226,7 +226,9 @@ program
     await trainWithProgress(dataDir, options.merchant, !options.textOnly);
   });
 
-const evaluations = program.command("eval").description("quality evaluations on real data (see ../shared/data/README.md)");
+const evaluations = program
+  .command("eval")
+  .description("quality evaluations on real public datasets (read from ../shared/data unless given)");
 
 /**
  * Gives an eval subcommand its last option and its action: every evaluation logs

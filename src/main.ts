@@ -107,9 +107,9 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // Every worker reads each merchant's in-memory indexes in background steps,
   // the three kinds taking turns (src/pool/warm-up.ts).
   const warming = new WarmUpProgress();
-  const warmMerchants = (merchantIds: readonly string[]) => {
+  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) => {
     for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const)
-      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, warming);
+      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, progress);
   };
   const services: Services = {
     store,
@@ -121,7 +121,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     adminToken,
     version: VERSION,
     now: Date.now,
-    ready: () => events.caughtUp && warming.complete,
+    // A merchant created later does not count: a new, empty shop must not take a busy instance out of service.
+    waitingFor: () => [...events.waitingFor, ...(warming.complete ? [] : [`${warming.count} index warm-ups at start`])],
     onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
   };
   const router = new Router([
@@ -153,7 +154,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     },
   });
   const port = await server.listen();
-  warmMerchants(store.listMerchants().map((merchant) => merchant.id));
+  warmMerchants(
+    store.listMerchants().map((merchant) => merchant.id),
+    warming,
+  );
 
   let closing: Promise<void> | null = null;
   const close = () => {

@@ -2,6 +2,10 @@
 // import which, and which folder alone owns each outside library.
 // docs/ARCHITECTURE.md explains them; this file is what holds them.
 import { dirname, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository, wherever eslint runs from: the walls name folders from here. */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** An outside library, and the only folders whose code may import it. */
 const OWNED_PACKAGES = {
@@ -59,19 +63,37 @@ const wallsRule = {
     schema: [],
   },
   create(context) {
-    const root = context.cwd;
-    const file = relative(root, context.filename).split("\\").join("/");
+    const toRepoPath = (path) => relative(ROOT, path).split("\\").join("/");
+    const file = toRepoPath(context.filename);
     if (!within(file, WALLED)) return {};
-    const check = (node) => {
-      const specifier = node.source?.value;
+    const checkSource = (source) => {
+      // A plain string, or a template literal without expressions: import(`../recs/x.js`).
+      const specifier =
+        source?.type === "Literal"
+          ? source.value
+          : source?.type === "TemplateLiteral" && source.expressions.length === 0
+            ? source.quasis[0].value.cooked
+            : null;
       if (typeof specifier !== "string") return;
-      const target = relative(root, resolve(dirname(context.filename), specifier))
-        .split("\\")
-        .join("/");
-      const message = problem(file, specifier, target);
-      if (message) context.report({ node: node.source, message });
+      const message = problem(file, specifier, toRepoPath(resolve(dirname(context.filename), specifier)));
+      if (message) context.report({ node: source, message });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    const check = (node) => checkSource(node.source);
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+      // typeof import("lmdb") in a type.
+      TSImportType: (node) => checkSource(node.argument?.type === "TSLiteralType" ? node.argument.literal : node.argument),
+      // require() and createRequire() reach around import declarations, and so around the walls.
+      CallExpression(node) {
+        const callee = node.callee.type === "Identifier" ? node.callee.name : null;
+        if (callee === "require" || callee === "createRequire") {
+          context.report({ node, message: `${callee}() is not used in this ESM code base: import, so the walls see what crosses them` });
+        }
+      },
+    };
   },
 };
 

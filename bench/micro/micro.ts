@@ -85,7 +85,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
       adminToken: "bench",
       version: VERSION,
       now: Date.now,
-      ready: () => true,
+      waitingFor: () => [],
     }).find((r) => r.pattern === STATIC_PRODUCTS.path);
     if (!route) throw new Error("no static products route");
     const request = (): RequestInfo => ({

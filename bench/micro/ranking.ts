@@ -66,7 +66,7 @@ class TaskRecorder {
       adminToken: "bench",
       version: VERSION,
       now: Date.now,
-      ready: () => true,
+      waitingFor: () => [],
     });
   }
 

@@ -18,8 +18,8 @@ export interface Services {
   adminToken: string;
   version: string;
   now: () => number;
-  /** Whether the service answers in full: derived stores built and caught up with the log, indexes read (GET /readyz). */
-  ready: () => boolean;
+  /** What the service still waits for before it answers in full (GET /readyz); empty once ready. */
+  waitingFor: () => string[];
   /**
    * Starts the warm-up of a merchant created through the admin API, so that
    * its first requests find the worker's indexes read (absent outside a service).

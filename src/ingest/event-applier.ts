@@ -46,6 +46,8 @@ export class EventApplier {
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
   private closing = false;
+  /** Builds whose last slice failed, by build and merchant: when each may be tried again. */
+  private readonly buildRetryAt = new Map<string, number>();
 
   /** `post` answers the HTTP thread; `exit` ends the thread once the store is closed. */
   constructor(
@@ -123,10 +125,13 @@ export class EventApplier {
     }
     this.refreshIfDue(quiet);
     // Derived stores a merchant lacks are built when nothing else is due: events first.
-    const building = due.length === 0 && this.refreshRoundStarted === 0 && this.buildSlice();
-    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building;
+    if (due.length === 0 && this.refreshRoundStarted === 0) this.buildSlice();
+    const building = this.nextBuildAt();
+    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building === 0;
     if (this.behind.size > 0 || more) this.schedulePoll(more ? 0 : POLL_MS);
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
+    // A build that waits out a failure still needs its turn, whatever else is quiet.
+    if (building !== null && building > 0) this.schedulePoll(building);
   }
 
   /** How many derived stores some merchant lacks. */
@@ -134,25 +139,42 @@ export class EventApplier {
     return this.store.pendingBuilds().length;
   }
 
+  /** The builds some merchant lacks that may run now (not waiting out a failure), oldest registered first. */
+  private runnableBuilds(now: number) {
+    return this.store
+      .pendingBuilds()
+      .filter(({ build, merchant }) => (this.buildRetryAt.get(`${build.name}\u0000${merchant}`) ?? 0) <= now);
+  }
+
+  /** In how many ms a build may run: 0 now, more while every one waits out a failure, null when none is left. */
+  private nextBuildAt(): number | null {
+    const pending = this.store.pendingBuilds();
+    if (pending.length === 0) return null;
+    const now = Date.now();
+    const waits = pending.map(({ build, merchant }) => Math.max(0, (this.buildRetryAt.get(`${build.name}\u0000${merchant}`) ?? 0) - now));
+    return Math.min(...waits);
+  }
+
   /**
-   * One slice of the first derived store a merchant lacks; true while any is
-   * left to build. The HTTP thread hears when the last one is done.
+   * One slice of the first derived store a merchant lacks. One that fails
+   * waits BUILD_RETRY_MS before it is tried again, while the others go on.
+   * The HTTP thread hears whenever one is complete.
    */
-  private buildSlice(): boolean {
-    const [next] = this.store.pendingBuilds();
-    if (next === undefined) return false;
+  private buildSlice(): void {
+    const [next] = this.runnableBuilds(Date.now());
+    if (next === undefined) return;
+    const key = `${next.build.name}\u0000${next.merchant}`;
     try {
       this.store.refreshSnapshot();
-      if (!this.store.buildStepSync(next.build, next.merchant)) return true;
+      if (!this.store.buildStepSync(next.build, next.merchant)) return;
     } catch (error) {
-      // Until built, the service is not ready: tried again after a pause.
+      // Until built, the service is not ready.
       console.error(`building ${next.build.name} of ${next.merchant} failed: ${String((error as Error)?.stack ?? error)}`);
-      this.schedulePoll(BUILD_RETRY_MS);
-      return false;
+      this.buildRetryAt.set(key, Date.now() + BUILD_RETRY_MS);
+      return;
     }
-    const pending = this.buildsPending();
-    this.post({ type: "applied", through: [], buildsPending: pending });
-    return pending > 0;
+    this.buildRetryAt.delete(key);
+    this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
   }
 
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */

@@ -121,11 +121,13 @@ export class EventWriter implements PendingSource {
   }
 
   /**
-   * Whether every derived store is built and the applier has applied what an
-   * earlier run logged: the service then answers in full (GET /readyz).
+   * What the service still waits for before it answers in full (GET /readyz):
+   * the applier applying what an earlier run (or a thread that died) logged,
+   * and derived stores some merchant lacks. Empty once caught up.
    */
-  get caughtUp(): boolean {
-    return this.applierStarted && this.buildsPending === 0;
+  get waitingFor(): string[] {
+    if (!this.applierStarted) return ["the event applier applying what was logged before it started"];
+    return this.buildsPending === 0 ? [] : [`${this.buildsPending} derived store builds`];
   }
 
   /** Resolves with the number of events recovered at start, once the applier takes work. */
@@ -200,6 +202,8 @@ export class EventWriter implements PendingSource {
       const stop = (error: Error) => {
         if (stopped) return;
         stopped = true;
+        // Its successor first applies what was logged meanwhile: not caught up until it says so.
+        this.applierStarted = false;
         if (this.closing) return;
         if (!everStarted) {
           // It could not start at all (e.g. the data dir): the service must not start either.

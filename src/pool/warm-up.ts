@@ -48,6 +48,10 @@ export class WarmUpProgress {
   get complete(): boolean {
     return this.underway.size === 0;
   }
+
+  get count(): number {
+    return this.underway.size;
+  }
 }
 
 /** Warms the `kind` index of every merchant in every one of the pool's `threads` workers. */
@@ -58,12 +62,13 @@ export function warmIndexes(
   threads: number,
   log: Logger,
   metrics: ServiceMetrics,
-  progress: WarmUpProgress,
+  /** Set for the warm-up at start, which readiness waits for; a merchant created later is warmed without it. */
+  progress?: WarmUpProgress,
 ): void {
   const { metric, name } = INDEXES[kind];
   const decoder = new TextDecoder();
   for (const merchant of merchants) {
-    const ended = progress.started(kind, merchant);
+    const ended = progress?.started(kind, merchant) ?? (() => true);
     const finished = new Set<number>();
     let inFlight = 0;
     let stopped = false;

@@ -41,11 +41,12 @@ function thresholdOf(store: Store, merchant: MerchantId, productId: number): num
 export type ModelLookup = { model: LiveModel; refused: null } | { model: null; refused: ModelFileRefused | null };
 
 /**
- * Model files this worker refused, by merchant, with the manifest they were
- * checked against. A refusal stands until another manifest comes, so requests
- * neither read and hash the file again nor log the refusal again.
+ * Model files this worker refused, by data dir and merchant (a file's), with
+ * the manifest they were checked against. A refusal stands until another
+ * manifest comes, so requests neither read and hash the file again nor log
+ * the refusal again.
  */
-const refusals = new Map<MerchantId, { manifest: ModelManifest; refusal: ModelFileRefused }>();
+const refusals = new Map<string, { manifest: ModelManifest; refusal: ModelFileRefused }>();
 
 /** A retraining on unchanged data writes the same version (the same bytes) again, but never the same createdAt. */
 function sameTraining(a: ModelManifest, b: ModelManifest): boolean {
@@ -54,17 +55,18 @@ function sameTraining(a: ModelManifest, b: ModelManifest): boolean {
 
 /** The merchant's model file, checked against its manifest and loaded; or why it was refused. */
 async function loadEncoder(dataDir: string, merchant: MerchantId, manifest: ModelManifest): Promise<Encoder | ModelFileRefused> {
-  const earlier = refusals.get(merchant);
+  const fileKey = `${dataDir}\u0000${merchant}`;
+  const earlier = refusals.get(fileKey);
   if (earlier && sameTraining(earlier.manifest, manifest)) return earlier.refusal;
   try {
     const encoder = await loadModelFile(modelDirectory(dataDir, merchant), merchant, manifest);
-    refusals.delete(merchant);
+    refusals.delete(fileKey);
     return encoder;
   } catch (error) {
     if (!(error instanceof ModelFileRefused)) throw error;
     // Workers have no structured logger; their failures go to stderr.
     console.error(error.message);
-    refusals.set(merchant, { manifest, refusal: error });
+    refusals.set(fileKey, { manifest, refusal: error });
     return error;
   }
 }

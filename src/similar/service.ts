@@ -28,6 +28,8 @@ export class SimilarModels {
   private readonly queues = new Map<MerchantId, Promise<void>>();
   private readonly pendingChanges = new Map<MerchantId, Set<number>>();
   private readonly timers = new Map<MerchantId, NodeJS.Timeout>();
+  /** The model version this service trained because a worker refused the one before, per merchant: retrained once, not again and again. */
+  private readonly retrainedFor = new Map<MerchantId, string>();
   /** Aborted by close(): a training under way stops at its next step instead of holding up the shutdown. */
   private readonly stopping = new AbortController();
   private closed = false;
@@ -110,10 +112,19 @@ export class SimilarModels {
       const { body } = await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
       const summary = JSON.parse(decoder.decode(body)) as RefreshSummary;
       if (summary.refused === null) return;
+      // The worker read the latest state; so does this check.
+      this.store.refreshSnapshot();
+      const stored = this.store.similar.manifest(merchant)?.version;
+      // A model trained for this very reason refused too (a disk that keeps failing): another training would fail the same way.
+      if (stored !== undefined && this.retrainedFor.get(merchant) === stored) {
+        this.log.error("the similar-products model trained to replace a refused one was refused too; not retraining again", { merchant });
+        return;
+      }
       // The worker logged why. Without a usable model the shop is one that never had a model, and gets one
       // trained; in this job's turn, so the refreshes queued behind it meet the new model.
       this.log.info("training a new similar-products model: a worker refused the stored one's file", { merchant });
-      await this.trainNow(merchant);
+      const trained = await this.trainNow(merchant);
+      this.retrainedFor.set(merchant, trained.version);
     });
   }
 

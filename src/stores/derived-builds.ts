@@ -22,7 +22,12 @@ export interface DerivedBuild {
   buildSlice(merchant: MerchantId, cursor: number | null): number | null;
 }
 
-/** Not started: the cursor key is absent. Started: a number. */
+/** Not started: the cursor key is absent. Started: the layout being built and where it got to. */
+interface Progress {
+  layout: number;
+  cursor: number | null;
+}
+
 const builtKey = (build: DerivedBuild, merchant: MerchantId) => `derived_built:${build.name}:${merchant}`;
 const cursorKey = (build: DerivedBuild, merchant: MerchantId) => `derived_cursor:${build.name}:${merchant}`;
 
@@ -51,11 +56,13 @@ export class DerivedBuilds {
   /** One slice of a rebuild, in the caller's transaction; true once the store is built. */
   step(build: DerivedBuild, merchant: MerchantId): boolean {
     if (this.isBuilt(build, merchant)) return true;
-    const started = this.meta.get(cursorKey(build, merchant)) as number | undefined;
-    if (started === undefined) build.clear(merchant);
-    const next = build.buildSlice(merchant, started ?? null);
+    const started = this.meta.get(cursorKey(build, merchant)) as Progress | undefined;
+    // A rebuild left by a build of another layout starts over: its entries are of that layout.
+    const resumed = started?.layout === build.layout ? started : undefined;
+    if (resumed === undefined) build.clear(merchant);
+    const next = build.buildSlice(merchant, resumed?.cursor ?? null);
     if (next !== null) {
-      this.meta.put(cursorKey(build, merchant), next);
+      this.meta.put(cursorKey(build, merchant), { layout: build.layout, cursor: next } satisfies Progress);
       return false;
     }
     this.meta.remove(cursorKey(build, merchant));

@@ -92,3 +92,24 @@ describe("derived builds (real LMDB)", () => {
     await env.root.close();
   });
 });
+
+describe("a rebuild left by a build of another layout", () => {
+  it("starts over instead of going on from its cursor", async () => {
+    const dir = tempDir();
+    let env = environment(dir);
+    env.root.transactionSync(() => {
+      for (let id = 1; id <= 7; id++) env.source.put(["shop", id], id);
+    });
+    const old = new Doubled(env.source, env.target, 1);
+    env.root.transactionSync(() => new DerivedBuilds(env.meta, [old]).step(old, "shop"));
+    await env.root.close();
+
+    env = environment(dir);
+    const next = new Doubled(env.source, env.target, 2);
+    const builds = new DerivedBuilds(env.meta, [next]);
+    while (!env.root.transactionSync(() => builds.step(next, "shop")));
+    expect(next.clears).toBe(1);
+    expect(builds.isBuilt(next, "shop")).toBe(true);
+    await env.root.close();
+  });
+});

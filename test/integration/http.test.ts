@@ -61,6 +61,9 @@ describe("HTTP front end", () => {
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(status).toBe(200);
+    // A new, empty shop is warmed without taking the instance out of service.
+    await createTestMerchant(t, "newcomer");
+    expect((await fetch(`${t.base}/readyz`)).status).toBe(200);
   });
 
   it("serves /healthz and an OpenAPI 3.1 document generated from the same parameter definitions", async () => {

@@ -201,4 +201,42 @@ describe("the service with a refused model file", () => {
       await t.stop();
     }
   }, 60_000);
+
+  it("does not train again and again when the model it trained to replace a refused one is refused too", async () => {
+    const infos: string[] = [];
+    const errors: string[] = [];
+    const logger: Logger = {
+      debug: () => {},
+      info: (message) => infos.push(message),
+      warn: () => {},
+      error: (message) => errors.push(message),
+    };
+    const t = await startTestService({ logger });
+    try {
+      await createTestMerchant(t, "failing");
+      expect((await postJson(t, "/admin/v1/merchants/failing/products", catalogue)).status).toBe(200);
+      await t.service.similar.idle();
+      const { store } = t.service.services;
+      const modelFile = () => {
+        store.refreshSnapshot();
+        return join(modelDirectory(t.dataDir, "failing"), store.similar.manifest("failing")!.file);
+      };
+      const change = async (id: number) => {
+        expect((await postJson(t, "/admin/v1/merchants/failing/products", product(id, { title: `Lamp ${id}` }))).status).toBe(200);
+        await t.service.similar.idle();
+      };
+      const retrainings = () => infos.filter((message) => message.startsWith("training a new similar-products model")).length;
+      alterModelFile(modelFile());
+      await change(120);
+      expect(retrainings()).toBe(1);
+      // A disk that keeps failing: the new file is refused as well, before anything loaded it.
+      alterModelFile(modelFile());
+      await change(121);
+      await change(122);
+      expect(retrainings()).toBe(1);
+      expect(errors.filter((message) => message.includes("not retraining again")).length).toBeGreaterThan(0);
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
 });

@@ -384,3 +384,16 @@ describe("lexical index against a naive model", () => {
     );
   });
 });
+
+describe("a code thousands of products share (a placeholder barcode)", () => {
+  it("finds the highest holder, also after it is removed, at any number of holders", () => {
+    const index = new LexicalIndex();
+    const holders = 200_000;
+    for (let id = 1; id <= holders; id++) index.upsert({ id, title: "lamp", extras: [], codes: ["N/A"], available: true });
+    expect(index.productByCode("n/a")).toBe(holders);
+    index.remove(holders);
+    expect(index.productByCode("N/A")).toBe(holders - 1);
+    index.remove(1);
+    expect(index.productByCode("N/A")).toBe(holders - 1);
+  });
+});

@@ -1,11 +1,11 @@
-// /healthz says the process answers; /readyz says whether it answers in full.
+// /healthz says the process answers; /readyz says whether it answers in full, and if not, what it waits for.
 import { describe, expect, it } from "vitest";
 import { metaRoutes } from "../../src/http/routes/meta.js";
 import type { Route } from "../../src/http/router.js";
 import type { Services } from "../../src/http/services.js";
 
-function routesWhen(ready: boolean): Route[] {
-  return metaRoutes({ version: "test", ready: () => ready } as Services, []);
+function routesWaitingFor(waitingFor: string[]): Route[] {
+  return metaRoutes({ version: "test", waitingFor: () => waitingFor } as Partial<Services> as Services, []);
 }
 
 async function call(routes: Route[], path: string) {
@@ -15,13 +15,13 @@ async function call(routes: Route[], path: string) {
 }
 
 describe("health and readiness", () => {
-  it("answers /readyz 503 until derived data is caught up, while /healthz stays 200", async () => {
-    const starting = routesWhen(false);
+  it("answers /readyz 503 naming what it waits for, while /healthz stays 200", async () => {
+    const starting = routesWaitingFor(["2 derived store builds"]);
     expect(await call(starting, "/readyz")).toEqual({
       status: 503,
-      body: { status: "starting", error: "Not ready: derived data is being built" },
+      body: { status: "starting", error: "Not ready: waiting for 2 derived store builds", waiting_for: ["2 derived store builds"] },
     });
     expect((await call(starting, "/healthz")).status).toBe(200);
-    expect(await call(routesWhen(true), "/readyz")).toEqual({ status: 200, body: { status: "ready" } });
+    expect(await call(routesWaitingFor([]), "/readyz")).toEqual({ status: 200, body: { status: "ready" } });
   });
 });

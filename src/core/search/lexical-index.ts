@@ -60,11 +60,13 @@ export class LexicalIndex {
 
   /**
    * The products holding each code: one id, or several where a shop reuses a
-   * SKU. A code finds the highest id among them, in whatever order they were
-   * indexed (a patched index finds what a fresh build does), and the next
-   * once that one is removed.
+   * SKU (or puts one placeholder barcode on thousands of products). A code
+   * finds the highest id among them, in whatever order they were indexed (a
+   * patched index finds what a fresh build does), and the next once that one
+   * is removed. Adding and removing a holder cost the same however many share
+   * the code; only removing the highest one looks through the rest.
    */
-  private readonly codes = new Map<string, number | number[]>();
+  private readonly codes = new Map<string, number | SharedCode>();
   private readonly codesOf = new Map<number, string[]>();
 
   /** Bumped by every change: rankings cached against an older value are stale. */
@@ -118,7 +120,12 @@ export class LexicalIndex {
     const codes = [...new Set(product.codes.map(normaliseCode).filter((code) => code !== ""))];
     for (const code of codes) {
       const held = this.codes.get(code);
-      this.codes.set(code, held === undefined ? product.id : [held, product.id].flat());
+      if (held === undefined) this.codes.set(code, product.id);
+      else if (typeof held === "number") this.codes.set(code, { ids: new Set([held, product.id]), highest: Math.max(held, product.id) });
+      else {
+        held.ids.add(product.id);
+        held.highest = Math.max(held.highest, product.id);
+      }
     }
     if (codes.length > 0) this.codesOf.set(product.id, codes);
     this.version++;
@@ -134,11 +141,7 @@ export class LexicalIndex {
       seen.add(id);
       this.removePosting(id, doc);
     }
-    for (const code of this.codesOf.get(productId) ?? []) {
-      const others = [this.codes.get(code)!].flat().filter((id) => id !== productId);
-      if (others.length === 0) this.codes.delete(code);
-      else this.codes.set(code, others.length === 1 ? others[0]! : others);
-    }
+    for (const code of this.codesOf.get(productId) ?? []) this.releaseCode(code, productId);
     this.codesOf.delete(productId);
     this.totalLength -= this.docLengths[doc]!;
     this.docTerms[doc] = null;
@@ -247,7 +250,22 @@ export class LexicalIndex {
 
   productByCode(code: string): number | undefined {
     const held = this.codes.get(normaliseCode(code));
-    return typeof held === "object" ? Math.max(...held) : held;
+    return typeof held === "object" ? held.highest : held;
+  }
+
+  private releaseCode(code: string, productId: number): void {
+    const held = this.codes.get(code);
+    if (typeof held !== "object") {
+      if (held === productId) this.codes.delete(code);
+      return;
+    }
+    held.ids.delete(productId);
+    if (held.ids.size === 1) this.codes.set(code, held.ids.values().next().value!);
+    else if (productId === held.highest) {
+      let highest = 0;
+      for (const id of held.ids) if (id > highest) highest = id;
+      held.highest = highest;
+    }
   }
 
   /** Terms in use that start with `prefix` (other than `prefix` itself), most frequent first. */
@@ -384,6 +402,12 @@ export class LexicalIndex {
 function resized<T extends Float64Array | Float32Array | Uint8Array>(from: T, to: T): T {
   to.set(from as never);
   return to;
+}
+
+/** A code several products hold, and the highest of their ids (the one the code finds). */
+interface SharedCode {
+  ids: Set<number>;
+  highest: number;
 }
 
 /** SKUs and barcodes compare without case or surrounding space. */

@@ -16,11 +16,12 @@ export function metaRoutes(services: Services, operations: readonly OperationDoc
     // Liveness: the process answers. Readiness is /readyz.
     getRoute("/healthz", () => jsonReply(200, { status: "ok", version: services.version })),
     // A load balancer sends shoppers here only once answers are complete, e.g. not while derived stores are rebuilt after an upgrade.
-    getRoute("/readyz", () =>
-      services.ready()
+    getRoute("/readyz", () => {
+      const waitingFor = services.waitingFor();
+      return waitingFor.length === 0
         ? jsonReply(200, { status: "ready" })
-        : jsonReply(503, { status: "starting", error: "Not ready: derived data is being built" }),
-    ),
+        : jsonReply(503, { status: "starting", error: `Not ready: waiting for ${waitingFor.join(", ")}`, waiting_for: waitingFor });
+    }),
     getRoute("/openapi.json", () => ({ status: 200, body: openApi })),
     // Prometheus scrapes this; labels carry routes and task kinds, never a tenant's data.
     getRoute("/metrics", async () => {

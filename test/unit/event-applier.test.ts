@@ -1,0 +1,92 @@
+// The applier's scheduling of derived-store builds, on a fake store and fake
+// timers: builds run when nothing else is due, finish however events come, and
+// a failing one waits before it is tried again without holding up the others.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { EventApplier } from "../../src/ingest/event-applier.js";
+import type { EventApplierMessage, EventApplierReply } from "../../src/ingest/event-writer.js";
+import type { DerivedBuild } from "../../src/stores/derived-builds.js";
+import type { Store } from "../../src/stores/store.js";
+
+/** A store with builds of given slice counts (a negative count: every slice fails) and an event log of `behind` events. */
+function fakeStore(slices: Record<string, number>) {
+  const left = new Map(Object.entries(slices));
+  const attempts = new Map<string, number>();
+  const build = (name: string): DerivedBuild => ({ name, layout: 1, clear() {}, buildSlice: () => null });
+  const builds = new Map([...left.keys()].map((name) => [name, build(name)]));
+  let behind = 0;
+  const store = {
+    listMerchants: () => [{ id: "shop" }],
+    refreshSnapshot() {},
+    pendingBuilds: () => [...left].filter(([, n]) => n !== 0).map(([name]) => ({ build: builds.get(name)!, merchant: "shop" })),
+    buildStepSync(build: DerivedBuild) {
+      attempts.set(build.name, (attempts.get(build.name) ?? 0) + 1);
+      const n = left.get(build.name)!;
+      if (n < 0) throw new Error("disk full");
+      left.set(build.name, n - 1);
+      return n - 1 === 0;
+    },
+    deriveEventsSync(_merchant: string, max: number) {
+      const applied = Math.min(behind, max);
+      behind -= applied;
+      return { applied, cartProducts: [] };
+    },
+    derivedSequence: () => 0,
+    staleListProducts: () => [],
+    refreshNeighboursSync() {},
+    close: async () => {},
+  };
+  return {
+    store: store as unknown as Store,
+    log: (n: number) => (behind += n),
+    left: (name: string) => left.get(name),
+    attempts: (name: string) => attempts.get(name) ?? 0,
+  };
+}
+
+const logged = (count: number): EventApplierMessage => ({ type: "logged", counts: [["shop", count]] });
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("derived-store builds in the applier", () => {
+  it("go on to the end after a poll that applied events and left nothing behind", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({ search: 1_000 });
+    const replies: EventApplierReply[] = [];
+    const applier = new EventApplier(
+      fake.store,
+      (reply) => replies.push(reply),
+      () => {},
+    );
+    applier.start();
+    vi.advanceTimersByTime(5);
+    expect(fake.left("search")).toBeLessThan(1_000);
+    fake.log(3);
+    applier.handle(logged(3));
+    vi.advanceTimersByTime(60_000);
+    expect(fake.left("search")).toBe(0);
+    expect(replies.at(-1)).toMatchObject({ buildsPending: 0 });
+  });
+
+  it("try a failing build again only after a pause, and build the others meanwhile", () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const fake = fakeStore({ broken: -1, sessions: 20 });
+    const applier = new EventApplier(
+      fake.store,
+      () => {},
+      () => {},
+    );
+    applier.start();
+    // An event every 20 ms for a second: never a quiet log.
+    for (let elapsed = 0; elapsed < 1_000; elapsed += 20) {
+      fake.log(1);
+      applier.handle(logged(1));
+      vi.advanceTimersByTime(20);
+    }
+    expect(fake.attempts("broken")).toBeLessThanOrEqual(2);
+    expect(fake.left("sessions")).toBe(0);
+  });
+});
