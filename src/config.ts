@@ -26,6 +26,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Per class of endpoint; a merchant may have its own (admin API). */
   rateLimits: RateLimits;
+  /** Where storefronts reach the service (e.g. https://recs.example.com behind a TLS proxy); null: as they called it, over plain HTTP. */
+  publicUrl: URL | null;
 }
 
 export class ConfigError extends Error {}
@@ -61,8 +63,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: 10_000,
     logLevel: logLevel as LogLevel,
     rateLimits: rateLimits(env),
+    publicUrl: publicUrl(env.AISLE_PUBLIC_URL),
   };
   return { ...config, ...stripUndefined(overrides) };
+}
+
+function publicUrl(raw: string | undefined): URL | null {
+  if (raw === undefined || raw === "") return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/" || url.search !== "") {
+    throw new ConfigError(`AISLE_PUBLIC_URL must be an http or https origin like https://recs.example.com, got "${raw}"`);
+  }
+  return url;
 }
 
 /** `AISLE_RATE_LIMIT_<CLASS>`: "<per second>" (burst twice that), "<per second>/<burst>", or "off". */

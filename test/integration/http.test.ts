@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { product } from "../helpers/fixtures.js";
@@ -71,10 +72,36 @@ describe("HTTP front end", () => {
     const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe("3.1.0");
     const staticOp = doc.paths["/api/v1/products/static"].get;
-    expect(staticOp.parameters.map((p: { name: string }) => p.name)).toEqual(STATIC_PRODUCTS.params.map((p) => p.name));
+    const current = staticOp.parameters.filter((p: { deprecated?: boolean }) => !p.deprecated);
+    expect(current.map((p: { name: string }) => p.name)).toEqual(STATIC_PRODUCTS.params.map((p) => p.name));
+    expect(staticOp.parameters.find((p: any) => p.name === "presentment_prices")).toMatchObject({ deprecated: true });
     expect(staticOp.parameters.find((p: any) => p.name === "limit").schema.default).toBe("5");
     expect(doc.paths["/admin/v1/merchants/{merchant}/products"].post.security).toEqual([{ adminToken: [] }]);
     expect(doc.paths["/webhooks/{merchant}"].post).toBeDefined();
+  });
+
+  it("names the service in sources by its configured public URL, else by a sane Host over plain HTTP", async () => {
+    const proxied = await startTestService({ config: { publicUrl: new URL("https://recs.example.com") } });
+    try {
+      const { data } = (await (await fetch(`${proxied.base}/api/v1/sources`)).json()) as { data: { protocol: string; host: string }[] };
+      expect(data[0]).toMatchObject({ protocol: "https", host: "recs.example.com" });
+    } finally {
+      await proxied.stop();
+    }
+    // A Host header that is no host name is not repeated to clients.
+    const odd = await new Promise<string>((resolve) => {
+      const socket = connect(t.service.port, "127.0.0.1", () =>
+        socket.write("GET /api/v1/sources HTTP/1.1\r\nHost: <script>x</script>\r\n\r\n"),
+      );
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+        if (text.includes("}]}")) socket.destroy();
+      });
+      socket.on("close", () => resolve(text));
+    });
+    expect(odd).toContain(`"host":"localhost:`);
+    expect(odd).not.toContain("<script>");
   });
 
   it("lists sources with parameter metadata generated from the validating definitions", async () => {
@@ -85,7 +112,8 @@ describe("HTTP front end", () => {
     const source = data.find((s) => s.path === "/api/v1/products/static");
     expect(source).toMatchObject({
       id: "/api/v1/products/static",
-      protocol: "https",
+      // aisle serves plain HTTP; a TLS proxy in front is named by AISLE_PUBLIC_URL.
+      protocol: "http",
       host: `127.0.0.1:${t.service.port}`,
       name: "Static products",
     });

@@ -48,4 +48,10 @@ describe("parseParams", () => {
     expect(canonicalParams(a.params)).toBe(canonicalParams(b.params));
     expect(canonicalParams(a.params)).toBe("filter_oos=true&ids=1,2&limit=5");
   });
+
+  it("accepts presentment_prices as the deprecated spelling of country_code; country_code wins when both come", () => {
+    expect(parse("key=k&ids=1&presentment_prices=ca")).toMatchObject({ ok: true, params: { country_code: "CA" } });
+    expect(parse("key=k&ids=1&presentment_prices=ca&country_code=GB")).toMatchObject({ ok: true, params: { country_code: "GB" } });
+    expect(parse("key=k&ids=1&presentment_prices=canada")).toMatchObject({ ok: false });
+  });
 });

@@ -36,6 +36,11 @@ function parameter(def: ParamDef): Record<string, unknown> {
   return { name: def.name, in: "query", required: def.required, description: def.description, example: def.example, schema };
 }
 
+/** An older spelling of a parameter, still accepted. */
+function deprecatedSpelling(def: ParamDef, alias: string): Record<string, unknown> {
+  return { ...parameter(def), name: alias, required: false, deprecated: true, description: `Deprecated spelling of ${def.name}.` };
+}
+
 /** OpenAPI 3.1 from the same definitions the server validates with. */
 export function buildOpenApi(endpoints: readonly EndpointDef[], operations: readonly OperationDoc[], version: string): object {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -48,7 +53,7 @@ export function buildOpenApi(endpoints: readonly EndpointDef[], operations: read
       summary: endpoint.name,
       description: endpoint.description,
       deprecated: endpoint.deprecated ?? false,
-      parameters: endpoint.params.map(parameter),
+      parameters: endpoint.params.flatMap((def) => [parameter(def), ...(def.aliases ?? []).map((alias) => deprecatedSpelling(def, alias))]),
       responses: {
         "200": { description: "Success", content: { "application/json": { schema: { type: "object" } } } },
         "400": { description: endpoint.errorStyle === "message" ? "{error: <message>}" : "Empty object" },

@@ -37,6 +37,8 @@ export interface ParamDef<N extends string = string, K extends ParamKind = Param
   default: string | null;
   description: string;
   example: string;
+  /** Older spellings still accepted (deprecated); the name wins when both are sent. */
+  aliases?: readonly string[];
 }
 
 /** An optional parameter without a default; a definition that differs spreads it and overrides (`{ ...param(…), required: true }`). */
@@ -101,12 +103,15 @@ export const P = {
   },
   filter_unpublished: param("filter_unpublished", "flag", "yes: unpublished products are excluded.", "yes"),
   selling_plans: param("selling_plans", "flag", "yes: variants get a selling_plan_allocations property.", "yes"),
-  country_code: param(
-    "country_code",
-    "country_code",
-    "ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue.",
-    "CA",
-  ),
+  country_code: {
+    ...param(
+      "country_code",
+      "country_code",
+      "ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue. Also accepted as presentment_prices, its deprecated spelling.",
+      "CA",
+    ),
+    aliases: ["presentment_prices"],
+  },
   platform_variant_ids: param(
     "platform_variant_ids",
     "id_list",

@@ -34,7 +34,7 @@ export type ParseResult<Defs extends readonly ParamDef[]> = { ok: true; params: 
 export function parseParams<const Defs extends readonly ParamDef[]>(defs: Defs, query: QueryParams): ParseResult<Defs> {
   const params: Record<string, ParamValue> = {};
   for (const def of defs) {
-    const raw = query.get(def.name);
+    const raw = query.get(def.name) ?? firstAlias(def, query);
     const text = raw === null || raw.trim() === "" ? def.default : raw.trim();
     if (text === null) {
       if (def.required) return { ok: false, message: `Missing required endpoint arg: ${def.name}` };
@@ -51,6 +51,14 @@ export function parseParams<const Defs extends readonly ParamDef[]>(defs: Defs, 
 }
 
 type Problem = { problem: string };
+
+function firstAlias(def: ParamDef, query: QueryParams): string | null {
+  for (const alias of def.aliases ?? []) {
+    const raw = query.get(alias);
+    if (raw !== null) return raw;
+  }
+  return null;
+}
 
 function parseValue(def: ParamDef, text: string): ParamValue | Problem {
   switch (def.kind) {

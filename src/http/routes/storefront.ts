@@ -14,14 +14,14 @@ import {
 import type { HistorySubject, ListParams, RecommendationContext } from "../../core/products/query.js";
 import type { Merchant } from "../../core/types.js";
 import { recommendationDependencies } from "../../stores/recommendation-versions.js";
-import { listSources } from "../../core/api/sources.js";
+import { listSources, type ServiceAddress } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
 import { ApiError } from "../../errors.js";
 import { merchantForKey } from "../auth.js";
 
 import { jsonReply } from "../respond.js";
-import type { Route } from "../router.js";
+import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
 import { productEndpoint, type ProductPlan } from "./product-endpoint.js";
@@ -60,9 +60,22 @@ function historySubject(params: HistoryParams): HistorySubject {
   return subject;
 }
 
+/** A Host header worth repeating: a host name or address and an optional port, nothing else. */
+const HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5})?$/i;
+
 export function storefrontRoutes(services: Services): Route[] {
   const ranked = { honourExcludeServiceTag: true };
   const { store } = services;
+  /**
+   * The configured public URL; else what the caller used, over plain HTTP (aisle serves no TLS
+   * itself): a proxy in front that terminates TLS is what AISLE_PUBLIC_URL is for.
+   */
+  const serviceAddress = (request: RequestInfo): ServiceAddress => {
+    const { publicUrl, port } = services.config;
+    if (publicUrl) return { protocol: publicUrl.protocol === "https:" ? "https" : "http", host: publicUrl.host };
+    const host = request.headers.host ?? "";
+    return { protocol: "http", host: HOST.test(host) ? host : `localhost:${port}` };
+  };
   /** viewed may come without a key (a theme that knows only the session): the session's own merchant answers. */
   const viewedMerchant = (params: HistoryParams): Merchant | null => {
     if (params.key !== undefined) return merchantForKey(store, params.key);
@@ -192,15 +205,14 @@ export function storefrontRoutes(services: Services): Route[] {
       pattern: SOURCES.path,
       cors: true,
       readsBody: false,
-      // The sources list names this service by the host the storefront called.
+      // Without a configured public URL, the sources name this service by the host the storefront called.
       readsHeaders: ["host"],
       errorStyle: SOURCES.errorStyle,
       handle(request) {
         const params = parseQueryParams(SOURCES, request.query);
         // The key is optional; a wrong one is still an error rather than silently ignored.
         if (params.key !== undefined) merchantForKey(services.store, params.key);
-        const host = request.headers.host ?? `localhost:${services.config.port}`;
-        return jsonReply(200, { data: listSources(STOREFRONT_ENDPOINTS, host) }, params.format === true);
+        return jsonReply(200, { data: listSources(STOREFRONT_ENDPOINTS, serviceAddress(request)) }, params.format === true);
       },
     },
     {
