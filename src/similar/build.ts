@@ -25,6 +25,7 @@ import type { Store } from "../stores/store.js";
 import { behaviourGroups, type BehaviourSummary } from "./behaviour.js";
 import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
 import { clusteredNeighbourLists, clusteringFor, effectiveClustering } from "./clustered-neighbours.js";
+import { meaningFloor } from "./meaning-floor.js";
 import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
 
 export interface BuildOptions {
@@ -119,7 +120,7 @@ export async function embedCatalogue(
   exactNeighboursUpTo: number,
   onProgress: (progress: BuildProgress) => void = () => {},
   checkpoint: Checkpoint = NEVER_CANCELLED,
-): Promise<{ vectors: VectorMatrix; lists: NeighbourTable; method: NeighbourMethod }> {
+): Promise<{ vectors: VectorMatrix; lists: NeighbourTable; method: NeighbourMethod; meaningFloor: number }> {
   const { dims } = trained.model;
   const encoder = await Encoder.load(onnx, dims);
   const search = await NeighbourSearch.create(dims);
@@ -132,6 +133,7 @@ export async function embedCatalogue(
       onProgress({ stage: "embedding", done: start + batch.length, total: trained.features.length });
     }
     const vectors: VectorMatrix = { ids: trained.productIds, matrix, dims };
+    const floor = await meaningFloor(encoder, search, matrix, trained.model.scheme);
     const total = trained.productIds.length;
     const lists = new NeighbourTable(total);
     const keep = (row: number, list: WeightedIds) => lists.set(row, list);
@@ -142,11 +144,11 @@ export async function embedCatalogue(
     if (total <= exactNeighboursUpTo) {
       const rows = trained.productIds.map((_, index) => index);
       await eachNeighbourList(search, vectors, rows, new Set(), keep, progress);
-      return { vectors, lists, method: { method: "exact" } };
+      return { vectors, lists, method: { method: "exact" }, meaningFloor: floor };
     }
     const clustering = clusteringFor(total);
     await clusteredNeighbourLists(search, vectors, clustering, keep, progress, checkpoint);
-    return { vectors, lists, method: { method: "clustered", ...effectiveClustering(clustering, total) } };
+    return { vectors, lists, method: { method: "clustered", ...effectiveClustering(clustering, total) }, meaningFloor: floor };
   } finally {
     await encoder.release();
     await search.release();
@@ -158,6 +160,7 @@ function manifestFor(
   onnx: Uint8Array,
   options: BuildOptions,
   neighbours: NeighbourMethod,
+  meaningFloor: number,
   seconds: number,
 ): ModelManifest {
   const sha256 = createHash("sha256").update(onnx).digest("hex");
@@ -187,6 +190,7 @@ function manifestFor(
       lastLoss: training?.lastLoss ?? null,
       seconds: Math.round(seconds * 100) / 100,
     },
+    meaningFloor,
     neighbours,
     sha256,
     file: `encoder-${sha256.slice(0, 16)}.onnx`,
@@ -220,9 +224,10 @@ export async function buildSimilarModel(
   const started = performance.now();
   const trained = trainEncoder(store, merchant, options, onProgress, checkpoint);
   const onnx = encoderGraph(trained.model);
-  const { vectors, lists, method } = await embedCatalogue(onnx, trained, options.exactNeighboursUpTo, onProgress, checkpoint);
+  const embedded = await embedCatalogue(onnx, trained, options.exactNeighboursUpTo, onProgress, checkpoint);
+  const { vectors, lists, method } = embedded;
   checkpoint();
-  const manifest = manifestFor(trained, onnx, options, method, (performance.now() - started) / 1000);
+  const manifest = manifestFor(trained, onnx, options, method, embedded.meaningFloor, (performance.now() - started) / 1000);
   writeModelFiles(dataDir, merchant, onnx, manifest);
   const { dims } = trained.model;
   await store.atomically(() => {

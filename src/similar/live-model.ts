@@ -11,6 +11,7 @@ import { loadModelFile, ModelFileRefused } from "../embeddings/model-file.js";
 import { NeighbourSearch, type Encoder } from "../embeddings/onnx-runtime.js";
 import type { ModelManifest } from "../stores/similar.js";
 import { PerStore } from "../stores/per-store.js";
+import { meaningFloor } from "./meaning-floor.js";
 import type { Store } from "../stores/store.js";
 import { modelDirectory } from "./build.js";
 import { NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "./neighbours.js";
@@ -27,6 +28,8 @@ export interface LiveModel {
   removed: Set<number>;
   /** Per row: the lowest score on its neighbour list, or -Infinity while the list is not full. */
   threshold: Float32Array;
+  /** The similarity a product must reach to be about a search query (see meaning-floor.ts). */
+  meaningFloor: number;
 }
 
 const liveByStore = new PerStore<MerchantId, LiveModel>();
@@ -93,6 +96,9 @@ export async function lookUpModel(store: Store, dataDir: string, merchant: Merch
   }
   const search = current?.search ?? (await NeighbourSearch.create(manifest.dims));
   const { ids, matrix } = store.similar.allVectors(merchant, manifest.dims);
+  // A model trained before its floor was measured is measured here, once per copy.
+  const floor =
+    manifest.meaningFloor ?? (sameModel ? current!.meaningFloor : await meaningFloor(encoder, search, matrix, manifest.hashing));
   const model: LiveModel = {
     manifest,
     version,
@@ -102,6 +108,7 @@ export async function lookUpModel(store: Store, dataDir: string, merchant: Merch
     rowOf: new Map(ids.map((id, row) => [id, row])),
     removed: new Set(),
     threshold: Float32Array.from(ids, (id) => thresholdOf(store, merchant, id)),
+    meaningFloor: floor,
   };
   live.set(merchant, model);
   return { model, refused: null };

@@ -30,6 +30,8 @@ export interface ModelManifest {
     lastLoss: number | null;
     seconds: number;
   };
+  /** The cosine a product must reach for quick-view's semantic fallback (absent: a model built before it was measured). */
+  meaningFloor?: number;
   /** How the neighbour lists were found (absent: a model built before this was recorded, exact). */
   neighbours?: NeighbourMethod;
   /** Hex sha256 of the .onnx file. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../src/demo/seed.js";
 import { generateDemoWithTruth, type DemoOptions } from "../../src/demo/generator.js";
+import { Rng } from "../../src/core/random.js";
 import { Store } from "../../src/stores/store.js";
 import { eventually, startTestService, type TestService } from "../helpers/service.js";
 
@@ -46,4 +47,24 @@ describe("the engine on the demo shop", () => {
     const found = top.filter((id) => rising.includes(id));
     expect(found.length).toBeGreaterThanOrEqual(Math.ceil(rising.length * 0.75));
   });
+
+  it("keeps quick-view's list short for gibberish and unknown codes, where words find nothing", async () => {
+    // The shop's similar-products model is trained in the background after the start.
+    await t.service.similar.idle();
+    const suggestions = async (query: string) => {
+      const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${key}`, {
+        method: "POST",
+        body: JSON.stringify({ query, limit: 10 }),
+      });
+      return ((await res.json()) as { data: { productSuggestions: { name: string }[] } }).data.productSuggestions;
+    };
+    for (const query of ["zzzzzz", "kjhgf", "xqzv", "0000000000000", "9780000000001"]) expect(await suggestions(query), query).toEqual([]);
+    // Random strings: nearly all of them must come back empty (the floor sits above 98% of the model's own noise).
+    const rng = new Rng(11);
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    const gibberish = Array.from({ length: 40 }, () => Array.from({ length: rng.int(4, 9) }, () => letters[rng.int(0, 25)]).join(""));
+    const filled: string[] = [];
+    for (const query of gibberish) if ((await suggestions(query)).length > 0) filled.push(query);
+    expect(filled.length, filled.join(", ")).toBeLessThanOrEqual(4);
+  }, 60_000);
 });

@@ -185,6 +185,9 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
     expect(ids(await search({ query: "BRS-9" }))[0]).toBe("2");
     expect(ids(await search({ query: "0123456789012" }))).toEqual(["4"]);
     expect(ids(await search({ query: "0123456789" }))).toEqual([]);
+    // The code's product is one of `limit`, not one more.
+    for (const limit of [1, 2]) expect(ids(await search({ query: "emb-lan-02", limit })).length).toBeLessThanOrEqual(limit);
+    expect(ids(await search({ query: "emb-lan-02", limit: 1 }))).toEqual(["1"]);
   });
 
   it("lists matching collections as {id, title, handle, url}", async () => {
@@ -337,6 +340,7 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
       "query",
       "limit",
       "country_code",
+      "presentment_prices",
       "format",
     ]);
   });

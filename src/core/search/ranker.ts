@@ -80,7 +80,8 @@ export function rankProducts(
   // Rarest words first: once they have found enough products, a word nearly
   // every product has ("in", "x") only adds to those, instead of touching most
   // of the catalogue for products that could only match it.
-  const k = options.k + ranked.length;
+  // The code's product counts toward k: a list of k with it first.
+  const k = options.k;
   const commonMass = index.size * COMMON_SHARE;
   const order = plan.slots
     .map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) }))

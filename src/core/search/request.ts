@@ -134,7 +134,8 @@ export function parseQuickViewRequest(body: Uint8Array | null, query: QueryParam
     excludeProductIds: idsAt(exclude.productIds, "exclude.productIds"),
     excludeCollections,
     hideOutOfStock: flagAt(filters.hideOutOfStock, "filters.hideOutOfStock"),
-    countryCode: countryFrom(json.country_code ?? query.get("country_code") ?? undefined),
+    // presentment_prices: the deprecated spelling, as on the product lists.
+    countryCode: countryFrom(json.country_code ?? query.get("country_code") ?? query.get("presentment_prices") ?? undefined),
     pretty: query.get("format") === "pretty",
   };
 }
