@@ -168,6 +168,8 @@ export interface OrderLine {
 
 export interface Order {
   id: number;
+  /** The platform's order name ("#1001"); absent when it sent none (and on orders stored before names were kept). */
+  name?: string;
   created_at: string;
   customer_id: number | null;
   line_items: OrderLine[];

@@ -17,6 +17,7 @@ import {
 import { dayNumber } from "../core/recs/days.js";
 import { appendToHistory, emptyHistory, productsWithVerb, type History } from "../core/recs/history.js";
 import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
+import { customerCounters } from "../core/customer-counters.js";
 import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
@@ -540,14 +541,28 @@ export class Store {
 
   async upsertCustomers(merchant: MerchantId, items: Located<Customer>[]): Promise<void> {
     await this.root.childTransaction(() => {
-      for (const { value: customer } of items) {
-        const old = this.customers.get([merchant, customer.id]);
+      for (const { value } of items) {
+        const old = this.customers.get([merchant, value.id]);
         if (old && old.email !== "") this.customerEmails.remove([merchant, old.email.toLowerCase()]);
+        // The counters follow the orders held here, whatever the record says.
+        const customer: Customer = { ...value, ...customerCounters(this.ordersOfCustomer(merchant, value.id)) };
         this.customers.put([merchant, customer.id], customer);
         if (customer.email !== "") this.customerEmails.put([merchant, customer.email.toLowerCase()], customer.id);
       }
       this.bump(merchant, "customers");
     });
+  }
+
+  /** Counts the customers' orders again into their records (in the caller's transaction); true if any record changed. */
+  private recountCustomers(merchant: MerchantId, customerIds: Iterable<number>): boolean {
+    let changed = false;
+    for (const id of customerIds) {
+      const customer = this.customers.get([merchant, id]);
+      if (!customer) continue;
+      this.customers.put([merchant, id], { ...customer, ...customerCounters(this.ordersOfCustomer(merchant, id)) });
+      changed = true;
+    }
+    return changed;
   }
 
   /**
@@ -559,14 +574,22 @@ export class Store {
     await this.root.childTransaction(() => {
       const sales: SalesDelta = new Map();
       const copurchase = new CopurchaseDelta();
+      const customers = new Set<number>();
       for (const { value: order } of items) {
         const old = this.orders.get([merchant, order.id]);
-        if (old?.customer_id != null) this.customerOrders.remove([merchant, old.customer_id, old.id]);
+        if (old?.customer_id != null) {
+          this.customerOrders.remove([merchant, old.customer_id, old.id]);
+          customers.add(old.customer_id);
+        }
         this.orders.put([merchant, order.id], order);
-        if (order.customer_id !== null) this.customerOrders.put([merchant, order.customer_id, order.id], true);
+        if (order.customer_id !== null) {
+          this.customerOrders.put([merchant, order.customer_id, order.id], true);
+          customers.add(order.customer_id);
+        }
         addOrderChange(sales, old, order);
         copurchase.addOrderChange(old, order, this.copurchase);
       }
+      if (this.recountCustomers(merchant, customers)) this.bump(merchant, "customers");
       this.dailySales.add(merchant, salesChanges(sales));
       // The carts applied so far first, so the lists recomputed below count them (their stale marks stay).
       this.coCounts.foldCarts(merchant);

@@ -183,6 +183,11 @@ describe("GET /api/v1/products/purchased", () => {
       first_name: "Ada",
       last_name: "Lovelace",
       admin_graphql_api_id: "gid://platform/Customer/77",
+      // Counted over the orders held here, the cancelled one left out: 30 + 40 + 10.
+      orders_count: 3,
+      total_spent: "80.00",
+      last_order_id: 4,
+      last_order_name: "#4",
     });
     expect(ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&filter_oos=no`)).body)).toEqual([
       5, 1, 4, 2,
@@ -190,6 +195,32 @@ describe("GET /api/v1/products/purchased", () => {
     expect(
       ids((await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77&platform_product_ids=2,4`)).body),
     ).toEqual([4, 2]);
+  });
+
+  it("keeps the customer's counters with their orders: a named order, a cancellation, a record sent again", async () => {
+    const line = { product_id: 1, variant_id: 11, quantity: 1, price: "12.50" };
+    await postJson(t, "/admin/v1/merchants/events/orders", [
+      { id: 5, name: "#1005", created_at: "2026-04-01T10:00:00+00:00", customer: { id: 77 }, line_items: [line], cancelled_at: null },
+    ]);
+    const customer = async () =>
+      (await get(`/api/v1/products/purchased?key=${shop.api_key}&platform_customer_id=77`)).body.metadata.platform_customer;
+    expect(await customer()).toMatchObject({ orders_count: 4, total_spent: "92.50", last_order_id: 5, last_order_name: "#1005" });
+    await postJson(t, "/admin/v1/merchants/events/orders", [
+      {
+        id: 5,
+        name: "#1005",
+        created_at: "2026-04-01T10:00:00+00:00",
+        customer: { id: 77 },
+        line_items: [line],
+        cancelled_at: "2026-04-02T10:00:00+00:00",
+      },
+    ]);
+    expect(await customer()).toMatchObject({ orders_count: 3, total_spent: "80.00", last_order_id: 4 });
+    // The platform sending the customer again (with its own zero counters) does not reset them.
+    await postJson(t, "/admin/v1/merchants/events/customers", [
+      { id: 77, first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" },
+    ]);
+    expect(await customer()).toMatchObject({ orders_count: 3, total_spent: "80.00", last_order_id: 4, last_order_name: "#4" });
   });
 
   it("answers 400 with the spec's message when platform_customer_id is missing", async () => {

@@ -114,8 +114,10 @@ export function normaliseOrder(input: unknown, path: string): Order {
   const customer = f.optionalObject("customer");
   const lines = f.objects("line_items", true);
   if (lines.length === 0) f.fail("line_items", "must contain at least one line");
+  const name = f.nullableString("name", 255);
   return {
     id: f.id("id"),
+    ...(name === null || name === "" ? {} : { name }),
     created_at: f.timestamp("created_at"),
     customer_id: customer ? customer.id("id") : null,
     line_items: lines.map(normaliseOrderLine),
