@@ -1,11 +1,10 @@
 import { isProductAvailable, isProductPublished } from "../availability.js";
 import type { CatalogReader } from "./catalog.js";
+import { EXCLUDE_SERVICE_TAG } from "./eligibility.js";
 import { isInMarket, marketForCountry, withMarketPrices } from "./market.js";
 import { applyPriceFilter, hasTag } from "./price-filter.js";
 import { projectProduct, type OutputObject } from "./projection.js";
 import type { ListOptions } from "./query.js";
-
-export const EXCLUDE_SERVICE_TAG = "exclude_service";
 
 /**
  * Turns ranked candidate ids into response products: eligibility, market,
