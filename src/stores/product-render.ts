@@ -4,7 +4,8 @@
 // Written in the transaction of every catalogue write that changes them
 // (products, markets), so they never disagree with the catalogue, also across
 // a crash; rebuilt from the catalogue when a data dir lacks them (DerivedBuild).
-// Opened by Store (src/stores/store.ts), which owns the LMDB environment.
+// Opened by Store (src/stores/store.ts), which owns the LMDB environment;
+// read by pool workers through merchantCatalog (src/stores/catalog.ts).
 import type { Database, RootDatabase } from "lmdb";
 import { decodeEligibility, eligibilityOf, encodeEligibility, type Eligibility } from "../core/products/eligibility.js";
 import { decodeMarketPricing, encodeMarketPricing, marketPricingOf, type MarketPricing } from "../core/products/market-pricing.js";

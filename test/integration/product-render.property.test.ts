@@ -1,17 +1,27 @@
-// The stored render data (real LMDB): however catalogue writes interleave,
-// the data kept up to date write by write is the data a rebuild from the
-// catalogue writes.
+// The stored render data against the renderer it replaced (real LMDB): on
+// random catalogues, markets and list options, an answer built from stored
+// eligibility records and JSON has exactly the bytes decoding, filtering,
+// projecting and serializing every product gave; and however catalogue
+// writes interleave, the data kept up to date write by write is the data a
+// rebuild from the catalogue writes.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { normaliseCollection, normaliseMarket } from "../../src/core/ingest/records.js";
+import type { MetafieldSelector } from "../../src/core/products/metafield-selection.js";
+import type { PriceFilter } from "../../src/core/products/price-filter.js";
+import type { ListOptions } from "../../src/core/products/query.js";
+import { productListBody } from "../../src/core/products/render.js";
+import type { Customer } from "../../src/core/types.js";
+import { merchantCatalog } from "../../src/stores/catalog.js";
 import { Store } from "../../src/stores/store.js";
+import { referenceListBody, referencePurchasedBody } from "../helpers/reference-render.js";
 import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-product-render-", "all");
 const NOW = "2026-05-01T00:00:00+00:00";
-/** Product ids a catalogue draws from. */
+/** Product ids a catalogue draws from; candidates also name 9 and 10, which never exist. */
 const PRODUCT_IDS = [1, 2, 3, 4, 5, 6, 7, 8];
 const MARKET_IDS = [1, 2, 3];
 const COUNTRIES = ["CA", "GB", "FR"];
@@ -38,6 +48,7 @@ const text = fc.string({
 });
 /** Amounts from a small range, so prices often meet a bound exactly and a market often repeats the shop's price. */
 const amount = fc.integer({ min: 0, max: 8 }).map((units) => (units * 1.5).toFixed(2));
+const cents = fc.integer({ min: 0, max: 8 }).map((units) => units * 150);
 
 const variantArb = fc.record({
   price: amount,
@@ -124,6 +135,44 @@ const collectionArb = fc.record({
   product_ids: fc.subarray(PRODUCT_IDS),
 });
 
+const selectorArb: fc.Arbitrary<MetafieldSelector | null> = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 4 },
+  fc.constant<MetafieldSelector>({ all: true, nsKeys: [], namespaces: [] }),
+  fc.constant<MetafieldSelector>({ all: false, nsKeys: ["a.k1"], namespaces: [] }),
+  fc.constant<MetafieldSelector>({ all: false, nsKeys: [], namespaces: ["b"] }),
+);
+
+const priceFilterArb: fc.Arbitrary<PriceFilter> = fc.record(
+  { atMost: cents, equalTo: cents, above: cents, atLeast: cents },
+  { requiredKeys: [] },
+);
+
+const listArb: fc.Arbitrary<ListOptions> = fc.record({
+  limit: fc.integer({ min: 1, max: 6 }),
+  filterOos: fc.boolean(),
+  filterUnpublished: fc.boolean(),
+  excludedIds: fc.subarray(PRODUCT_IDS, { maxLength: 2 }),
+  restrictTo: fc.option(fc.subarray(PRODUCT_IDS), { nil: null }),
+  countryCode: fc.constantFrom("CA", "GB", "FR", null),
+  projection: fc.constantFrom("full" as const, "reduced" as const),
+  metafields: fc.record({ product: selectorArb, variant: selectorArb }),
+  sellingPlans: fc.boolean(),
+  pretty: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, fc.constant(true)),
+  price: fc.option(priceFilterArb, { nil: null, freq: 2 }),
+  unsetVariants: fc.boolean(),
+  honourExcludeServiceTag: fc.boolean(),
+  fresh: fc.constant(false),
+});
+
+const candidatesArb = fc.array(fc.integer({ min: 1, max: 10 }), { maxLength: 12 });
+
+const customer = { id: 77, email: "a@example.com", first_name: "Ann", tags: "vip" } as unknown as Customer;
+/** purchased's additions: units per product in the order bought, and the customer (or none). */
+const purchasedArb = fc.record({
+  quantities: fc.uniqueArray(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 5 })), { selector: ([id]) => id }),
+  customer: fc.constantFrom(customer, null),
+});
+
 type CatalogueWrite =
   | { kind: "products"; products: Record<string, unknown>[] }
   | { kind: "delete_product"; id: number }
@@ -176,6 +225,7 @@ function renderData(store: Store, merchant: string): unknown {
   }));
 }
 
+const decoder = new TextDecoder();
 let store: Store;
 let merchants = 0;
 
@@ -191,7 +241,39 @@ beforeAll(() => {
 });
 afterAll(() => store.close());
 
-describe("the product render store (real LMDB)", () => {
+describe("product lists from stored render data (real LMDB)", () => {
+  it("answer the bytes the decoding renderer answered, for any catalogue, markets and list options", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        productsArb,
+        fc.array(marketArb, { maxLength: 3 }),
+        fc.array(fc.tuple(listArb, candidatesArb, fc.option(purchasedArb, { nil: null })), { minLength: 1, maxLength: 8 }),
+        async (products, markets, lists) => {
+          const merchant = await newMerchant();
+          await apply(store, merchant, { kind: "products", products });
+          if (markets.length > 0) await apply(store, merchant, { kind: "markets", markets });
+          expect(store.isBuilt(store.productRender, merchant)).toBe(true);
+          const catalog = merchantCatalog(store, merchant);
+          for (const [list, candidates, purchased] of lists) {
+            if (purchased === null) {
+              expect(decoder.decode(productListBody(catalog, candidates, list))).toBe(
+                decoder.decode(referenceListBody(catalog, candidates, list)),
+              );
+              continue;
+            }
+            const quantities = new Map(purchased.quantities);
+            const body = productListBody(catalog, quantities.keys(), list, {
+              productFields: (id) => ({ metadata: { purchased_quantity: String(quantities.get(id)) } }),
+              answerFields: { metadata: { platform_customer: purchased.customer } },
+            });
+            expect(decoder.decode(body)).toBe(decoder.decode(referencePurchasedBody(catalog, quantities, purchased.customer, list)));
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
   it("kept up to date write by write, holds what a rebuild from the catalogue writes", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(writeArb, { minLength: 2, maxLength: 10 }), async (writes) => {
