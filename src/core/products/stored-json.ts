@@ -67,7 +67,7 @@ export function pricedJson(stored: Uint8Array, pricing: MarketPricing | null): U
 }
 
 // Finding the price values: a walk over the JSON's structure, so text that
-// merely looks like a price key (a title, a description) is never taken for one.
+// merely looks like a price member (in a title, a description) is never taken for one.
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -75,22 +75,49 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-const decoder = new TextDecoder();
+/** The member names looked for, as their JSON (plain ASCII: their text in quotes). */
+const VARIANTS_KEY = encoder.encode('"variants"');
+const PRICE_KEY = encoder.encode('"price"');
+const COMPARE_AT_PRICE_KEY = encoder.encode('"compare_at_price"');
 
 /** Where each variant's price and compare_at_price values lie in a product's compact JSON, in the order they appear. */
-export function priceSpans(json: Uint8Array): { slot: number; start: number; end: number }[] {
+function priceSpans(json: Uint8Array): { slot: number; start: number; end: number }[] {
   const spans: { slot: number; start: number; end: number }[] = [];
-  for (const member of objectMembers(json, 0)) {
-    if (member.key !== "variants") continue;
-    let index = 0;
-    for (const variant of arrayElements(json, member.start)) {
-      for (const field of objectMembers(json, variant.start)) {
-        if (field.key === "price" || field.key === "compare_at_price") spans.push({ slot: priceSlot(index, field.key), ...field });
-      }
-      index++;
+  const variants = memberValue(json, 0, VARIANTS_KEY);
+  if (variants === null || json[variants + 1] === CLOSE_BRACKET) return spans;
+  let variant = variants + 1;
+  for (let index = 0; ; index++) {
+    let name = variant + 1;
+    while (json[name] !== CLOSE_BRACE) {
+      const start = valueEnd(json, name) + 1; // past the colon
+      const end = valueEnd(json, start);
+      if (isKey(json, name, start - 1, PRICE_KEY)) spans.push({ slot: priceSlot(index, "price"), start, end });
+      else if (isKey(json, name, start - 1, COMPARE_AT_PRICE_KEY)) spans.push({ slot: priceSlot(index, "compare_at_price"), start, end });
+      name = json[end] === COMMA ? end + 1 : end;
     }
+    // Past the variant's closing brace: a comma means another variant.
+    if (json[name + 1] !== COMMA) return spans;
+    variant = name + 2;
   }
-  return spans;
+}
+
+/** Where the value of the member named `key` of the object at `at` starts, or null when it has none. */
+function memberValue(json: Uint8Array, at: number, key: Uint8Array): number | null {
+  let name = at + 1;
+  while (json[name] !== CLOSE_BRACE) {
+    const start = valueEnd(json, name) + 1; // past the colon
+    if (isKey(json, name, start - 1, key)) return start;
+    const end = valueEnd(json, start);
+    name = json[end] === COMMA ? end + 1 : end;
+  }
+  return null;
+}
+
+/** Whether the member name from `start` to `end` (its JSON, quotes included) is `key`. */
+function isKey(json: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+  if (end - start !== key.length) return false;
+  for (let i = 0; i < key.length; i++) if (json[start + i] !== key[i]) return false;
+  return true;
 }
 
 /** The index just past the value that starts at `at` (JSON as JSON.stringify writes it: no white space). */
@@ -119,30 +146,4 @@ function valueEnd(json: Uint8Array, at: number): number {
   let i = at;
   while (i < json.length && json[i] !== COMMA && json[i] !== CLOSE_BRACE && json[i] !== CLOSE_BRACKET) i++;
   return i;
-}
-
-function* objectMembers(json: Uint8Array, at: number): Generator<{ key: string; start: number; end: number }> {
-  if (json[at + 1] === CLOSE_BRACE) return;
-  let i = at + 1;
-  for (;;) {
-    const keyEnd = valueEnd(json, i);
-    // The names compared against are plain ASCII: their JSON is their text in quotes.
-    const key = decoder.decode(json.subarray(i + 1, keyEnd - 1));
-    const start = keyEnd + 1; // past the colon
-    const end = valueEnd(json, start);
-    yield { key, start, end };
-    if (json[end] !== COMMA) return;
-    i = end + 1;
-  }
-}
-
-function* arrayElements(json: Uint8Array, at: number): Generator<{ start: number; end: number }> {
-  if (json[at + 1] === CLOSE_BRACKET) return;
-  let i = at + 1;
-  for (;;) {
-    const end = valueEnd(json, i);
-    yield { start: i, end };
-    if (json[end] !== COMMA) return;
-    i = end + 1;
-  }
 }
