@@ -6,10 +6,9 @@ import { Bench } from "tinybench";
 import { ResponseCache } from "../../src/cache/response-cache.js";
 import { loadConfig } from "../../src/config.js";
 import { STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
-import { jsonBytes } from "../../src/core/json.js";
 import { canonicalParams, parseParams, type ParsedParams } from "../../src/core/params/parse.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../src/core/products/query.js";
-import { renderProductList } from "../../src/core/products/render.js";
+import { productListBody } from "../../src/core/products/render.js";
 import { staticCandidates } from "../../src/core/products/static-selection.js";
 import { seedDemo } from "../../src/demo/seed.js";
 import type { RequestInfo } from "../../src/http/router.js";
@@ -60,7 +59,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     const renderStatic = (i: number) => {
       const { selection, list } = tasks[i % tasks.length]!;
       const { candidates, restrictTo } = staticCandidates(catalog, selection);
-      return jsonBytes({ data: renderProductList(catalog, candidates, { ...list, restrictTo }) });
+      return productListBody(catalog, candidates, { ...list, restrictTo });
     };
     const sampleBody = renderStatic(0);
 
@@ -127,7 +126,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
       .add("market list, memoised (catalog.markets())", () => {
         sink += catalog.markets().length;
       })
-      .add("static select + render + jsonBytes, 5 products", () => {
+      .add("static select + render (stored JSON), 5 products", () => {
         sink += renderStatic(i++).byteLength;
       })
       .add("pool round trip (run ping)", async () => {

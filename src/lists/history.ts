@@ -1,7 +1,6 @@
 // viewed and purchased: a session's or customer's own products, most recent first.
-import { jsonBytes } from "../core/json.js";
 import type { HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../core/products/query.js";
-import { renderProductList } from "../core/products/render.js";
+import { productListBody } from "../core/products/render.js";
 import { appendToHistory, emptyHistory, recentProducts, type History } from "../core/recs/history.js";
 import type { MerchantId } from "../core/types.js";
 import { merchantCatalog } from "../stores/catalog.js";
@@ -35,8 +34,7 @@ function withPending(stored: History | undefined, pending: readonly PendingView[
 
 export function viewed(store: Store, task: ViewedTask): Uint8Array {
   const history = historyOf(store, task.merchantId, task.subject, task.pending);
-  const data = renderProductList(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
-  return jsonBytes({ data }, task.list.pretty);
+  return productListBody(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
 }
 
 /** Units per product over the customer's orders (cancelled ones left out), most recently bought first. */
@@ -58,8 +56,9 @@ export function purchasedQuantities(store: Store, merchant: MerchantId, customer
 
 export function purchased(store: Store, task: PurchasedTask): Uint8Array {
   const quantities = purchasedQuantities(store, task.merchantId, task.customerId);
-  const data = renderProductList(merchantCatalog(store, task.merchantId), quantities.keys(), task.list);
-  for (const product of data) product.metadata = { purchased_quantity: String(quantities.get(product.id as number)) };
   const customer = store.customer(task.merchantId, task.customerId) ?? null;
-  return jsonBytes({ data, metadata: { platform_customer: customer } }, task.list.pretty);
+  return productListBody(merchantCatalog(store, task.merchantId), quantities.keys(), task.list, {
+    productFields: (id) => ({ metadata: { purchased_quantity: String(quantities.get(id)) } }),
+    answerFields: { metadata: { platform_customer: customer } },
+  });
 }

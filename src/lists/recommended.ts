@@ -1,8 +1,7 @@
 // recommended and similar_products: the inputs' model list (bought together, or
 // the embedding model's nearest products), then shop-wide fallbacks.
-import { jsonBytes } from "../core/json.js";
 import type { RecommendedTask } from "../core/products/query.js";
-import { renderProductList } from "../core/products/render.js";
+import { productListBody } from "../core/products/render.js";
 import { boughtTogether } from "../recs/copurchase-ranking.js";
 import { withStoreFallbacks } from "../recs/sales-rankings.js";
 import { hasSimilarModel, similarTo } from "../recs/similar-ranking.js";
@@ -39,6 +38,5 @@ export function recommended(store: Store, task: RecommendedTask): Uint8Array {
   // of the catalogue, so a widget is full whenever eligible products exist.
   const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs));
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
-  const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
-  return jsonBytes({ data }, task.list.pretty);
+  return productListBody(merchantCatalog(store, task.merchantId), candidates, list);
 }

@@ -1,8 +1,7 @@
 // trending_products and top_sellers: shop-wide rankings from sales, with
 // fallbacks that keep the widget full.
-import { jsonBytes } from "../core/json.js";
 import type { SalesListTask } from "../core/products/query.js";
-import { renderProductList } from "../core/products/render.js";
+import { productListBody } from "../core/products/render.js";
 import type { MerchantId } from "../core/types.js";
 import { topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
 import { merchantCatalog } from "../stores/catalog.js";
@@ -21,8 +20,7 @@ export function salesList(store: Store, task: SalesListTask): Uint8Array {
     // Read lazily: the list stops once it has enough eligible products, a few dozen ranks in.
     candidates = task.collectionId === null ? ranked : onlyMembers(ranked, membersOf(store, task.merchantId, task.collectionId));
   }
-  const data = renderProductList(catalog, candidates, task.list);
-  return jsonBytes({ data }, task.list.pretty);
+  return productListBody(catalog, candidates, task.list);
 }
 
 function* onlyMembers(ranked: Iterable<number>, members: ReadonlySet<number>): Generator<number> {

@@ -1,7 +1,6 @@
 // static: exactly the products the caller configured, in the order given.
-import { jsonBytes } from "../core/json.js";
 import type { StaticProductsTask } from "../core/products/query.js";
-import { renderProductList } from "../core/products/render.js";
+import { productListBody } from "../core/products/render.js";
 import { staticCandidates } from "../core/products/static-selection.js";
 import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
@@ -9,6 +8,5 @@ import type { Store } from "../stores/store.js";
 export function staticProducts(store: Store, task: StaticProductsTask): Uint8Array {
   const catalog = merchantCatalog(store, task.merchantId);
   const { candidates, restrictTo } = staticCandidates(catalog, task.selection);
-  const data = renderProductList(catalog, candidates, { ...task.list, restrictTo });
-  return jsonBytes({ data }, task.list.pretty);
+  return productListBody(catalog, candidates, { ...task.list, restrictTo });
 }

@@ -1,8 +1,7 @@
 // viewed-related: products related to what the session viewed (session kNN
 // blended with bought-together), never the viewed products themselves.
-import { jsonBytes } from "../core/json.js";
 import type { ViewedTask } from "../core/products/query.js";
-import { renderProductList } from "../core/products/render.js";
+import { productListBody } from "../core/products/render.js";
 import { recentProducts } from "../core/recs/history.js";
 import { rankByScore } from "../core/recs/sales.js";
 import { noteWarming } from "../pool/warming-notes.js";
@@ -28,8 +27,8 @@ export function viewedRelated(store: Store, task: ViewedTask): Uint8Array {
   // What they already looked at is not "related": leave every viewed product out.
   const viewedIds = recentProducts(history, task.subject.verb);
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewedIds] };
-  const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
+  const body = productListBody(merchantCatalog(store, task.merchantId), candidates, list);
   // Candidates are drawn lazily while rendering: only an answer that used the session index can lack its sessions.
   if (readSessions && sessionIndexWarming(store, task.merchantId)) noteWarming(store, SESSIONS_WARMING);
-  return jsonBytes({ data }, task.list.pretty);
+  return body;
 }

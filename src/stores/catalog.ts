@@ -1,4 +1,5 @@
-import type { CatalogReader } from "../core/products/catalog.js";
+import type { CatalogReader, RenderCatalog } from "../core/products/catalog.js";
+import { renderDataOnRead } from "../core/products/render-data-on-read.js";
 import type { MarketSettings, MerchantId } from "../core/types.js";
 import { PerStore } from "./per-store.js";
 import type { Store } from "./store.js";
@@ -16,14 +17,34 @@ function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
   return markets;
 }
 
+/** Merchants whose render data is built: once built it stays so for the life of the store instance. */
+const renderDataBuilt = new PerStore<MerchantId, true>();
+
+function hasRenderData(store: Store, merchantId: MerchantId): boolean {
+  const built = renderDataBuilt.of(store);
+  if (built.has(merchantId)) return true;
+  if (!store.isBuilt(store.productRender, merchantId)) return false;
+  built.set(merchantId, true);
+  return true;
+}
+
 /** One merchant's view of the store: tenancy is decided here, once. */
-export function merchantCatalog(store: Store, merchantId: MerchantId): CatalogReader {
-  return {
+export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCatalog {
+  const catalog: CatalogReader = {
     product: (id) => store.product(merchantId, id),
     productIdByHandle: (handle) => store.productIdByHandle(merchantId, handle),
     collection: (id) => store.collection(merchantId, id),
     metafields: (owner, ownerId) => store.metafields(merchantId, owner, ownerId),
     markets: () => marketsOf(store, merchantId),
     marketPrice: (marketId, variantId) => store.marketPrice(merchantId, marketId, variantId),
+  };
+  // Until the applier has built a merchant's render data (after an upgrade), lists derive it from each product they read.
+  if (!hasRenderData(store, merchantId)) return renderDataOnRead(catalog);
+  const rendered = store.productRender;
+  return {
+    ...catalog,
+    eligibility: (id) => rendered.eligibility(merchantId, id),
+    marketPricing: (marketId, id) => rendered.marketPricing(merchantId, marketId, id),
+    storedJson: (id, projection) => rendered.storedJson(merchantId, id, projection),
   };
 }

@@ -24,6 +24,7 @@ import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
+import { ProductRenderStore } from "./product-render.js";
 import { RecentMap } from "./recent-map.js";
 import { SimilarStore } from "./similar.js";
 import type {
@@ -138,6 +139,8 @@ export class Store {
   private readonly staleLists: Database<true, Key>;
   /** The similar-products model's vectors and lists. */
   readonly similar: SimilarStore;
+  /** Each product's eligibility record and JSON, and markets' prices of it: what lists read instead of products. */
+  readonly productRender: ProductRenderStore;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -194,7 +197,8 @@ export class Store {
     this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
-    this.derived = new DerivedBuilds(this.meta, []);
+    this.productRender = new ProductRenderStore(root, this);
+    this.derived = new DerivedBuilds(this.meta, [this.productRender]);
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -338,6 +342,11 @@ export class Store {
     return this.derived.pending(this.listMerchants().map((merchant) => merchant.id));
   }
 
+  /** Whether the derived store holds all of the merchant's data (until then, readers derive it from the source). */
+  isBuilt(build: DerivedBuild, merchant: MerchantId): boolean {
+    return this.derived.isBuilt(build, merchant);
+  }
+
   /** One slice of a derived store's rebuild for a merchant, in its own transaction; true once built. */
   buildStepSync(build: DerivedBuild, merchant: MerchantId): boolean {
     return this.root.transactionSync(() => this.derived.step(build, merchant));
@@ -412,6 +421,11 @@ export class Store {
     return [...this.markets.getRange(merchantRange(merchant)).map(({ value }) => value)];
   }
 
+  /** The merchant's market ids, read without decoding their settings. */
+  marketIds(merchant: MerchantId): number[] {
+    return [...this.markets.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
+  }
+
   productIds(merchant: MerchantId): number[] {
     return [...this.products.getKeys(merchantRange(merchant)).map((key) => key[1] as number)];
   }
@@ -470,6 +484,10 @@ export class Store {
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
+      this.productRender.writeProducts(
+        merchant,
+        items.map(({ value }) => value.product),
+      );
       this.logCatalogueChanges(
         merchant,
         "product",
@@ -490,6 +508,7 @@ export class Store {
       if (!old) return false;
       this.unindexProduct(merchant, old);
       this.products.remove([merchant, id]);
+      this.productRender.removeProduct(merchant, id);
       this.logCatalogueChanges(merchant, "product", [id]);
       this.bump(merchant, "catalogue");
       return true;
@@ -530,6 +549,7 @@ export class Store {
         }
         for (const [variantId, price] of Object.entries(prices)) this.marketPrices.put([merchant, value.id, Number(variantId)], price);
         this.markets.put([merchant, value.id], settings);
+        this.productRender.rewriteMarket(merchant, value.id, Object.keys(prices).map(Number));
       }
       this.bump(merchant, "catalogue");
     });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { CatalogReader } from "../../src/core/products/catalog.js";
 import { metafieldSelector } from "../../src/core/products/metafield-selection.js";
 import type { ListOptions } from "../../src/core/products/query.js";
-import { renderProductList } from "../../src/core/products/render.js";
+import { productListBody } from "../../src/core/products/render.js";
+import { renderDataOnRead } from "../../src/core/products/render-data-on-read.js";
 import { staticCandidates } from "../../src/core/products/static-selection.js";
 import type { Market, Metafield, Product, Variant } from "../../src/core/types.js";
 
@@ -95,7 +96,7 @@ function catalogOf(products: Product[], markets: Market[]): CatalogReader {
   };
 }
 
-describe("renderProductList", () => {
+describe("productListBody", () => {
   it("keeps exactly the eligible candidates (stock, publication, market, price, exclude_service), in order, up to limit", () => {
     fc.assert(
       fc.property(scenarioArb, (s) => {
@@ -135,10 +136,10 @@ describe("renderProductList", () => {
           honourExcludeServiceTag: s.honourExcludeService,
           fresh: false,
         };
-        const rendered = renderProductList(catalogOf(products, [market]), s.candidates, list) as unknown as {
-          id: number;
-          variants: { id: number; price: string }[];
-        }[];
+        const body = productListBody(renderDataOnRead(catalogOf(products, [market])), s.candidates, list);
+        const rendered = (
+          JSON.parse(new TextDecoder().decode(body)) as { data: { id: number; variants: { id: number; price: string }[] }[] }
+        ).data;
         const got = rendered.map((p) => ({ id: p.id, variants: p.variants.map((v) => `${v.id}:${v.price}`) }));
 
         // The oracle, from the spec's sentences.

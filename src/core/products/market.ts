@@ -9,6 +9,10 @@ export function marketForCountry(markets: MarketSettings[], countryCode: string 
 const catalogues = new WeakMap<MarketSettings, Set<number>>();
 
 export function isInMarket(product: Product, market: MarketSettings | null): boolean {
+  return isSoldInMarket(product.id, market);
+}
+
+export function isSoldInMarket(productId: number, market: MarketSettings | null): boolean {
   if (market === null || market.product_ids === null) return true;
   // Markets are memoised per data version by their reader, so the set is built once per version.
   let catalogue = catalogues.get(market);
@@ -16,7 +20,7 @@ export function isInMarket(product: Product, market: MarketSettings | null): boo
     catalogue = new Set(market.product_ids);
     catalogues.set(market, catalogue);
   }
-  return catalogue.has(product.id);
+  return catalogue.has(productId);
 }
 
 /**

@@ -25,8 +25,12 @@ export function priceFilterFrom(params: Partial<ParsedParams<typeof PRICE_FILTER
 }
 
 export function variantPassesPrice(variant: Variant, filter: PriceFilter): boolean {
-  const price = toCents(variant.price);
-  if (price === null) return false;
+  return centsPassPrice(toCents(variant.price) ?? Number.NaN, filter);
+}
+
+/** A price in cents (NaN: not an amount, which no filter accepts) against every bound present. */
+export function centsPassPrice(price: number, filter: PriceFilter): boolean {
+  if (Number.isNaN(price)) return false;
   return (
     (filter.atMost === undefined || price <= filter.atMost) &&
     (filter.equalTo === undefined || price === filter.equalTo) &&

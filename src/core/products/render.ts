@@ -1,44 +1,126 @@
-import { isProductAvailable, isProductPublished } from "../availability.js";
-import type { CatalogReader } from "./catalog.js";
-import { isInMarket, marketForCountry, withMarketPrices } from "./market.js";
-import { applyPriceFilter, hasTag } from "./price-filter.js";
+import { jsonBytes } from "../json.js";
+import type { MarketSettings } from "../types.js";
+import type { RenderCatalog } from "./catalog.js";
+import { showing, type Showing } from "./eligibility.js";
+import type { MarketPricing } from "./market-pricing.js";
+import { isSoldInMarket, marketForCountry, withMarketPrices } from "./market.js";
+import { applyPriceFilter } from "./price-filter.js";
 import { projectProduct, type OutputObject } from "./projection.js";
 import type { ListOptions } from "./query.js";
+import { pricedJson } from "./stored-json.js";
 
-export const EXCLUDE_SERVICE_TAG = "exclude_service";
+/** What an endpoint adds to a list's answer: fields on each product (after its own) and on the answer (after `data`). */
+export interface ListAdditions {
+  productFields?: (id: number) => OutputObject;
+  answerFields?: OutputObject;
+}
+
+/** A candidate the list shows, with the market's prices for it (null: its own). */
+interface Shown {
+  id: number;
+  pricing: MarketPricing | null;
+  showing: Exclude<Showing, "hidden">;
+}
+
+const encoder = new TextEncoder();
+const DATA_OPEN = encoder.encode('{"data":[');
+const COMMA = 0x2c;
 
 /**
- * Turns ranked candidate ids into response products: eligibility, market,
- * projection, then `limit`. Candidates are read lazily, so a ranking can offer
- * many more than `limit` and only the ones shown cost a product read.
+ * The answer of a product list, `{"data":[…]}`: up to `limit` of the ranked
+ * candidates that pass the list's filters, in order. Candidates are read
+ * lazily and judged on their stored eligibility, so a ranking can offer many
+ * more than `limit` and none of them is decoded. A shown product is its
+ * stored JSON, with the market's prices spliced in; what the stored JSON
+ * lacks (metafields, selling plans, variants unset_variants leaves out, pretty
+ * printing) is rendered from the product itself, exactly as the stored JSON was.
  */
-export function renderProductList(catalog: CatalogReader, candidates: Iterable<number>, list: ListOptions): OutputObject[] {
-  // Markets are only read when asked for: their price tables are large.
+export function productListBody(
+  catalog: RenderCatalog,
+  candidates: Iterable<number>,
+  list: ListOptions,
+  additions: ListAdditions = {},
+): Uint8Array {
+  // Markets are only read when asked for: their settings hold whole catalogues.
   const market = list.countryCode === null ? null : marketForCountry(catalog.markets(), list.countryCode);
-  const priceOf = catalog.marketPrice.bind(catalog);
+  const shown = shownProducts(catalog, candidates, list, market);
+  const render = productRenderer(catalog, list, market);
+  if (list.pretty) {
+    const data = shown.map((product) => Object.assign(render(product), additions.productFields?.(product.id)));
+    return jsonBytes({ data, ...additions.answerFields }, true);
+  }
+  const storedJsonLacks =
+    list.metafields.product !== null || list.metafields.variant !== null || (list.sellingPlans && list.projection === "full");
+  const products = shown.map((product) => {
+    const json =
+      storedJsonLacks || product.showing === "passing_variants"
+        ? encoder.encode(JSON.stringify(render(product)))
+        : pricedJson(catalog.storedJson(product.id, list.projection)!, product.pricing);
+    return additions.productFields ? withFields(json, additions.productFields(product.id)) : json;
+  });
+  return listBytes(products, additions.answerFields);
+}
+
+function shownProducts(catalog: RenderCatalog, candidates: Iterable<number>, list: ListOptions, market: MarketSettings | null): Shown[] {
   const excluded = new Set(list.excludedIds);
   const allowed = list.restrictTo ? new Set(list.restrictTo) : null;
+  const seen = new Set<number>();
+  const shown: Shown[] = [];
+  for (const id of candidates) {
+    if (shown.length >= list.limit) break;
+    if (seen.has(id) || excluded.has(id) || (allowed && !allowed.has(id))) continue;
+    seen.add(id);
+    if (!isSoldInMarket(id, market)) continue;
+    const eligibility = catalog.eligibility(id);
+    if (!eligibility) continue;
+    // Prices are judged as sold in the market.
+    const pricing = market === null ? null : catalog.marketPricing(market.id, id);
+    const verdict = showing(eligibility, pricing?.cents ?? eligibility.cents, list);
+    if (verdict !== "hidden") shown.push({ id, pricing, showing: verdict });
+  }
+  return shown;
+}
+
+/** Renders a shown product from the product itself: market prices, then the price conditions' variants, then the projection. */
+function productRenderer(catalog: RenderCatalog, list: ListOptions, market: MarketSettings | null): (shown: Shown) => OutputObject {
+  const priceOf = catalog.marketPrice.bind(catalog);
   const projection = {
     projection: list.projection,
     metafields: list.metafields,
     sellingPlans: list.sellingPlans,
     loadMetafields: catalog.metafields.bind(catalog),
   };
-  const seen = new Set<number>();
-  const output: OutputObject[] = [];
-  for (const id of candidates) {
-    if (output.length >= list.limit) break;
-    if (seen.has(id) || excluded.has(id) || (allowed && !allowed.has(id))) continue;
-    seen.add(id);
-    const stored = catalog.product(id);
-    if (!stored || !isInMarket(stored, market)) continue;
-    if (list.honourExcludeServiceTag && hasTag(stored, EXCLUDE_SERVICE_TAG)) continue;
-    // Prices are compared as sold in the market, so the market goes first.
-    const product = applyPriceFilter(withMarketPrices(stored, market, priceOf), list.price, list.unsetVariants);
-    if (product === null) continue;
-    if (list.filterOos && !isProductAvailable(product)) continue;
-    if (list.filterUnpublished && !isProductPublished(product)) continue;
-    output.push(projectProduct(product, projection));
-  }
-  return output;
+  return ({ id }) => {
+    // Read in the snapshot its eligibility was read in: it exists, and some variant passes.
+    const product = applyPriceFilter(withMarketPrices(catalog.product(id)!, market, priceOf), list.price, list.unsetVariants)!;
+    return projectProduct(product, projection);
+  };
+}
+
+/** The product's JSON object with the fields added after its own, as assigning them to the object would serialize. */
+function withFields(json: Uint8Array, fields: OutputObject): Uint8Array {
+  const members = JSON.stringify(fields).slice(1, -1);
+  if (members === "") return json;
+  const tail = encoder.encode(`,${members}}`);
+  const out = new Uint8Array(json.length - 1 + tail.length);
+  out.set(json.subarray(0, json.length - 1), 0);
+  out.set(tail, json.length - 1);
+  return out;
+}
+
+/** `{"data":[…]}` and the answer's own fields, as JSON.stringify writes them, in a buffer of its own (it is moved between threads). */
+function listBytes(products: Uint8Array[], answerFields: OutputObject | undefined): Uint8Array {
+  const members = answerFields ? JSON.stringify(answerFields).slice(1, -1) : "";
+  const close = encoder.encode(members === "" ? "]}" : `],${members}}`);
+  const length = products.reduce((sum, json) => sum + json.length, DATA_OPEN.length + Math.max(0, products.length - 1) + close.length);
+  const out = new Uint8Array(length);
+  out.set(DATA_OPEN, 0);
+  let at = DATA_OPEN.length;
+  products.forEach((json, i) => {
+    if (i > 0) out[at++] = COMMA;
+    out.set(json, at);
+    at += json.length;
+  });
+  out.set(close, at);
+  return out;
 }
