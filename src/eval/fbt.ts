@@ -39,7 +39,7 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
   options.log(`ingested ${train.length} orders through the store in ${(loadMs / 1000).toFixed(1)} s (model updated incrementally)`);
   try {
     const catalogueSize = new Set(train.flatMap((invoice) => invoice.items)).size;
-    const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { honourExcludeServiceTag: true });
+    const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { ranked: true });
     const engine = new RankingMetrics(K);
     const popularity = new RankingMetrics(K);
     const popular = topSellers(retail.store, retail.merchantId, boundary - 1, 30).all();

@@ -25,7 +25,7 @@ interface Case {
 }
 
 function score(retail: RetailMerchant, cases: Case[], context: RecommendationContext, now: number, catalogueSize: number) {
-  const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { honourExcludeServiceTag: true });
+  const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { ranked: true });
   const metrics = new RankingMetrics(K);
   let ms = 0;
   for (const { query, relevant } of cases) {

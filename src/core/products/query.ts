@@ -66,15 +66,18 @@ export type StaticSelectionParams = Partial<
   ParsedParams<readonly [typeof P.ids, typeof P.handles, typeof P.platform_collection_id, typeof P.platform_product_ids]>
 >;
 
-export function listOptionsFrom(
-  params: ListParams,
-  projection: Projection,
-  { honourExcludeServiceTag = false }: { honourExcludeServiceTag?: boolean } = {},
-): ListOptions {
+/**
+ * `ranked`: a list the service ranks (a model's recommendations, shop-wide
+ * rankings and their fallbacks), which never shows a product tagged
+ * exclude_service nor one not published on the online store (draft, archived,
+ * unpublished). Lists of the products a caller names (static, a shopper's own
+ * history) show what was asked for, unless filter_unpublished says otherwise.
+ */
+export function listOptionsFrom(params: ListParams, projection: Projection, { ranked = false }: { ranked?: boolean } = {}): ListOptions {
   return {
     limit: params.limit ?? 5,
     filterOos: params.filter_oos !== false,
-    filterUnpublished: params.filter_unpublished === true,
+    filterUnpublished: ranked || params.filter_unpublished === true,
     excludedIds: params.excluded_ids ?? [],
     restrictTo: null,
     countryCode: params.country_code ?? null,
@@ -84,7 +87,7 @@ export function listOptionsFrom(
     pretty: params.format === true,
     price: priceFilterFrom(params),
     unsetVariants: params.unset_variants === true,
-    honourExcludeServiceTag,
+    honourExcludeServiceTag: ranked,
     fresh: params.bust_cache === true,
   };
 }

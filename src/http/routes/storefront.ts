@@ -64,7 +64,7 @@ function historySubject(params: HistoryParams): HistorySubject {
 const HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5})?$/i;
 
 export function storefrontRoutes(services: Services): Route[] {
-  const ranked = { honourExcludeServiceTag: true };
+  const ranked = { ranked: true };
   const { store } = services;
   /**
    * The configured public URL; else what the caller used, over plain HTTP (aisle serves no TLS
