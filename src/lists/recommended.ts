@@ -1,27 +1,23 @@
 // recommended and similar_products: the inputs' model list (bought together, or
-// the embedding model's nearest products), then shop-wide fallbacks.
+// the embedding model's nearest products), then shop-wide fallbacks. With a
+// collection, the answer is that collection's products: ranked by the inputs'
+// model when there are inputs, by the collection's sales when there are none.
+import { chainCandidates } from "../core/recs/candidates.js";
 import type { RecommendedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { boughtTogether } from "../recs/copurchase-ranking.js";
-import { withStoreFallbacks } from "../recs/sales-rankings.js";
+import { TOP_SELLER_FALLBACK_DAYS, topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
 import { hasSimilarModel, similarTo } from "../recs/similar-ranking.js";
 import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
 
-/** A collection as input contributes at most this many products (the first ones). */
-const MAX_COLLECTION_INPUTS = 50;
-
-/** The input products: given ids, the products of given variants, a collection's products. */
+/** The input products: given ids and the products of given variants. */
 export function resolveInputs(store: Store, task: RecommendedTask): number[] {
   const { merchantId, inputs } = task;
   const ids = new Set(inputs.productIds);
   for (const variantId of inputs.variantIds) {
     const productId = store.productIdByVariant(merchantId, variantId);
     if (productId !== undefined) ids.add(productId);
-  }
-  if (inputs.collectionId !== null) {
-    const members = store.collection(merchantId, inputs.collectionId)?.product_ids ?? [];
-    for (const id of members.slice(0, MAX_COLLECTION_INPUTS)) ids.add(id);
   }
   return [...ids];
 }
@@ -32,11 +28,37 @@ function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): nu
   return boughtTogether(store, task.merchantId, inputs);
 }
 
+/**
+ * The candidates for a collection: the inputs' model list when there are
+ * inputs, then the collection's best sellers, then every member, so the list
+ * fills from the collection alone (the list keeps only members).
+ */
+function collectionCandidates(store: Store, task: RecommendedTask, inputs: number[], members: readonly number[]): Iterable<number> {
+  const bestSellers = () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS, task.list);
+  return inputs.length > 0
+    ? chainCandidates(
+        () => modelRanking(store, task, inputs),
+        bestSellers,
+        () => members,
+      )
+    : chainCandidates(bestSellers, () => members);
+}
+
 export function recommended(store: Store, task: RecommendedTask): Uint8Array {
   const inputs = resolveInputs(store, task);
+  const { collectionId } = task.inputs;
+  const members = collectionId === null ? null : (store.collection(task.merchantId, collectionId)?.product_ids ?? []);
   // The model's list first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
-  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs));
-  const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
+  const candidates =
+    members === null
+      ? withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs))
+      : collectionCandidates(store, task, inputs, members);
+  const list = {
+    ...task.list,
+    excludedIds: [...task.list.excludedIds, ...inputs],
+    // Products of the collection are what a collection asks for.
+    restrictTo: members,
+  };
   return productListBody(merchantCatalog(store, task.merchantId), candidates, list);
 }

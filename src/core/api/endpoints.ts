@@ -86,7 +86,11 @@ export const RECOMMENDED = endpoint({
   params: [
     P.key,
     { ...P.platform_product_ids, description: "Comma-separated product ids the recommendations are for (one or many)." },
-    { ...P.platform_collection_id, description: "A collection whose products are the input." },
+    {
+      ...P.platform_collection_id,
+      description:
+        "Products of this collection are returned: ranked by the inputs' model when platform_product_ids or platform_variant_ids are given, by the collection's sales otherwise.",
+    },
     P.platform_variant_ids,
     ...METAFIELD_PARAMS,
     P.bust_cache,
