@@ -54,6 +54,8 @@ export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<s
   const { train, test, boundary } = protocolSplit(invoices, options.split);
   const retail = await loadRetailMerchant(train, descriptions);
   try {
+    // The stored rankings as of the split, as the applier thread would have refreshed them: the endpoint's fallbacks.
+    retail.store.rankingWriter.refreshSync(retail.merchantId, boundary - 1);
     // The protocol: the first query item alone; every other item of the invoice (known in train) is a hit.
     const cases: Case[] = fbtCases(train, test).map(({ invoice, query }) => {
       const known = invoice.items.map(retail.productId).filter((id) => id !== 0);

@@ -37,7 +37,7 @@ export function recommended(store: Store, task: RecommendedTask): Uint8Array {
   const inputs = resolveInputs(store, task);
   // The model's list first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
-  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs));
+  const candidates = withStoreFallbacks(store, task.merchantId, () => modelRanking(store, task, inputs));
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...inputs] };
   const data = renderProductList(merchantCatalog(store, task.merchantId), candidates, list);
   return jsonBytes({ data }, task.list.pretty);

@@ -22,6 +22,8 @@ import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
+import { RankedLists } from "./ranked-lists.js";
+import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
 import { SimilarStore } from "./similar.js";
 import type {
@@ -42,8 +44,12 @@ import type {
 export const STORE_FORMAT_VERSION = 6;
 
 /** What a change touches, so caches of unrelated lists survive it. */
-/** "similar": the similar-products model (vectors and neighbour lists). */
-export type DataDomain = "catalogue" | "customers" | "orders" | "similar";
+/**
+ * "similar": the similar-products model (vectors and neighbour lists);
+ * "collections": collections (moves with "catalogue"); "rankings": the stored
+ * shop-wide rankings, whenever a refresh changes one.
+ */
+export type DataDomain = "catalogue" | "customers" | "orders" | "similar" | "collections" | "rankings";
 
 export class StoreFormatError extends Error {}
 
@@ -133,6 +139,10 @@ export class Store {
   private readonly staleLists: Database<true, Key>;
   /** The similar-products model's vectors and lists. */
   readonly similar: SimilarStore;
+  /** The shop-wide rankings, as stored lists every thread reads. */
+  readonly rankings: RankedLists;
+  /** Their one writer, the applier thread's background job (other threads only read the lists). */
+  readonly rankingWriter: RankingWriter;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -188,7 +198,15 @@ export class Store {
     this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
-    this.derived = new DerivedBuilds(this.meta, []);
+    this.rankings = new RankedLists(root);
+    const rankingSources = {
+      dailySales: this.dailySales,
+      dailyAdds: this.dailyAdds,
+      collectionsOf: (merchant: MerchantId) => this.collectionsOf(merchant),
+      collectionsVersion: (merchant: MerchantId) => this.version(merchant, "collections"),
+    };
+    this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
+    this.derived = new DerivedBuilds(this.meta, [this.rankingWriter.build]);
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -332,8 +350,9 @@ export class Store {
     return this.derived.pending(this.listMerchants().map((merchant) => merchant.id));
   }
 
-  /** One slice of a derived store's rebuild for a merchant, in its own transaction; true once built. */
+  /** One slice of a derived store's rebuild for a merchant, in its own transaction (after the slice's reading, if any); true once built. */
   buildStepSync(build: DerivedBuild, merchant: MerchantId): boolean {
+    build.prepare?.(merchant);
     return this.root.transactionSync(() => this.derived.step(build, merchant));
   }
 
@@ -490,6 +509,7 @@ export class Store {
         items.map(({ value }) => value.id),
       );
       this.bump(merchant, "catalogue");
+      this.bump(merchant, "collections");
     });
   }
 
@@ -499,6 +519,7 @@ export class Store {
       this.collections.remove([merchant, id]);
       this.logCatalogueChanges(merchant, "collection", [id]);
       this.bump(merchant, "catalogue");
+      this.bump(merchant, "collections");
       return true;
     });
   }

@@ -148,24 +148,28 @@ export function storefrontRoutes(services: Services): Route[] {
       list.excludedIds = params.platform_product_ids ?? [];
       return {
         task: { kind: "trending", merchantId: merchant.id, list, now: services.now(), collectionId: null, windowDays: 0 },
-        // Sales move every minute: these lists expire by age instead of on every order.
-        dependsOn: ["catalogue"],
+        // The stored rankings change with each refresh (at most every AISLE_RANKING_REFRESH_S), not with each order.
+        dependsOn: ["catalogue", "rankings"],
         ttlMs: services.config.behaviourCacheTtlMs,
       };
     }),
-    productEndpoint(services, TOP_SELLERS, (params, merchant) => ({
-      task: {
-        kind: "top_sellers",
-        merchantId: merchant.id,
-        list: listOptionsFrom(params, "reduced", ranked),
-        now: services.now(),
-        collectionId: params.platform_collection_id ?? null,
-        windowDays: params.window_days,
-      },
-      // Sales move every minute: these lists expire by age instead of on every order.
-      dependsOn: ["catalogue"],
-      ttlMs: services.config.behaviourCacheTtlMs,
-    })),
+    productEndpoint(services, TOP_SELLERS, (params, merchant) => {
+      // A window other than the default is stored once asked for, and kept while requests keep asking.
+      void store.rankings.askForWindow(merchant.id, params.window_days, services.now());
+      return {
+        task: {
+          kind: "top_sellers",
+          merchantId: merchant.id,
+          list: listOptionsFrom(params, "reduced", ranked),
+          now: services.now(),
+          collectionId: params.platform_collection_id ?? null,
+          windowDays: params.window_days,
+        },
+        // The stored rankings change with each refresh (at most every AISLE_RANKING_REFRESH_S), not with each order.
+        dependsOn: ["catalogue", "rankings"],
+        ttlMs: services.config.behaviourCacheTtlMs,
+      };
+    }),
     productEndpoint(services, STATIC_PRODUCTS, (params, merchant) => {
       const selection = staticSelectionFrom(params);
       if (!hasStaticSelection(selection)) {

@@ -1,0 +1,280 @@
+// The ranking writer: the one job that computes the shop-wide rankings and
+// stores them (src/stores/ranked-lists.ts). It runs on the applier thread (the
+// derived-state writer, src/ingest/event-applier.ts), which keeps the only
+// in-memory copy of the daily counts (src/stores/daily-units.ts): at 1M
+// products 90 days of sales and 40 of add-to-cart counts, 5.8M rows, take
+// about 8 s to read the first time, then only the days whose stamps moved are
+// read again. A refresh reads in steps between which the thread applies events,
+// computes every list outside any transaction, then writes them in one short
+// transaction with the state they were computed from: a crash leaves the old
+// lists and their state, or the new ones and theirs.
+import type { RootDatabase } from "lmdb";
+import { dayNumber } from "../core/recs/days.js";
+import { Ranking } from "../core/recs/ranking.js";
+import { ADD_TO_CART_WEIGHT, DEFAULT_TRENDING, momentum } from "../core/recs/sales.js";
+import type { Collection, MerchantId } from "../core/types.js";
+import type { DailyCounts } from "./daily-counts.js";
+import { DailyUnits, ProductSlots } from "./daily-units.js";
+import type { DerivedBuild } from "./derived-builds.js";
+import { DEFAULT_WINDOW_DAYS, type ListIds, type RankedLists, type RankingState } from "./ranked-lists.js";
+
+/** A window other than the default is kept while top_sellers requests asked for it within this long. */
+export const WINDOW_KEPT_MS = 86_400_000;
+/** Windows kept besides the default, at most: the ones asked for most recently. */
+export const MAX_EXTRA_WINDOWS = 8;
+/** Reading per slice of a rebuild (DerivedBuild), which holds the applier between its other work. */
+const BUILD_SLICE_MS = 5;
+/** Days of add-to-cart counts trending reads: its recent and baseline windows. */
+const TRENDING_DAYS = DEFAULT_TRENDING.recentDays + DEFAULT_TRENDING.baselineDays;
+
+/** What the rankings are computed from, besides the daily counts. */
+export interface RankingSources {
+  readonly dailySales: DailyCounts;
+  readonly dailyAdds: DailyCounts;
+  collectionsOf(merchant: MerchantId): Collection[];
+  /** Moves with every change of the merchant's collections. */
+  collectionsVersion(merchant: MerchantId): number;
+}
+
+/** Every list of a refresh, computed, and the state they were computed from: what one write stores. */
+export interface PreparedRankings {
+  state: RankingState;
+  lists: ListIds[];
+}
+
+/** One merchant's daily counts as the writer holds them. */
+class MerchantCounts {
+  readonly products = new ProductSlots();
+  readonly sales: DailyUnits;
+  readonly adds: DailyUnits;
+
+  constructor(sources: RankingSources, merchant: MerchantId) {
+    this.sales = new DailyUnits(sources.dailySales, merchant, this.products);
+    this.adds = new DailyUnits(sources.dailyAdds, merchant, this.products);
+  }
+
+  /** Each product's units over days [fromDay, toDay], by slot. */
+  total(units: DailyUnits, fromDay: number, toDay: number): Float64Array {
+    const totals = new Float64Array(this.products.size);
+    units.addInto(totals, fromDay, toDay);
+    return totals;
+  }
+}
+
+/** A refresh under way: what it will store as its state, and the days it has still to read. */
+interface Refresh {
+  state: RankingState;
+  toRead: { units: DailyUnits; day: number }[];
+}
+
+export class RankingWriter {
+  private readonly counts = new Map<MerchantId, MerchantCounts>();
+  private readonly refreshes = new Map<MerchantId, Refresh>();
+  /** Rebuilds whose lists are computed and wait for their slice's transaction. */
+  private readonly builtLists = new Map<MerchantId, PreparedRankings>();
+
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly lists: RankedLists,
+    private readonly sources: RankingSources,
+    /** Called in the write's transaction when a list changed (cached answers that read them go stale). */
+    private readonly listsChanged: (merchant: MerchantId) => void,
+  ) {}
+
+  /**
+   * Whether the merchant's lists are due at `now`: none stored yet, a refresh
+   * under way, a new day (the windows moved), a different set of windows asked
+   * for, or counts or collections that changed and lists older than `refreshMs`.
+   */
+  due(merchant: MerchantId, now: number, refreshMs: number): boolean {
+    if (this.refreshes.has(merchant)) return true;
+    const state = this.lists.state(merchant);
+    if (state === undefined || state.day !== dayNumber(now)) return true;
+    if (state.windows.join() !== this.windowsWanted(merchant, now).join()) return true;
+    const changed =
+      state.sales !== this.sources.dailySales.versionOf(merchant) ||
+      state.adds !== this.sources.dailyAdds.versionOf(merchant) ||
+      state.collections !== this.sources.collectionsVersion(merchant);
+    return changed && now - state.computedAt >= refreshMs;
+  }
+
+  /**
+   * One step of a refresh, reading counts until `deadline` (performance.now();
+   * at least one day per call), then computing and writing every list in its
+   * own transaction. True once written.
+   */
+  refreshStep(merchant: MerchantId, now: number, deadline: number): boolean {
+    const prepared = this.prepare(merchant, now, deadline);
+    if (prepared === null) return false;
+    this.root.transactionSync(() => this.write(merchant, prepared));
+    return true;
+  }
+
+  /**
+   * A whole refresh as of `now`, at once (tools, evaluations and tests, which
+   * may name the windows to keep besides the default instead of those asked
+   * for). Finishes a refresh under way instead, if there is one.
+   */
+  refreshSync(merchant: MerchantId, now: number, extraWindows?: readonly number[]): void {
+    const windows = extraWindows === undefined ? undefined : withDefault(extraWindows);
+    const prepared = this.prepare(merchant, now, Number.POSITIVE_INFINITY, windows)!;
+    this.root.transactionSync(() => this.write(merchant, prepared));
+  }
+
+  /**
+   * Advances the merchant's refresh (starting one as of `now` if none is under
+   * way) until `deadline`; once every day it needs is read, computes its lists
+   * and answers them. Reads only: no transaction.
+   */
+  prepare(merchant: MerchantId, now: number, deadline: number, windows = this.windowsWanted(merchant, now)): PreparedRankings | null {
+    let refresh = this.refreshes.get(merchant);
+    if (refresh === undefined) this.refreshes.set(merchant, (refresh = this.start(merchant, now, windows)));
+    const { toRead } = refresh;
+    while (toRead.length > 0) {
+      const { units, day } = toRead[0]!;
+      if (!units.read(day, deadline)) return null;
+      toRead.shift();
+      if (toRead.length > 0 && performance.now() >= deadline) return null;
+    }
+    this.refreshes.delete(merchant);
+    return { state: refresh.state, lists: this.computeLists(merchant, refresh.state) };
+  }
+
+  /** Stores a refresh's lists and state, in the caller's transaction, and forgets window requests that lapsed. */
+  write(merchant: MerchantId, { state, lists }: PreparedRankings): void {
+    const lapsed = this.lists.windowRequests(merchant).filter(({ at }) => state.computedAt - at >= WINDOW_KEPT_MS);
+    this.lists.removeRequests(
+      merchant,
+      lapsed.map(({ days }) => days),
+    );
+    if (this.lists.replaceAll(merchant, lists, state)) this.listsChanged(merchant);
+  }
+
+  /**
+   * The rebuild of a merchant's lists when a data dir lacks them (rebuilt by
+   * the applier thread before the service reports ready): each slice reads
+   * counts for a few ms outside its transaction (prepare); the slice after the
+   * last read writes the lists, unless a refresh has stored them meanwhile.
+   */
+  readonly build: DerivedBuild = {
+    name: "sales_rankings",
+    layout: 1,
+    prepare: (merchant) => {
+      if (this.builtLists.has(merchant)) return;
+      const prepared = this.prepare(merchant, Date.now(), performance.now() + BUILD_SLICE_MS);
+      if (prepared !== null) this.builtLists.set(merchant, prepared);
+    },
+    clear: (merchant) => this.lists.clear(merchant),
+    buildSlice: (merchant, cursor) => {
+      const prepared = this.builtLists.get(merchant);
+      if (prepared === undefined) return this.lists.state(merchant) === undefined ? (cursor ?? 0) + 1 : null;
+      this.builtLists.delete(merchant);
+      this.write(merchant, prepared);
+      return null;
+    },
+  };
+
+  /** The windows to keep: the default, and those top_sellers requests asked for lately (the most recent few). */
+  private windowsWanted(merchant: MerchantId, now: number): number[] {
+    const asked = this.lists
+      .windowRequests(merchant)
+      .filter(({ days, at }) => days !== DEFAULT_WINDOW_DAYS && now - at < WINDOW_KEPT_MS)
+      .sort((a, b) => b.at - a.at)
+      .slice(0, MAX_EXTRA_WINDOWS)
+      .map(({ days }) => days);
+    return withDefault(asked);
+  }
+
+  /**
+   * A new refresh: the versions it will count as seen are read before any
+   * count, so a change made while it reads makes the next one due.
+   */
+  private start(merchant: MerchantId, now: number, windows: number[]): Refresh {
+    const { dailySales, dailyAdds } = this.sources;
+    const today = dayNumber(now);
+    const state: RankingState = {
+      day: today,
+      sales: dailySales.versionOf(merchant),
+      adds: dailyAdds.versionOf(merchant),
+      collections: this.sources.collectionsVersion(merchant),
+      computedAt: now,
+      windows,
+    };
+    let counts = this.counts.get(merchant);
+    if (counts === undefined) this.counts.set(merchant, (counts = new MerchantCounts(this.sources, merchant)));
+    const salesFrom = today - Math.max(TRENDING_DAYS, ...windows) + 1;
+    const addsFrom = today - TRENDING_DAYS + 1;
+    counts.sales.keepOnly(salesFrom, today);
+    counts.adds.keepOnly(addsFrom, today);
+    const toRead = [
+      ...counts.sales.staleDays(salesFrom, today).map((day) => ({ units: counts.sales, day })),
+      ...counts.adds.staleDays(addsFrom, today).map((day) => ({ units: counts.adds, day })),
+    ];
+    return { state, toRead };
+  }
+
+  /** Trending, then top sellers over each window, for the shop and per collection: every list a refresh stores. */
+  private computeLists(merchant: MerchantId, { day, windows }: RankingState): ListIds[] {
+    const counts = this.counts.get(merchant)!;
+    const ranked = (scores: Float64Array) => Float64Array.from(Ranking.of(counts.products.ids, scores).all());
+    const lists: ListIds[] = [{ list: { kind: "trending" }, ids: ranked(trendingScores(counts, day)) }];
+    const collectionsOfProduct = collectionsByProduct(this.sources.collectionsOf(merchant));
+    for (const days of windows) {
+      const shop = ranked(counts.total(counts.sales, day - days + 1, day));
+      lists.push({ list: { kind: "top_sellers", days, collectionId: null }, ids: shop });
+      for (const [collectionId, ids] of splitByCollection(shop, collectionsOfProduct)) {
+        lists.push({ list: { kind: "top_sellers", days, collectionId }, ids: Float64Array.from(ids) });
+      }
+    }
+    return lists;
+  }
+}
+
+/**
+ * Momentum of each product (see momentum): units and add-to-cart events of
+ * the recent days against the baseline days before them. Each count is
+ * summed before it is weighed, so the scores do not depend on the order in
+ * which days were read.
+ */
+function trendingScores(counts: MerchantCounts, today: number): Float64Array {
+  const { recentDays, baselineDays } = DEFAULT_TRENDING;
+  const recentStart = today - recentDays + 1;
+  const demand = (from: number, to: number) => {
+    const sales = counts.total(counts.sales, from, to);
+    const adds = counts.total(counts.adds, from, to);
+    return sales.map((units, slot) => units + ADD_TO_CART_WEIGHT * adds[slot]!);
+  };
+  const recent = demand(recentStart, today);
+  const baseline = demand(recentStart - baselineDays, recentStart - 1);
+  return recent.map((units, slot) => momentum(units, baseline[slot]!, DEFAULT_TRENDING));
+}
+
+/** The default window and `extra`, ascending, once each. */
+function withDefault(extra: readonly number[]): number[] {
+  return [...new Set([DEFAULT_WINDOW_DAYS, ...extra])].sort((a, b) => a - b);
+}
+
+function collectionsByProduct(collections: readonly Collection[]): Map<number, number[]> {
+  const byProduct = new Map<number, number[]>();
+  for (const { id, product_ids } of collections) {
+    for (const productId of product_ids) {
+      const ids = byProduct.get(productId);
+      if (ids === undefined) byProduct.set(productId, [id]);
+      else if (ids[ids.length - 1] !== id) ids.push(id);
+    }
+  }
+  return byProduct;
+}
+
+/** A shop-wide ranking split into each collection's, in one pass: every collection keeps the shop's order. */
+function splitByCollection(shop: Float64Array, collectionsOfProduct: Map<number, number[]>): Map<number, number[]> {
+  const byCollection = new Map<number, number[]>();
+  for (const productId of shop) {
+    for (const collectionId of collectionsOfProduct.get(productId) ?? []) {
+      const ids = byCollection.get(collectionId);
+      if (ids === undefined) byCollection.set(collectionId, [productId]);
+      else ids.push(productId);
+    }
+  }
+  return byCollection;
+}
