@@ -3,6 +3,7 @@
 // 1M-product shop from the store takes 7 s (4.7M rows); summing them in memory
 // takes milliseconds. A day is read again only when its stamp in the store
 // moved (src/stores/daily-counts.ts): normally just today.
+import { IntegerIds } from "../core/recs/id-tables.js";
 import type { MerchantId } from "../core/types.js";
 import type { DailyCounts } from "./daily-counts.js";
 
@@ -12,11 +13,12 @@ const DEADLINE_CHECK_EVERY = 256;
 /** Dense numbers for product ids, so that sums are arrays rather than maps. */
 export class ProductSlots {
   readonly ids: number[] = [];
-  private readonly slots = new Map<number, number>();
+  /** Not a Map: product ids pass 2³¹, and a Map keys them as heap numbers (a quarter of a first read's time). */
+  private readonly slots = new IntegerIds();
 
   slotOf(productId: number): number {
     let slot = this.slots.get(productId);
-    if (slot === undefined) {
+    if (slot < 0) {
       slot = this.ids.length;
       this.slots.set(productId, slot);
       this.ids.push(productId);

@@ -10,7 +10,7 @@
 // lists and their state, or the new ones and theirs.
 import type { RootDatabase } from "lmdb";
 import { dayNumber } from "../core/recs/days.js";
-import { Ranking } from "../core/recs/ranking.js";
+import { rankedSlots } from "../core/recs/ranking.js";
 import { ADD_TO_CART_WEIGHT, DEFAULT_TRENDING, momentum } from "../core/recs/sales.js";
 import type { Collection, MerchantId } from "../core/types.js";
 import type { DailyCounts } from "./daily-counts.js";
@@ -42,11 +42,43 @@ export interface PreparedRankings {
   lists: ListIds[];
 }
 
-/** One merchant's daily counts as the writer holds them. */
+/**
+ * Which collections hold each product, by the writer's slots: built again
+ * only when the collections' version moves (a 100k-product shop's collections
+ * hold hundreds of thousands of ids), then looked up once per slot.
+ */
+class CollectionsBySlot {
+  private version = -1;
+  private byProduct = new Map<number, number[]>();
+  private bySlot: (readonly number[] | undefined)[] = [];
+
+  follow(version: number, collections: () => readonly Collection[]): void {
+    if (version === this.version) return;
+    this.version = version;
+    this.byProduct = new Map();
+    this.bySlot = [];
+    for (const { id, product_ids } of collections()) {
+      for (const productId of product_ids) {
+        const ids = this.byProduct.get(productId);
+        if (ids === undefined) this.byProduct.set(productId, [id]);
+        else if (ids[ids.length - 1] !== id) ids.push(id);
+      }
+    }
+  }
+
+  of(slot: number, productId: number): readonly number[] {
+    return (this.bySlot[slot] ??= this.byProduct.get(productId) ?? NO_COLLECTIONS);
+  }
+}
+
+const NO_COLLECTIONS: readonly number[] = [];
+
+/** One merchant's daily counts as the writer holds them, and which collections hold each product. */
 class MerchantCounts {
   readonly products = new ProductSlots();
   readonly sales: DailyUnits;
   readonly adds: DailyUnits;
+  readonly collections = new CollectionsBySlot();
 
   constructor(sources: RankingSources, merchant: MerchantId) {
     this.sales = new DailyUnits(sources.dailySales, merchant, this.products);
@@ -216,14 +248,26 @@ export class RankingWriter {
   /** Trending, then top sellers over each window, for the shop and per collection: every list a refresh stores. */
   private computeLists(merchant: MerchantId, { day, windows }: RankingState): ListIds[] {
     const counts = this.counts.get(merchant)!;
-    const ranked = (scores: Float64Array) => Float64Array.from(Ranking.of(counts.products.ids, scores).all());
-    const lists: ListIds[] = [{ list: { kind: "trending" }, ids: ranked(trendingScores(counts, day)) }];
-    const collectionsOfProduct = collectionsByProduct(this.sources.collectionsOf(merchant));
+    const { ids } = counts.products;
+    const idsOf = (slots: Int32Array) => Float64Array.from(slots, (slot) => ids[slot]!);
+    const lists: ListIds[] = [{ list: { kind: "trending" }, ids: idsOf(rankedSlots(ids, trendingScores(counts, day))) }];
+    // Read in one snapshot: the version names the collections read.
+    const version = this.sources.collectionsVersion(merchant);
+    counts.collections.follow(version, () => this.sources.collectionsOf(merchant));
     for (const days of windows) {
-      const shop = ranked(counts.total(counts.sales, day - days + 1, day));
-      lists.push({ list: { kind: "top_sellers", days, collectionId: null }, ids: shop });
-      for (const [collectionId, ids] of splitByCollection(shop, collectionsOfProduct)) {
-        lists.push({ list: { kind: "top_sellers", days, collectionId }, ids: Float64Array.from(ids) });
+      const shop = rankedSlots(ids, counts.total(counts.sales, day - days + 1, day));
+      lists.push({ list: { kind: "top_sellers", days, collectionId: null }, ids: idsOf(shop) });
+      // One pass over the shop's ranking: each collection keeps its order.
+      const byCollection = new Map<number, number[]>();
+      for (const slot of shop) {
+        for (const collectionId of counts.collections.of(slot, ids[slot]!)) {
+          const members = byCollection.get(collectionId);
+          if (members === undefined) byCollection.set(collectionId, [ids[slot]!]);
+          else members.push(ids[slot]!);
+        }
+      }
+      for (const [collectionId, members] of byCollection) {
+        lists.push({ list: { kind: "top_sellers", days, collectionId }, ids: Float64Array.from(members) });
       }
     }
     return lists;
@@ -252,29 +296,4 @@ function trendingScores(counts: MerchantCounts, today: number): Float64Array {
 /** The default window and `extra`, ascending, once each. */
 function withDefault(extra: readonly number[]): number[] {
   return [...new Set([DEFAULT_WINDOW_DAYS, ...extra])].sort((a, b) => a - b);
-}
-
-function collectionsByProduct(collections: readonly Collection[]): Map<number, number[]> {
-  const byProduct = new Map<number, number[]>();
-  for (const { id, product_ids } of collections) {
-    for (const productId of product_ids) {
-      const ids = byProduct.get(productId);
-      if (ids === undefined) byProduct.set(productId, [id]);
-      else if (ids[ids.length - 1] !== id) ids.push(id);
-    }
-  }
-  return byProduct;
-}
-
-/** A shop-wide ranking split into each collection's, in one pass: every collection keeps the shop's order. */
-function splitByCollection(shop: Float64Array, collectionsOfProduct: Map<number, number[]>): Map<number, number[]> {
-  const byCollection = new Map<number, number[]>();
-  for (const productId of shop) {
-    for (const collectionId of collectionsOfProduct.get(productId) ?? []) {
-      const ids = byCollection.get(collectionId);
-      if (ids === undefined) byCollection.set(collectionId, [productId]);
-      else ids.push(productId);
-    }
-  }
-  return byCollection;
 }
