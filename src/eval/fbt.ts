@@ -57,7 +57,6 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
         context: "bought_together",
         inputs: { productIds: query, variantIds: [], collectionId: null },
         list,
-        now: boundary - 1,
       };
       const t0 = performance.now();
       const body = recommended(retail.store, task);

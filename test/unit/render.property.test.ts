@@ -133,7 +133,6 @@ describe("renderProductList", () => {
           price: Object.keys(price).length > 0 ? price : null,
           unsetVariants: s.unsetVariants,
           honourExcludeServiceTag: s.honourExcludeService,
-          fresh: false,
         };
         const rendered = renderProductList(catalogOf(products, [market]), s.candidates, list) as unknown as {
           id: number;

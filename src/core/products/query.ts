@@ -24,8 +24,6 @@ export interface ListOptions {
   unsetVariants: boolean;
   /** Recommendation lists never show products tagged exclude_service. */
   honourExcludeServiceTag: boolean;
-  /** bust_cache=yes: recompute shop-wide rankings too, not only this answer. */
-  fresh: boolean;
 }
 
 /** Where static's products come from, in the order the caller gave them. */
@@ -85,7 +83,6 @@ export function listOptionsFrom(
     price: priceFilterFrom(params),
     unsetVariants: params.unset_variants === true,
     honourExcludeServiceTag,
-    fresh: params.bust_cache === true,
   };
 }
 
@@ -114,8 +111,6 @@ export interface SalesListTask {
   kind: "trending" | "top_sellers";
   merchantId: MerchantId;
   list: ListOptions;
-  /** The moment windows end at (the uWS thread's clock, so workers agree). */
-  now: number;
   collectionId: number | null;
   windowDays: number;
 }
@@ -136,7 +131,6 @@ export interface RecommendedTask {
   context: RecommendationContext;
   inputs: RecommendationInputs;
   list: ListOptions;
-  now: number;
 }
 
 /** Whose history a session endpoint reads: a session, a customer, or both. */
@@ -168,7 +162,6 @@ export interface ViewedTask {
   /** Added to the stored histories: a view shows in viewed right after its acknowledgement. */
   pending: PendingHistory;
   list: ListOptions;
-  now: number;
 }
 
 export interface PurchasedTask {

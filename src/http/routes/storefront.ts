@@ -91,7 +91,6 @@ export function storefrontRoutes(services: Services): Route[] {
       context,
       inputs,
       list: listOptionsFrom(params, "reduced", ranked),
-      now: services.now(),
     } as const;
     const dependencies = recommendationDependencies(store, merchant.id, context, inputs);
     return { task, ...dependencies, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
@@ -114,7 +113,6 @@ export function storefrontRoutes(services: Services): Route[] {
           merchantId: merchant.id,
           ...subjectWithPending(params, merchant),
           list: { ...listOptionsFrom(params, "full"), filterOos: false },
-          now: services.now(),
         },
         dependsOn: [],
         cacheable: false,
@@ -127,7 +125,6 @@ export function storefrontRoutes(services: Services): Route[] {
         merchantId: merchant.id,
         ...subjectWithPending(params, merchant),
         list: listOptionsFrom(params, "full", ranked),
-        now: services.now(),
       },
       dependsOn: [],
       cacheable: false,
@@ -147,7 +144,7 @@ export function storefrontRoutes(services: Services): Route[] {
       // platform_product_ids are filtered from the result set.
       list.excludedIds = params.platform_product_ids ?? [];
       return {
-        task: { kind: "trending", merchantId: merchant.id, list, now: services.now(), collectionId: null, windowDays: 0 },
+        task: { kind: "trending", merchantId: merchant.id, list, collectionId: null, windowDays: 0 },
         // The stored rankings change with each refresh (at most every AISLE_RANKING_REFRESH_S), not with each order.
         dependsOn: ["catalogue", "rankings"],
         ttlMs: services.config.behaviourCacheTtlMs,
@@ -161,7 +158,6 @@ export function storefrontRoutes(services: Services): Route[] {
           kind: "top_sellers",
           merchantId: merchant.id,
           list: listOptionsFrom(params, "reduced", ranked),
-          now: services.now(),
           collectionId: params.platform_collection_id ?? null,
           windowDays: params.window_days,
         },
