@@ -19,9 +19,9 @@ import type { DerivedBuild } from "./derived-builds.js";
 import { DEFAULT_WINDOW_DAYS, type ListIds, type RankedLists, type RankingState } from "./ranked-lists.js";
 
 /** A window other than the default is kept while top_sellers requests asked for it within this long. */
-export const WINDOW_KEPT_MS = 86_400_000;
+const WINDOW_KEPT_MS = 86_400_000;
 /** Windows kept besides the default, at most: the ones asked for most recently. */
-export const MAX_EXTRA_WINDOWS = 8;
+const MAX_EXTRA_WINDOWS = 8;
 /**
  * Reading per slice of a rebuild (DerivedBuild). It holds no lock (it reads
  * before the slice's transaction), only the applier, which builds when no
@@ -191,8 +191,9 @@ export class RankingWriter {
   /**
    * The rebuild of a merchant's lists when a data dir lacks them (rebuilt by
    * the applier thread before the service reports ready): each slice reads
-   * counts for a few ms outside its transaction (prepare); the slice after the
-   * last read writes the lists, unless a refresh has stored them meanwhile.
+   * counts for BUILD_SLICE_MS outside its transaction (prepare), and computes
+   * the lists once all are read; the next slice writes them, unless a refresh
+   * has stored them meanwhile.
    */
   readonly build: DerivedBuild = {
     name: "sales_rankings",
