@@ -1,8 +1,9 @@
 // The ranking writer's in-memory copy of one merchant's daily counts (units
-// sold, or add-to-cart events) per product. Reading the 90 days of a
-// 1M-product shop from the store takes 7 s (4.7M rows); summing them in memory
-// takes milliseconds. A day is read again only when its stamp in the store
-// moved (src/stores/daily-counts.ts): normally just today.
+// sold, or add-to-cart events) per product. Reading the 90 days of sales and
+// 40 of adds of a 100k-product shop from the store takes about 0.26 s of CPU
+// (580k rows; at 1M products ten times the rows); summing them in memory takes
+// milliseconds. A day is read again only when its stamp in the store moved
+// (src/stores/daily-counts.ts): normally just today.
 import { IntegerIds } from "../core/recs/id-tables.js";
 import type { MerchantId } from "../core/types.js";
 import type { DailyCounts } from "./daily-counts.js";

@@ -1,10 +1,9 @@
 // The ranking writer: the one job that computes the shop-wide rankings and
 // stores them (src/stores/ranked-lists.ts). It runs on the applier thread (the
 // derived-state writer, src/ingest/event-applier.ts), which keeps the only
-// in-memory copy of the daily counts (src/stores/daily-units.ts): at 1M
-// products 90 days of sales and 40 of add-to-cart counts, 5.8M rows, take
-// about 8 s to read the first time, then only the days whose stamps moved are
-// read again. A refresh reads in steps between which the thread applies events,
+// in-memory copy of the daily counts (src/stores/daily-units.ts): 90 days of
+// sales and 40 of add-to-cart counts are read in full the first time (5.8M
+// rows at 1M products), then only the days whose stamps moved. A refresh reads in steps between which the thread applies events,
 // computes every list outside any transaction, then writes them in one short
 // transaction with the state they were computed from: a crash leaves the old
 // lists and their state, or the new ones and theirs.
