@@ -17,6 +17,8 @@ export interface Config {
   cacheMaxBytes: number;
   /** Age after which cached behaviour-driven lists (trending, top sellers) are recomputed. */
   behaviourCacheTtlMs: number;
+  /** While orders or add-to-cart events keep coming, the stored rankings (trending, top sellers) are refreshed at most this often. */
+  rankingRefreshMs: number;
   /** Admin and webhook bodies (bulk imports are large). */
   maxBodyBytes: number;
   /** Quick-view search bodies. */
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     poolMaxQueue: integerSetting(env, "AISLE_POOL_MAX_QUEUE", 2_048, 1),
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
+    rankingRefreshMs: integerSetting(env, "AISLE_RANKING_REFRESH_S", 30, 1) * 1000,
     maxBodyBytes: integerSetting(env, "AISLE_MAX_BODY_MB", 32, 1) * 1024 * 1024,
     searchMaxBodyBytes: integerSetting(env, "AISLE_SEARCH_MAX_BODY_KB", 64, 1) * 1024,
     maxUrlBytes: 8 * 1024,

@@ -11,7 +11,6 @@ import { viewedRelated } from "../src/lists/viewed-related.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { warmUp } from "../src/pool/warm-up-step.js";
 import { takeWarmingNotes } from "../src/pool/warming-notes.js";
-import { readBudgetsForRequests, REQUEST_READ_BUDGETS } from "../src/recs/sales-history.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
 import { quickView } from "../src/search/quick-view.js";
 import { refreshSimilar } from "../src/similar/refresh.js";
@@ -19,8 +18,6 @@ import { Store } from "../src/stores/store.js";
 
 const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
-// A call here is a shopper's request: it reads the sales history for a few ms at most.
-readBudgetsForRequests(store, REQUEST_READ_BUDGETS);
 const searchDependencies = withMeaningFallback(store, config.dataDir);
 // Opening read the store: let go of that snapshot now. A worker blocks between
 // tasks, so lmdb-js's timer never renews it; held, it pins every page freed
@@ -54,7 +51,6 @@ async function run(task: Task): Promise<TaskResult> {
       return quickView(store, task, searchDependencies);
     case "search_warm":
     case "sessions_warm":
-    case "sales_warm":
       return warmUp(store, task);
     case "ping":
       return answer(new Uint8Array(0));

@@ -131,7 +131,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   const keystrokeUs: number[] = [];
   for (const query of typed) {
     const started = performance.now();
-    const result = await quickView(store, { kind: "quick_view", merchantId, request: quickViewRequest(query), now: Date.now() });
+    const result = await quickView(store, { kind: "quick_view", merchantId, request: quickViewRequest(query) });
     keystrokeUs.push((performance.now() - started) * 1000);
     if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
   }

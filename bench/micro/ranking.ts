@@ -5,11 +5,13 @@
 // salesList(store, task) — with tasks built by the real storefront routes, so
 // they carry exactly the parameters the server would send to the pool. Rows
 // marked "ranking only" time the candidate ranking without render and JSON.
+// The shop-wide rankings are refreshed first, as the applier thread stores them.
 //
 // Updates: store.upsertOrders with one new order, awaited: the order, the
 // customer index, daily sales and the bought-together model in one committed
 // transaction, which is what an orders/create webhook waits for before its ack.
-// Sampled in interleaved rounds, not by tinybench: see interleaved().
+// Sampled in interleaved rounds, not by tinybench: see interleaved(). Then the
+// ranking writer's refresh after a new order, as the applier thread runs it.
 import { performance } from "node:perf_hooks";
 import { NO_PENDING } from "../../src/ingest/pending-events.js";
 import { ResponseCache } from "../../src/cache/response-cache.js";
@@ -17,8 +19,6 @@ import { loadConfig } from "../../src/config.js";
 import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { normaliseOrder } from "../../src/core/ingest/records.js";
 import type { RecommendedTask, SalesListTask } from "../../src/core/products/query.js";
-import { dayNumber } from "../../src/core/recs/days.js";
-import type { Ranking } from "../../src/core/recs/ranking.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Order } from "../../src/core/types.js";
 import type { RequestInfo, Route } from "../../src/http/router.js";
@@ -26,8 +26,8 @@ import { storefrontRoutes } from "../../src/http/routes/storefront.js";
 import type { WorkerPool } from "../../src/pool/pool.js";
 import type { Task, TaskAnswer } from "../../src/pool/protocol.js";
 import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
-import { salesHistoryOf } from "../../src/recs/sales-history.js";
-import { TOP_SELLER_FALLBACK_DAYS, topSellersFrom, trendingFrom } from "../../src/recs/sales-rankings.js";
+import { topSellers, trending } from "../../src/recs/sales-rankings.js";
+import { DEFAULT_WINDOW_DAYS } from "../../src/stores/ranked-lists.js";
 import type { Located, Store } from "../../src/stores/store.js";
 import { VERSION } from "../../src/version.js";
 import { recommended } from "../../src/lists/recommended.js";
@@ -35,7 +35,7 @@ import { salesList } from "../../src/lists/sales-lists.js";
 import type { BudgetName } from "../report/budgets.js";
 import { inputSets, prng, recommendationInputs, sampleOrderLines } from "../shared/inputs.js";
 import type { MicroResult, RankingFacts } from "../shared/results.js";
-import { judgedBench, type SuiteTiming } from "./measure.js";
+import { fromSamples, judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
 const EMPTY_LIST = new TextEncoder().encode('{"data":[]}');
@@ -108,6 +108,7 @@ export async function runRankingSuites(
   options: RankingSuiteOptions,
 ): Promise<{ results: MicroResult[]; facts: RankingFacts }> {
   const recorder = new TaskRecorder(store);
+  store.rankingWriter.refreshSync(merchantId, Date.now());
   const inputs = recommendationInputs(store, merchantId);
   if (inputs.withNeighbours.length < 3) throw new Error(`only ${inputs.withNeighbours.length} products have co-purchase neighbours`);
   const recommendedTasks = async (sets: number[][]) => {
@@ -157,37 +158,15 @@ export async function runRankingSuites(
   }
   add("salesList(), trending_products", () => (sink += bytes(salesList(store, trendingTask))), judged);
   add(`salesList(), top_sellers (whole shop, ${topTask.windowDays} days)`, () => (sink += bytes(salesList(store, topTask))), judged);
-  // The tasks above carry bust_cache=yes, which also recomputes the shop-wide rankings
-  // the workers otherwise memoise; the same tasks without it reuse the memo (what a
-  // response-cache miss costs while the memo is fresh). Not judged.
-  const memoised = <T extends RecommendedTask | SalesListTask>(task: T): T => ({ ...task, list: { ...task.list, fresh: false } });
-  const oneMemo = one.map(memoised);
-  const fallbackMemo = fallback.map(memoised);
-  const trendingMemo = memoised(trendingTask);
-  const topMemo = memoised(topTask);
-  add(
-    "  recommended(), 1 input, memoised rankings (no bust_cache)",
-    () => (sink += bytes(recommended(store, oneMemo[i++ % oneMemo.length]!))),
-  );
-  if (fallbackMemo.length > 0) {
-    add(
-      "  recommended(), 1 input, no bought-together list, memoised rankings",
-      () => (sink += bytes(recommended(store, fallbackMemo[i++ % fallbackMemo.length]!))),
-    );
-  }
-  add("  salesList(), trending_products, memoised ranking", () => (sink += bytes(salesList(store, trendingMemo))));
-  add(`  salesList(), top_sellers (${topTask.windowDays} days), memoised ranking`, () => (sink += bytes(salesList(store, topMemo))));
   add(
     "ranking only: boughtTogether(), 3 inputs",
     () => (sink += boughtTogether(store, merchantId, threeSets[i++ % threeSets.length]!).length),
   );
-  // Summed again from the worker's in-memory sales history, not memoised, and read as far as a list reads.
-  const history = salesHistoryOf(store, merchantId);
-  const today = dayNumber(topTask.now);
-  add("ranking only: trending, summed and first 50 ranks", () => (sink += firstRanks(trendingFrom(history, today))));
+  // Read from the stored lists as far as a list reads.
+  add("ranking only: trending, first 50 ranks of the stored list", () => (sink += firstRanks(trending(store, merchantId))));
   add(
-    `ranking only: top sellers, ${TOP_SELLER_FALLBACK_DAYS} days, summed and first 50 ranks`,
-    () => (sink += firstRanks(topSellersFrom(history, today, TOP_SELLER_FALLBACK_DAYS))),
+    `ranking only: top sellers, ${DEFAULT_WINDOW_DAYS} days, first 50 ranks of the stored list`,
+    () => (sink += firstRanks(topSellers(store, merchantId, DEFAULT_WINDOW_DAYS))),
   );
   const results = await run();
   if (sink === -1) console.log(sink);
@@ -236,7 +215,7 @@ export async function runUpdateSuites(store: Store, merchantId: string, options:
     return { path: "orders[0]", value: normaliseOrder(raw, "orders[0]") };
   };
 
-  return interleaved(
+  const updates = await interleaved(
     [
       {
         name: "store.upsertOrders(1 order, 1–4 lines), commit awaited",
@@ -256,6 +235,32 @@ export async function runUpdateSuites(store: Store, merchantId: string, options:
     newOrder,
     options.timing,
   );
+  return [...updates, await rankingRefreshResult(store, merchantId, newOrder, options.timing)];
+}
+
+/**
+ * The ranking writer's refresh after one new order, as the applier thread runs
+ * it once the interval has passed: today's sales read again, every list
+ * computed, the chunks that changed written in one transaction. The order's
+ * own commit is not timed.
+ */
+async function rankingRefreshResult(
+  store: Store,
+  merchantId: string,
+  newOrder: () => Located<Order>,
+  timing: SuiteTiming,
+): Promise<MicroResult> {
+  // The first refresh reads every kept day; the others, as in the service, only the days that changed.
+  store.rankingWriter.refreshSync(merchantId, Date.now());
+  const samples: number[] = [];
+  const end = performance.now() + timing.timeMs;
+  while (performance.now() < end || samples.length < MIN_SAMPLES) {
+    await store.upsertOrders(merchantId, [newOrder()]);
+    const started = performance.now();
+    store.rankingWriter.refreshSync(merchantId, Date.now());
+    samples.push((performance.now() - started) * 1000);
+  }
+  return fromSamples("rankingWriter.refreshSync after 1 new order (today re-read, every list computed and written)", samples);
 }
 
 interface Variant<I> {
@@ -307,7 +312,7 @@ async function interleaved<I>(variants: Variant<I>[], prepare: () => I, timing: 
 }
 
 /** Reads the first 50 ranks, as a list endpoint does; their count. */
-function firstRanks(ranking: Ranking): number {
+function firstRanks(ranking: Iterable<number>): number {
   let read = 0;
   for (const _id of ranking) if (++read === 50) break;
   return read;

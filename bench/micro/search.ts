@@ -90,7 +90,6 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
         kind: "quick_view",
         merchantId: merchant.id,
         request: quickViewRequest(prefix),
-        now: Date.now(),
       });
       taskTimes.push(performance.now() - started);
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);

@@ -3,7 +3,6 @@
 import { performance } from "node:perf_hooks";
 import { listOptionsFrom, type RecommendedTask } from "../core/products/query.js";
 import { recommended } from "../lists/recommended.js";
-import { topSellers } from "../recs/sales-rankings.js";
 import { RankingMetrics } from "./metrics.js";
 import { fbtCases, loadOnlineRetail, protocolSplit, type RetailSplit } from "./online-retail.js";
 import { loadRetailMerchant } from "./retail-merchant.js";
@@ -24,6 +23,8 @@ const REFERENCE = [
 ];
 
 const K = 10;
+/** The popularity baseline's window of sales. */
+const POPULARITY_DAYS = 30;
 const decoder = new TextDecoder();
 
 export async function evalFbt(options: FbtOptions): Promise<Record<string, unknown>> {
@@ -42,7 +43,9 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
     const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { ranked: true });
     const engine = new RankingMetrics(K);
     const popularity = new RankingMetrics(K);
-    const popular = topSellers(retail.store, retail.merchantId, boundary - 1, 30).all();
+    // The stored rankings as of the split, as the applier thread would have refreshed them: the endpoint's fallbacks and the baseline.
+    retail.store.rankingWriter.refreshSync(retail.merchantId, boundary - 1, [POPULARITY_DAYS]);
+    const popular = [...retail.store.rankings.read(retail.merchantId, { kind: "top_sellers", days: POPULARITY_DAYS, collectionId: null })];
     let scoringMs = 0;
 
     for (const testCase of cases) {
@@ -54,7 +57,6 @@ export async function evalFbt(options: FbtOptions): Promise<Record<string, unkno
         context: "bought_together",
         inputs: { productIds: query, variantIds: [], collectionId: null },
         list,
-        now: boundary - 1,
       };
       const t0 = performance.now();
       const body = recommended(retail.store, task);

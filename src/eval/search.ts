@@ -92,7 +92,6 @@ export async function evalSearch(options: SearchEvalOptions): Promise<Record<str
         kind: "quick_view",
         merchantId: merchant.id,
         request: quickViewRequest(query, 10),
-        now: Date.now(),
       });
       if (!result.ok) throw new Error(`quick-view task failed: ${result.message}`);
       const shown = (

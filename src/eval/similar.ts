@@ -24,7 +24,7 @@ interface Case {
   relevant: Set<number>;
 }
 
-function score(retail: RetailMerchant, cases: Case[], context: RecommendationContext, now: number, catalogueSize: number) {
+function score(retail: RetailMerchant, cases: Case[], context: RecommendationContext, catalogueSize: number) {
   const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { ranked: true });
   const metrics = new RankingMetrics(K);
   let ms = 0;
@@ -35,7 +35,6 @@ function score(retail: RetailMerchant, cases: Case[], context: RecommendationCon
       context,
       inputs: { productIds: [query], variantIds: [], collectionId: null },
       list,
-      now,
     };
     const started = performance.now();
     const body = recommended(retail.store, task);
@@ -54,6 +53,8 @@ export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<s
   const { train, test, boundary } = protocolSplit(invoices, options.split);
   const retail = await loadRetailMerchant(train, descriptions);
   try {
+    // The stored rankings as of the split, as the applier thread would have refreshed them: the endpoint's fallbacks.
+    retail.store.rankingWriter.refreshSync(retail.merchantId, boundary - 1);
     // The protocol: the first query item alone; every other item of the invoice (known in train) is a hit.
     const cases: Case[] = fbtCases(train, test).map(({ invoice, query }) => {
       const known = invoice.items.map(retail.productId).filter((id) => id !== 0);
@@ -74,9 +75,9 @@ export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<s
       options.log(
         `${name}: model ${manifest.version} (${manifest.hashing.buckets} buckets × ${manifest.dims}), ${manifest.training.samples} behaviour pairs, built in ${buildSeconds.toFixed(1)} s`,
       );
-      rows[name] = { ...score(retail, cases, "similar", boundary - 1, catalogueSize), build_s: buildSeconds };
+      rows[name] = { ...score(retail, cases, "similar", catalogueSize), build_s: buildSeconds };
     }
-    rows.bought_together = score(retail, cases, "bought_together", boundary - 1, catalogueSize);
+    rows.bought_together = score(retail, cases, "bought_together", catalogueSize);
 
     const line = (name: string, r: { hr: number; ndcg: number; coverage: number; ms_per_query: number }) =>
       `${name.padEnd(44)} ${r.hr.toFixed(3).padStart(6)} ${r.ndcg.toFixed(3).padStart(8)} ${r.coverage.toFixed(3).padStart(12)} ${r.ms_per_query.toFixed(3).padStart(9)}`;

@@ -10,6 +10,14 @@
 // and recomputes each list once however many carts touched it (recomputing
 // one reads every partner of its product), a round at most every
 // REFRESH_EVERY_MS while events keep coming.
+//
+// It is also the one writer of the stored shop-wide rankings (trending, top
+// sellers; src/stores/ranking-writer.ts): every RANKINGS_LOOK_MS it looks
+// whether a merchant's are due — a new day, counts or collections changed
+// since a refresh at least the configured interval ago, a window asked for —
+// and refreshes them in turns of RANKINGS_SLICE_MS between which events are
+// applied. Orders are written on the HTTP thread: the counts' stamps, which
+// their transaction moves, are how it learns of them.
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import type { EventApplierMessage, EventApplierReply } from "./event-writer.js";
@@ -36,6 +44,10 @@ const REFRESH_SLICE = 50;
 const REFRESH_EVERY_MS = 10_000;
 /** A derived store's slice that failed is tried again after this long. */
 const BUILD_RETRY_MS = 1_000;
+/** How often the applier looks whether some merchant's rankings are due (a few reads per merchant); sooner if the refresh interval is shorter. */
+const RANKINGS_LOOK_MS = 1_000;
+/** A ranking refresh reads and computes in turns of about this long, with events applied between them. */
+const RANKINGS_SLICE_MS = 20;
 
 export class EventApplier {
   /** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
@@ -45,13 +57,19 @@ export class EventApplier {
   private lastRoundEnded = 0;
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
+  private rankingsTurn: NodeJS.Timeout | null = null;
   private closing = false;
   /** Builds whose last slice failed, by build and merchant: when each may be tried again. */
   private readonly buildRetryAt = new Map<string, number>();
 
-  /** `post` answers the HTTP thread; `exit` ends the thread once the store is closed. */
+  /**
+   * `rankingRefreshMs`: while counts keep changing, a merchant's rankings are
+   * refreshed at most this often. `post` answers the HTTP thread; `exit` ends
+   * the thread once the store is closed.
+   */
   constructor(
     private readonly store: Store,
+    private readonly rankingRefreshMs: number,
     private readonly post: (reply: EventApplierReply) => void,
     private readonly exit: () => void,
   ) {}
@@ -65,6 +83,7 @@ export class EventApplier {
     }
     this.post({ type: "ready", recovered, through: this.watermarks(), buildsPending: this.buildsPending() });
     if (this.buildsPending() > 0) this.schedulePoll(0);
+    this.scheduleRankings(0);
   }
 
   handle(message: EventApplierMessage): void {
@@ -80,6 +99,7 @@ export class EventApplier {
       return;
     }
     this.closing = true;
+    if (this.rankingsTurn !== null) clearTimeout(this.rankingsTurn);
     this.store.refreshSnapshot();
     for (const merchant of this.merchantIds()) {
       while (this.applySlice(merchant) > 0);
@@ -132,6 +152,35 @@ export class EventApplier {
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
     // A build that waits out a failure still needs its turn, whatever else is quiet.
     if (building !== null && building > 0) this.schedulePoll(building);
+  }
+
+  private scheduleRankings(delayMs: number): void {
+    if (!this.closing) this.rankingsTurn = setTimeout(() => this.refreshRankings(), delayMs);
+  }
+
+  /**
+   * A turn of the ranking job: each merchant whose rankings are due reads
+   * counts until the turn's deadline; one whose reading is done computes its
+   * lists and writes them (in their own short transaction). A refresh left
+   * unfinished goes on in the next turn, at once.
+   */
+  private refreshRankings(): void {
+    this.rankingsTurn = null;
+    const now = Date.now();
+    const deadline = performance.now() + RANKINGS_SLICE_MS;
+    // Orders come from the HTTP thread: read from the latest state.
+    this.store.refreshSnapshot();
+    let unfinished = false;
+    for (const merchant of this.merchantIds()) {
+      try {
+        if (!this.store.rankingWriter.due(merchant, now, this.rankingRefreshMs)) continue;
+        if (performance.now() >= deadline || !this.store.rankingWriter.refreshStep(merchant, now, deadline)) unfinished = true;
+      } catch (error) {
+        // The next look tries this merchant again.
+        console.error(`refreshing the rankings of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
+      }
+    }
+    this.scheduleRankings(unfinished ? 0 : Math.min(RANKINGS_LOOK_MS, this.rankingRefreshMs));
   }
 
   /** How many derived stores some merchant lacks. */

@@ -15,8 +15,11 @@ import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
+/** What the applier thread is started with. */
 export interface EventThreadData {
   dataDir: string;
+  /** While sales or add-to-cart counts keep changing, the stored rankings are refreshed at most this often. */
+  rankingRefreshMs: number;
 }
 
 /** The part of the store that logs events (Store.logEvents). */
@@ -113,7 +116,7 @@ export class EventWriter implements PendingSource {
    */
   constructor(
     private readonly log: EventLog,
-    private readonly dataDir: string,
+    private readonly thread: EventThreadData,
     private readonly afterCommit: () => void = () => {},
     private readonly onRestart: (thread: string, error: Error) => void = () => {},
   ) {
@@ -185,8 +188,7 @@ export class EventWriter implements PendingSource {
     let everStarted = false;
     let restarts = 0;
     const start = () => {
-      const data: EventThreadData = { dataDir: this.dataDir };
-      const worker = new Worker(compiledWorkerFile(file), { workerData: data });
+      const worker = new Worker(compiledWorkerFile(file), { workerData: this.thread });
       thread.worker = worker;
       thread.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
       let stopped = false;

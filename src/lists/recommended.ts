@@ -6,9 +6,10 @@ import { chainCandidates } from "../core/recs/candidates.js";
 import type { RecommendedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { boughtTogether } from "../recs/copurchase-ranking.js";
-import { TOP_SELLER_FALLBACK_DAYS, topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
+import { topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
 import { hasSimilarModel, similarTo } from "../recs/similar-ranking.js";
 import { merchantCatalog } from "../stores/catalog.js";
+import { DEFAULT_WINDOW_DAYS } from "../stores/ranked-lists.js";
 import type { Store } from "../stores/store.js";
 
 /** The input products: given ids and the products of given variants. */
@@ -33,8 +34,14 @@ function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): nu
  * inputs, then the collection's best sellers, then every member, so the list
  * fills from the collection alone (the list keeps only members).
  */
-function collectionCandidates(store: Store, task: RecommendedTask, inputs: number[], members: readonly number[]): Iterable<number> {
-  const bestSellers = () => topSellers(store, task.merchantId, task.now, TOP_SELLER_FALLBACK_DAYS, task.list);
+function collectionCandidates(
+  store: Store,
+  task: RecommendedTask,
+  inputs: number[],
+  collectionId: number,
+  members: readonly number[],
+): Iterable<number> {
+  const bestSellers = () => topSellers(store, task.merchantId, DEFAULT_WINDOW_DAYS, collectionId);
   return inputs.length > 0
     ? chainCandidates(
         () => modelRanking(store, task, inputs),
@@ -52,8 +59,8 @@ export function recommended(store: Store, task: RecommendedTask): Uint8Array {
   // of the catalogue, so a widget is full whenever eligible products exist.
   const candidates =
     members === null
-      ? withStoreFallbacks(store, task.merchantId, task.now, task.list, () => modelRanking(store, task, inputs))
-      : collectionCandidates(store, task, inputs, members);
+      ? withStoreFallbacks(store, task.merchantId, () => modelRanking(store, task, inputs))
+      : collectionCandidates(store, task, inputs, collectionId!, members);
   const list = {
     ...task.list,
     excludedIds: [...task.list.excludedIds, ...inputs],

@@ -23,7 +23,7 @@ export function viewedRelated(store: Store, task: ViewedTask): Uint8Array {
     readSessions = true;
     return rankByScore(relatedToViews(store, task.merchantId, viewedInOrder, task.subject.uuid));
   };
-  const candidates = withStoreFallbacks(store, task.merchantId, task.now, task.list, related);
+  const candidates = withStoreFallbacks(store, task.merchantId, related);
   // What they already looked at is not "related": leave every viewed product out.
   const viewedIds = recentProducts(history, task.subject.verb);
   const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewedIds] };

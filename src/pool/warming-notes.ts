@@ -1,8 +1,9 @@
 // What the answer a worker is computing may lack because an in-memory index
-// was still being read after a start. Deep parts of a task (a ranking reached
-// only as a fallback) note it here; the worker takes the notes when the task
-// is done and sends them with the answer (TaskResult.warming). A thread runs
-// one task at a time on a store, so a store's notes are the current task's.
+// was still being read after a start. Deep parts of a task (the session index,
+// read only when a list reaches it) note it here; the worker takes the notes
+// when the task is done and sends them with the answer (TaskResult.warming). A
+// thread runs one task at a time on a store, so a store's notes are the
+// current task's.
 import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 

@@ -1,24 +1,15 @@
 // A worker's search index of one merchant: built from the store on first use,
 // then patched from the catalogue change log (only the products and collections
 // that changed), so an update costs microseconds instead of a rebuild.
-import { dayNumber } from "../core/recs/days.js";
-import type { Ranking } from "../core/recs/ranking.js";
 import { indexedProduct } from "../core/search/indexed-product.js";
 import { LexicalIndex } from "../core/search/lexical-index.js";
 import type { MerchantId } from "../core/types.js";
 import type { WarmStep } from "../pool/protocol.js";
-import { noteWarming } from "../pool/warming-notes.js";
-import { salesHistoryOf } from "../recs/sales-history.js";
 import { topSellers } from "../recs/sales-rankings.js";
 import { PerStore } from "../stores/per-store.js";
+import { DEFAULT_WINDOW_DAYS } from "../stores/ranked-lists.js";
 import type { Store } from "../stores/store.js";
 import { CollectionIndex } from "./collection-index.js";
-
-/** Popularity comes from units sold over this window. */
-export const POPULARITY_DAYS = 90;
-
-/** What a search answer lacks while the worker's sales history is still being read after a start. */
-export const POPULARITY_WARMING = "sales history warming up: search ranks without sales popularity";
 
 /** More pending changes than this share of the catalogue: rebuilding is cheaper than patching. */
 const REBUILD_SHARE = 0.25;
@@ -31,7 +22,8 @@ export class MerchantSearchIndex {
   /** Rankings by query, valid for one index version (see LexicalIndex.version). */
   private readonly rankings = new Map<string, number[]>();
   private rankingsVersion = -1;
-  private popularitySource: Ranking | null = null;
+  /** The rankings' version (Store.version) popularity was last set from; -1: never. */
+  private popularityVersion = -1;
 
   constructor(readonly merchant: MerchantId) {}
 
@@ -61,18 +53,19 @@ export class MerchantSearchIndex {
     return true;
   }
 
-  /** Sales popularity from the shared top-seller ranking (memoised per worker): rank 1 → 1, fading by log rank; none until the sales history is read. */
-  refreshPopularity(store: Store, now: number): void {
-    // Not from the days read so far after a start: that would set 766k priors
-    // again and again at 1M products. The warm-up and the list requests read on.
-    const history = salesHistoryOf(store, this.merchant);
-    if (!history.covers(history.sales, dayNumber(now) - POPULARITY_DAYS + 1)) return noteWarming(store, POPULARITY_WARMING);
-    const ranking = topSellers(store, this.merchant, now, POPULARITY_DAYS);
-    if (ranking === this.popularitySource) return;
-    this.popularitySource = ranking;
-    const scale = Math.log(1 + ranking.size);
+  /**
+   * Sales popularity from the stored top-sellers ranking of the default
+   * window: rank 1 → 1, fading by log rank. Set again only when a refresh
+   * changed the rankings: at 1M products that is 766k priors.
+   */
+  refreshPopularity(store: Store): void {
+    const version = store.version(this.merchant, "rankings");
+    if (version === this.popularityVersion) return;
+    this.popularityVersion = version;
+    const ranked = [...topSellers(store, this.merchant, DEFAULT_WINDOW_DAYS)];
+    const scale = Math.log(1 + ranked.length);
     const popularity = new Map<number, number>();
-    ranking.all().forEach((id, rank) => popularity.set(id, 1 - Math.log(1 + rank) / scale));
+    ranked.forEach((id, rank) => popularity.set(id, 1 - Math.log(1 + rank) / scale));
     this.products.setPopularity(popularity);
   }
 

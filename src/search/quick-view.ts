@@ -147,7 +147,7 @@ export async function quickView(
   if (!merchant) return { ok: false, code: "merchant_not_found", message: `no merchant ${task.merchantId}` };
   const { request } = task;
   const { index, complete } = searchIndexForRequest(store, merchant.id, deps.buildBudgetMs ?? REQUEST_BUILD_BUDGET_MS);
-  index.refreshPopularity(store, task.now);
+  index.refreshPopularity(store);
   const catalog = merchantCatalog(store, merchant.id);
   const market = marketForCountry(catalog.markets(), request.countryCode);
 

@@ -13,6 +13,12 @@ export interface DerivedBuild {
   readonly name: string;
   /** The layout this code writes; a marker of another layout means rebuild. */
   readonly layout: number;
+  /**
+   * Work of the next slice that only reads (reading source data, computing),
+   * done before the slice's transaction so that the transaction holds the
+   * write lock only to write. Optional.
+   */
+  prepare?(merchant: MerchantId): void;
   /** Removes the merchant's entries, in the caller's transaction: the start of a rebuild. */
   clear(merchant: MerchantId): void;
   /**

@@ -25,6 +25,8 @@ import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
+import { RankedLists } from "./ranked-lists.js";
+import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
 import { SimilarStore } from "./similar.js";
 import type {
@@ -45,8 +47,12 @@ import type {
 export const STORE_FORMAT_VERSION = 6;
 
 /** What a change touches, so caches of unrelated lists survive it. */
-/** "similar": the similar-products model (vectors and neighbour lists). */
-export type DataDomain = "catalogue" | "customers" | "orders" | "similar";
+/**
+ * "similar": the similar-products model (vectors and neighbour lists);
+ * "collections": collections (moves with "catalogue"); "rankings": the stored
+ * shop-wide rankings, whenever a refresh changes one.
+ */
+export type DataDomain = "catalogue" | "customers" | "orders" | "similar" | "collections" | "rankings";
 
 export class StoreFormatError extends Error {}
 
@@ -141,6 +147,10 @@ export class Store {
   readonly similar: SimilarStore;
   /** Each product's eligibility record and JSON, and markets' prices of it: what lists read instead of products. */
   readonly productRender: ProductRenderStore;
+  /** The shop-wide rankings, as stored lists every thread reads. */
+  readonly rankings: RankedLists;
+  /** Their one writer, the applier thread's background job (other threads only read the lists). */
+  readonly rankingWriter: RankingWriter;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -198,7 +208,15 @@ export class Store {
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
     this.productRender = new ProductRenderStore(root, this);
-    this.derived = new DerivedBuilds(this.meta, [this.productRender]);
+    this.rankings = new RankedLists(root);
+    const rankingSources = {
+      dailySales: this.dailySales,
+      dailyAdds: this.dailyAdds,
+      collectionsOf: (merchant: MerchantId) => this.collectionsOf(merchant),
+      collectionsVersion: (merchant: MerchantId) => this.version(merchant, "collections"),
+    };
+    this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
+    this.derived = new DerivedBuilds(this.meta, [this.productRender, this.rankingWriter.build]);
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -347,8 +365,9 @@ export class Store {
     return this.derived.isBuilt(build, merchant);
   }
 
-  /** One slice of a derived store's rebuild for a merchant, in its own transaction; true once built. */
+  /** One slice of a derived store's rebuild for a merchant, in its own transaction (after the slice's reading, if any); true once built. */
   buildStepSync(build: DerivedBuild, merchant: MerchantId): boolean {
+    build.prepare?.(merchant);
     return this.root.transactionSync(() => this.derived.step(build, merchant));
   }
 
@@ -526,6 +545,7 @@ export class Store {
         items.map(({ value }) => value.id),
       );
       this.bump(merchant, "catalogue");
+      this.bump(merchant, "collections");
     });
   }
 
@@ -535,6 +555,7 @@ export class Store {
       this.collections.remove([merchant, id]);
       this.logCatalogueChanges(merchant, "collection", [id]);
       this.bump(merchant, "catalogue");
+      this.bump(merchant, "collections");
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { loadConfig, type Config } from "../../src/config.js";
 import { startService, type Logger, type RunningService } from "../../src/main.js";
 import type { LogLevel } from "../../src/observability/logger.js";
@@ -36,6 +37,8 @@ export async function startTestService(
       adminToken: ADMIN_TOKEN,
       demo: options.demo ? "auto" : "off",
       workers: 1,
+      // Orders show in the stored rankings within a moment, not the production interval.
+      rankingRefreshMs: 100,
       logLevel: options.logLevel,
       ...options.config,
     },
@@ -86,6 +89,22 @@ export async function eventsApplied(t: TestService, merchant: string, timeoutMs 
     if (Date.now() > deadline) throw new Error(`events of ${merchant} not applied after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * Waits until the applier thread has stored rankings that count every order,
+ * applied add-to-cart event and collection change of the merchant so far
+ * (after eventsApplied, for events).
+ */
+export async function rankingsRefreshed(t: TestService, merchant: string): Promise<void> {
+  const { store } = t.service.services;
+  await eventually(() => {
+    store.refreshSnapshot();
+    const state = store.rankings.state(merchant);
+    expect(state?.sales).toBe(store.dailySales.versionOf(merchant));
+    expect(state?.adds).toBe(store.dailyAdds.versionOf(merchant));
+    expect(state?.collections).toBe(store.version(merchant, "collections"));
+  });
 }
 
 /** Retries `check` (an expectation that throws until it holds) until it passes or `timeoutMs` runs out. */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { product, variant } from "../helpers/fixtures.js";
-import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { createTestMerchant, postJson, rankingsRefreshed, startTestService, type TestService } from "../helpers/service.js";
 
 // The shared query layer through every ranked endpoint: the same parameters
 // mean the same thing on trending, top sellers, recommended and viewed-related.
@@ -45,6 +45,8 @@ beforeAll(async () => {
   );
   const params = new URLSearchParams({ key, verb: "viewed", uuid, platform_product_handle: "product-2" });
   await fetch(`${t.base}/api/v1/analytics/event?${params}`, { method: "POST" });
+  // Trending and top sellers read the rankings the applier thread stores.
+  await rankingsRefreshed(t, "common");
 });
 afterAll(() => t.stop());
 

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { signWebhook } from "../../src/ingest/webhook.js";
 import { product } from "../helpers/fixtures.js";
-import { createTestMerchant, eventsApplied, eventually, postJson, startTestService, type TestService } from "../helpers/service.js";
+import {
+  createTestMerchant,
+  eventsApplied,
+  eventually,
+  postJson,
+  rankingsRefreshed,
+  startTestService,
+  type TestService,
+} from "../helpers/service.js";
 
 let t: TestService;
 let shop: { id: string; api_key: string; webhook_secret: string };
@@ -40,6 +48,8 @@ beforeAll(async () => {
     ...basket([5, 9], 2),
   ];
   expect((await postJson(t, "/admin/v1/merchants/recs/orders", orders)).status).toBe(200);
+  // The fallbacks read the rankings the applier thread stores.
+  await rankingsRefreshed(t, "recs");
 });
 afterAll(() => t.stop());
 

@@ -6,10 +6,7 @@ import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { createMerchant } from "../../src/ingest/merchants.js";
-import { dayNumber } from "../../src/core/recs/days.js";
-import { takeWarmingNotes } from "../../src/pool/warming-notes.js";
-import { salesHistoryOf } from "../../src/recs/sales-history.js";
-import { MerchantSearchIndex, POPULARITY_WARMING, searchIndexOf, warmSearchIndex } from "../../src/search/merchant-index.js";
+import { MerchantSearchIndex, searchIndexOf, warmSearchIndex } from "../../src/search/merchant-index.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
 
@@ -199,7 +196,7 @@ describe("merchant search index", () => {
     expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
   });
 
-  it("takes sales popularity only from a complete sales history, and says when it went without", async () => {
+  it("takes sales popularity from the stored top sellers, again whenever a refresh changed them", async () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     await ingest(store, "shop", "products", [product(1), product(2)]);
     await ingest(store, "shop", "orders", [
@@ -213,19 +210,27 @@ describe("merchant search index", () => {
     ]);
     const index = MerchantSearchIndex.build(store, "shop");
     const popularity = (id: number) => index.products.popularity(index.products.columns().products.indexOf(id));
-    const history = salesHistoryOf(store, "shop");
-    const today = dayNumber(Date.now());
-    takeWarmingNotes(store);
-    // Today read, yesterday (its sales) not yet: no popularity from a part of the window, and the answer says so.
-    history.update(today, 0);
-    expect(history.covers(history.sales, today)).toBe(true);
-    index.refreshPopularity(store, Date.now());
-    expect(takeWarmingNotes(store)).toBe(POPULARITY_WARMING);
+    // No refresh has stored the rankings yet: no popularity.
+    index.refreshPopularity(store);
     expect(popularity(2)).toBe(0);
-    while (!history.update(today, 0));
-    index.refreshPopularity(store, Date.now());
-    expect(takeWarmingNotes(store)).toBeUndefined();
-    expect(popularity(2)).toBeGreaterThan(popularity(1));
+    store.rankingWriter.refreshSync("shop", Date.now());
+    index.refreshPopularity(store);
+    expect(popularity(2)).toBe(1);
+    expect(popularity(1)).toBe(0);
+    await ingest(store, "shop", "orders", [
+      {
+        id: 10,
+        created_at: yesterday,
+        customer: null,
+        line_items: [{ product_id: 1, variant_id: 11, quantity: 9, price: "1.00" }],
+        cancelled_at: null,
+      },
+    ]);
+    store.rankingWriter.refreshSync("shop", Date.now());
+    index.refreshPopularity(store);
+    expect(popularity(1)).toBe(1);
+    expect(popularity(2)).toBeGreaterThan(0);
+    expect(popularity(2)).toBeLessThan(1);
   });
 
   it("indexes vendor, product type, tags and variant titles behind the title", async () => {

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { product } from "../helpers/fixtures.js";
-import { createTestMerchant, eventsApplied, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { createTestMerchant, eventsApplied, postJson, rankingsRefreshed, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
 let key: string;
@@ -40,6 +40,8 @@ beforeAll(async () => {
     expect(res.status).toBe(200);
   }
   await eventsApplied(t, "drafts");
+  // The rankings the applier thread stores, so trending and top sellers rank the sales rather than fall back.
+  await rankingsRefreshed(t, "drafts");
   await t.service.similar.idle();
 });
 afterAll(() => t.stop());

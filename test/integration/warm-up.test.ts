@@ -67,26 +67,14 @@ describe("index warm-up at start", () => {
   });
 });
 
-describe("sales history warm-up", () => {
-  it("reads the sales history of the rankings the same way, once per worker, and then answers complete lists", async () => {
-    const demo = t.service.demo!;
-    const steps = await stepsOfFirstBuild("sales_history", "sales_warm");
-    for (const list of ["trending_products", "top_sellers"]) {
-      const res = await fetch(`${t.base}/api/v1/products/${list}?key=${demo.apiKey}&bust_cache=yes`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get("x-aisle-partial")).toBeNull();
-      expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
-    }
-    expect(stepsOf(await metricsText(), "sales_warm")).toBe(steps);
-  });
-
-  it("warms a merchant created while the service runs, so its first lists are complete", async () => {
-    await eventually(async () => expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="sales_history"\} 1$/m));
+describe("a merchant created while the service runs", () => {
+  it("is warmed too, and its first lists follow its orders once the applier has stored its rankings", async () => {
+    await eventually(async () => expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="search_index"\} 1$/m));
     const shop = await createTestMerchant(t, "created-later");
     // Its own warm-up: one more completed read of each index in the worker.
     await eventually(async () => {
       const metrics = await metricsText();
-      for (const what of ["sales_history", "search_index", "session_index"])
+      for (const what of ["search_index", "session_index"])
         expect(metrics).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${what}"\\} 2$`, "m"));
     });
     await postJson(t, "/admin/v1/merchants/created-later/products", [product(1), product(2)]);
@@ -99,9 +87,10 @@ describe("sales history warm-up", () => {
         cancelled_at: null,
       },
     ]);
-    const res = await fetch(`${t.base}/api/v1/products/top_sellers?key=${shop.api_key}`);
-    expect(res.headers.get("x-aisle-partial")).toBeNull();
-    expect(((await res.json()) as { data: { id: number }[] }).data.map((p) => p.id)).toEqual([2]);
+    await eventually(async () => {
+      const res = await fetch(`${t.base}/api/v1/products/top_sellers?key=${shop.api_key}`);
+      expect(((await res.json()) as { data: { id: number }[] }).data.map((p) => p.id)).toEqual([2]);
+    });
   });
 });
 

@@ -30,7 +30,6 @@ async function lanternShop(dir: string): Promise<Store> {
 const task = (query: string): QuickViewTask => ({
   kind: "quick_view",
   merchantId: "shop",
-  now: Date.parse("2026-06-01T00:00:00Z"),
   request: quickViewRequest(query),
 });
 

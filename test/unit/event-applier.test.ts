@@ -33,6 +33,8 @@ function fakeStore(slices: Record<string, number>) {
     derivedSequence: () => 0,
     staleListProducts: () => [],
     refreshNeighboursSync() {},
+    // The ranking job finds nothing due in these tests.
+    rankingWriter: { due: () => false },
     close: async () => {},
   };
   return {
@@ -57,6 +59,7 @@ describe("derived-store builds in the applier", () => {
     const replies: EventApplierReply[] = [];
     const applier = new EventApplier(
       fake.store,
+      30_000,
       (reply) => replies.push(reply),
       () => {},
     );
@@ -76,6 +79,7 @@ describe("derived-store builds in the applier", () => {
     const fake = fakeStore({ broken: -1, sessions: 20 });
     const applier = new EventApplier(
       fake.store,
+      30_000,
       () => {},
       () => {},
     );

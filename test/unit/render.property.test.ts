@@ -134,7 +134,6 @@ describe("productListBody", () => {
           price: Object.keys(price).length > 0 ? price : null,
           unsetVariants: s.unsetVariants,
           honourExcludeServiceTag: s.honourExcludeService,
-          fresh: false,
         };
         const body = productListBody(renderDataOnRead(catalogOf(products, [market])), s.candidates, list);
         const rendered = (

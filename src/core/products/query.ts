@@ -24,8 +24,6 @@ export interface ListOptions {
   unsetVariants: boolean;
   /** Recommendation lists never show products tagged exclude_service. */
   honourExcludeServiceTag: boolean;
-  /** bust_cache=yes: recompute shop-wide rankings too, not only this answer. */
-  fresh: boolean;
 }
 
 /** Where static's products come from, in the order the caller gave them. */
@@ -88,7 +86,6 @@ export function listOptionsFrom(params: ListParams, projection: Projection, { ra
     price: priceFilterFrom(params),
     unsetVariants: params.unset_variants === true,
     honourExcludeServiceTag: ranked,
-    fresh: params.bust_cache === true,
   };
 }
 
@@ -117,8 +114,6 @@ export interface SalesListTask {
   kind: "trending" | "top_sellers";
   merchantId: MerchantId;
   list: ListOptions;
-  /** The moment windows end at (the uWS thread's clock, so workers agree). */
-  now: number;
   collectionId: number | null;
   windowDays: number;
 }
@@ -139,7 +134,6 @@ export interface RecommendedTask {
   context: RecommendationContext;
   inputs: RecommendationInputs;
   list: ListOptions;
-  now: number;
 }
 
 /** Whose history a session endpoint reads: a session, a customer, or both. */
@@ -171,7 +165,6 @@ export interface ViewedTask {
   /** Added to the stored histories: a view shows in viewed right after its acknowledgement. */
   pending: PendingHistory;
   list: ListOptions;
-  now: number;
 }
 
 export interface PurchasedTask {

@@ -1,67 +1,20 @@
-// A ranking of products by score that sorts only as far as it is read. A list
-// endpoint reads a few dozen ranks, but a shop-wide best-seller ranking of a
-// big shop holds most of its catalogue (766k products at 1M): sorting all of
-// them took about half a second, selecting the first ranks takes milliseconds.
+// Rankings of products by score: higher scores first, ties by product id, so
+// a list is the same from one computation to the next. The shop-wide
+// rankings (trending, top sellers) are ranked whole, once per refresh, by
+// their one writer; selectFirst picks the first k of a list without sorting
+// the rest.
 
-/** The first ranks are sorted this many at a time, then twice as many each time the reader goes on. */
-const FIRST_SORTED = 256;
-
-export class Ranking implements Iterable<number> {
-  /** Candidate slots; [0, sorted) is in rank order, the rest holds every lower-ranked slot in no order. */
-  private readonly order: Int32Array;
-  private sorted = 0;
-  private readonly before: (a: number, b: number) => number;
-
-  /**
-   * `ids[slot]` is the product id of a slot and `scores[slot]` its score;
-   * `slots` are the slots to rank (taken over, not copied). Higher scores rank
-   * first, ties by product id, so a list is the same from one request to the next.
-   */
-  constructor(
-    private readonly ids: ArrayLike<number>,
-    scores: ArrayLike<number>,
-    slots: Int32Array,
-  ) {
-    this.order = slots;
-    this.before = (a, b) => scores[b]! - scores[a]! || ids[a]! - ids[b]!;
-  }
-
-  /** Ranks every slot with a score that `keep` accepts (by default, above zero). */
-  static of(ids: ArrayLike<number>, scores: ArrayLike<number>, keep: (score: number) => boolean = (score) => score > 0): Ranking {
-    let count = 0;
-    for (let slot = 0; slot < scores.length; slot++) if (keep(scores[slot]!)) count++;
-    const slots = new Int32Array(count);
-    count = 0;
-    for (let slot = 0; slot < scores.length; slot++) if (keep(scores[slot]!)) slots[count++] = slot;
-    return new Ranking(ids, scores, slots);
-  }
-
-  get size(): number {
-    return this.order.length;
-  }
-
-  *[Symbol.iterator](): Generator<number> {
-    for (let rank = 0; rank < this.order.length; rank++) {
-      if (rank === this.sorted) this.sortThrough(Math.max(FIRST_SORTED, 2 * this.sorted));
-      yield this.ids[this.order[rank]!]!;
-    }
-  }
-
-  /** Every ranked product id, in rank order. */
-  all(): number[] {
-    this.sortThrough(this.order.length);
-    return Array.from(this.order, (slot) => this.ids[slot]!);
-  }
-
-  /** Sorts ranks up to `end`: selects the slots that belong there, then sorts only those. */
-  private sortThrough(end: number): void {
-    end = Math.min(end, this.order.length);
-    if (end <= this.sorted) return;
-    const rest = this.order.subarray(this.sorted);
-    if (end < this.order.length) selectFirst(rest, end - this.sorted, this.before);
-    rest.subarray(0, end - this.sorted).sort(this.before);
-    this.sorted = end;
-  }
+/**
+ * The slots of positive score, in rank order: `scores[slot]` is a slot's
+ * score, `ids[slot]` its product id.
+ */
+export function rankedSlots(ids: ArrayLike<number>, scores: ArrayLike<number>): Int32Array {
+  let count = 0;
+  for (let slot = 0; slot < scores.length; slot++) if (scores[slot]! > 0) count++;
+  const slots = new Int32Array(count);
+  count = 0;
+  for (let slot = 0; slot < scores.length; slot++) if (scores[slot]! > 0) slots[count++] = slot;
+  return slots.sort((a, b) => scores[b]! - scores[a]! || ids[a]! - ids[b]!);
 }
 
 /**

@@ -29,8 +29,6 @@ export interface QuickViewTask {
   kind: "quick_view";
   merchantId: MerchantId;
   request: QuickViewRequest;
-  /** The uWS thread's clock, for the sales window of popularity. */
-  now: number;
 }
 
 /** A request of nothing but a query and a limit: what parseQuickViewRequest makes of a body that sends only those. */

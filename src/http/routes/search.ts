@@ -33,7 +33,7 @@ export function searchRoutes(services: Services): Route[] {
         const merchant = merchantForKey(store, keyOf(info));
         const request = parseQuickViewRequest(info.body, info.query);
         return cachedTask(services, {
-          task: { kind: "quick_view", merchantId: merchant.id, request, now: services.now() },
+          task: { kind: "quick_view", merchantId: merchant.id, request },
           cacheKey: `${merchant.id}|${QUICK_VIEW_SEARCH.path}|${canonicalSearchRequest(request)}|v${store.version(merchant.id, "catalogue")}`,
           // Sales move the ranking a little: answers also expire by age, as the sales lists do.
           ttlMs: services.config.behaviourCacheTtlMs,

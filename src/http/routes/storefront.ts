@@ -106,7 +106,6 @@ export function storefrontRoutes(services: Services): Route[] {
       context,
       inputs,
       list: listOptionsFrom(params, "reduced", ranked),
-      now: services.now(),
     } as const;
     const dependencies = recommendationDependencies(store, merchant.id, context, inputs);
     return { task, ...dependencies, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
@@ -129,7 +128,6 @@ export function storefrontRoutes(services: Services): Route[] {
           merchantId: merchant.id,
           ...subjectWithPending(params, merchant),
           list: { ...listOptionsFrom(params, "full"), filterOos: false },
-          now: services.now(),
         },
         dependsOn: [],
         cacheable: false,
@@ -142,7 +140,6 @@ export function storefrontRoutes(services: Services): Route[] {
         merchantId: merchant.id,
         ...subjectWithPending(params, merchant),
         list: listOptionsFrom(params, "full", ranked),
-        now: services.now(),
       },
       dependsOn: [],
       cacheable: false,
@@ -168,25 +165,28 @@ export function storefrontRoutes(services: Services): Route[] {
       // platform_product_ids are filtered from the result set.
       list.excludedIds = params.platform_product_ids ?? [];
       return {
-        task: { kind: "trending", merchantId: merchant.id, list, now: services.now(), collectionId: null, windowDays: 0 },
-        // Sales move every minute: these lists expire by age instead of on every order.
-        dependsOn: ["catalogue"],
+        task: { kind: "trending", merchantId: merchant.id, list, collectionId: null, windowDays: 0 },
+        // The stored rankings change with each refresh (at most every AISLE_RANKING_REFRESH_S), not with each order.
+        dependsOn: ["catalogue", "rankings"],
         ttlMs: services.config.behaviourCacheTtlMs,
       };
     }),
-    productEndpoint(services, TOP_SELLERS, (params, merchant) => ({
-      task: {
-        kind: "top_sellers",
-        merchantId: merchant.id,
-        list: listOptionsFrom(params, "reduced", ranked),
-        now: services.now(),
-        collectionId: params.platform_collection_id ?? null,
-        windowDays: params.window_days,
-      },
-      // Sales move every minute: these lists expire by age instead of on every order.
-      dependsOn: ["catalogue"],
-      ttlMs: services.config.behaviourCacheTtlMs,
-    })),
+    productEndpoint(services, TOP_SELLERS, (params, merchant) => {
+      // A window other than the default is stored once asked for, and kept while requests keep asking.
+      void store.rankings.askForWindow(merchant.id, params.window_days, services.now());
+      return {
+        task: {
+          kind: "top_sellers",
+          merchantId: merchant.id,
+          list: listOptionsFrom(params, "reduced", ranked),
+          collectionId: params.platform_collection_id ?? null,
+          windowDays: params.window_days,
+        },
+        // The stored rankings change with each refresh (at most every AISLE_RANKING_REFRESH_S), not with each order.
+        dependsOn: ["catalogue", "rankings"],
+        ttlMs: services.config.behaviourCacheTtlMs,
+      };
+    }),
     productEndpoint(services, STATIC_PRODUCTS, (params, merchant) => {
       const selection = staticSelectionFrom(params);
       if (!hasStaticSelection(selection)) {

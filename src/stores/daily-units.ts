@@ -1,10 +1,12 @@
-// A worker's in-memory copy of one merchant's daily counts (units sold, or
-// add-to-cart events) per product, for the shop-wide rankings. Reading the
-// 90 days of a 1M-product shop from the store takes 7 s (4.7M rows); summing
-// them in memory takes milliseconds. A day is read again only when its stamp
-// in the store moved (src/stores/daily-counts.ts): normally just today.
+// The ranking writer's in-memory copy of one merchant's daily counts (units
+// sold, or add-to-cart events) per product. Reading the 90 days of sales and
+// 40 of adds of a 100k-product shop from the store takes about 0.26 s of CPU
+// (580k rows; at 1M products ten times the rows); summing them in memory takes
+// milliseconds. A day is read again only when its stamp in the store moved
+// (src/stores/daily-counts.ts): normally just today.
+import { IntegerIds } from "../core/recs/id-tables.js";
 import type { MerchantId } from "../core/types.js";
-import type { DailyCounts } from "../stores/daily-counts.js";
+import type { DailyCounts } from "./daily-counts.js";
 
 /** Rows read between looks at the clock. */
 const DEADLINE_CHECK_EVERY = 256;
@@ -12,11 +14,12 @@ const DEADLINE_CHECK_EVERY = 256;
 /** Dense numbers for product ids, so that sums are arrays rather than maps. */
 export class ProductSlots {
   readonly ids: number[] = [];
-  private readonly slots = new Map<number, number>();
+  /** Not a Map: product ids pass 2³¹, and a Map keys them as heap numbers (a quarter of a first read's time). */
+  private readonly slots = new IntegerIds();
 
   slotOf(productId: number): number {
     let slot = this.slots.get(productId);
-    if (slot === undefined) {
+    if (slot < 0) {
       slot = this.ids.length;
       this.slots.set(productId, slot);
       this.ids.push(productId);
@@ -66,8 +69,7 @@ export class DailyUnits {
 
   /**
    * Reads a day (again) until `deadline` (a performance.now() time); true once
-   * it is read, when it replaces what was held for the day. Until then, sums
-   * use the day as read before, if it was.
+   * it is read, when it replaces what was held for the day.
    */
   read(day: number, deadline: number): boolean {
     if (this.reading?.day !== day) {
@@ -90,21 +92,10 @@ export class DailyUnits {
     return true;
   }
 
-  /** Rows held for a day (0 when it was never read). */
-  rowsOf(day: number): number {
-    return this.days.get(day)?.slots.length ?? 0;
-  }
-
-  /** Whether every day of [fromDay, toDay] has been read (at least once: it may have changed since). */
-  readSince(fromDay: number, toDay: number): boolean {
-    for (let day = fromDay; day <= toDay; day++) if (!this.days.has(day)) return false;
-    return true;
-  }
-
-  /** Forgets the days before `fromDay`. */
-  dropBefore(fromDay: number): void {
-    for (const day of this.days.keys()) if (day < fromDay) this.days.delete(day);
-    if (this.reading !== null && this.reading.day < fromDay) this.reading = null;
+  /** Forgets the days outside [fromDay, toDay]. */
+  keepOnly(fromDay: number, toDay: number): void {
+    for (const day of this.days.keys()) if (day < fromDay || day > toDay) this.days.delete(day);
+    if (this.reading !== null && (this.reading.day < fromDay || this.reading.day > toDay)) this.reading = null;
   }
 
   /** Adds `weight` × each product's counts over days [fromDay, toDay] into `totals` (indexed by slot). */
