@@ -89,6 +89,9 @@ export interface CatalogueChange {
  */
 export const CATALOGUE_LOG_KEEP = 100_000;
 
+/** The kinds of record a merchant has, as the admin API names them. */
+export type RecordKind = "products" | "collections" | "customers" | "orders" | "markets";
+
 /** A create of something that exists already (merchants are created once, never upserted). */
 export class AlreadyExistsError extends Error {}
 
@@ -451,22 +454,45 @@ export class Store {
 
   /** Up to `limit` product ids above `after` (from the first when null), in id order: the catalogue read a slice at a time. */
   productIdsAfter(merchant: MerchantId, after: number | null, limit: number): number[] {
+    return this.idsAfter("products", merchant, after, limit);
+  }
+
+  /** Up to `limit` ids of a kind of record above `after` (from the first when null), in id order: a listing a page at a time. */
+  idsAfter(kind: RecordKind, merchant: MerchantId, after: number | null, limit: number): number[] {
     const { start, end } = merchantRange(merchant);
     const ids: number[] = [];
-    for (const key of this.products.getKeys({ start: after === null ? start : [merchant, after], end, limit: limit + 1 })) {
+    for (const key of this.tableOf(kind).getKeys({ start: after === null ? start : [merchant, after], end, limit: limit + 1 })) {
       const id = (key as Key)[1] as number;
       if (id !== after && ids.length < limit) ids.push(id);
     }
     return ids;
   }
 
+  private tableOf(kind: RecordKind): { getKeys: Database<unknown, Key>["getKeys"]; getKeysCount: Database<unknown, Key>["getKeysCount"] } {
+    return {
+      products: this.products,
+      collections: this.collections,
+      customers: this.customers,
+      orders: this.orders,
+      markets: this.markets,
+    }[kind];
+  }
+
+  /** A market's price list, by variant id (as the admin API takes it). */
+  marketPriceList(merchant: MerchantId, marketId: number): Record<string, VariantPrice> {
+    const prices: Record<string, VariantPrice> = {};
+    for (const { key, value } of this.marketPrices.getRange({ start: [merchant, marketId], end: [merchant, marketId, "\uffff"] })) {
+      prices[String(key[2])] = value;
+    }
+    return prices;
+  }
+
   collectionsOf(merchant: MerchantId): Collection[] {
     return [...this.collections.getRange(merchantRange(merchant)).map(({ value }) => value)];
   }
 
-  countOf(merchant: MerchantId, kind: "products" | "collections" | "customers" | "orders"): number {
-    const db = { products: this.products, collections: this.collections, customers: this.customers, orders: this.orders }[kind];
-    return db.getKeysCount(merchantRange(merchant));
+  countOf(merchant: MerchantId, kind: RecordKind): number {
+    return this.tableOf(kind).getKeysCount(merchantRange(merchant));
   }
 
   // ── writes: each call is one transaction; a thrown InvalidInput writes nothing ──

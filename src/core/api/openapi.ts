@@ -4,7 +4,7 @@ import type { EndpointDef } from "./endpoints.js";
 
 /** A documented route that is not a storefront endpoint (admin, webhooks, health). */
 export interface OperationDoc {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   summary: string;
   security?: "admin";
