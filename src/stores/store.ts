@@ -1,6 +1,6 @@
 import { open, type Database, type RootDatabase } from "lmdb";
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
 import type { NormalisedProduct } from "../core/ingest/product.js";
@@ -55,6 +55,13 @@ export const STORE_FORMAT_VERSION = 6;
 export type DataDomain = "catalogue" | "customers" | "orders" | "similar" | "collections" | "rankings";
 
 export class StoreFormatError extends Error {}
+
+/** A command that needs existing data found none where it looked. */
+export class StoreNotFoundError extends Error {
+  constructor(readonly dataDir: string) {
+    super(`no aisle data in ${dataDir}: pass --data (or set AISLE_DATA_DIR) to the data dir aisle serve uses`);
+  }
+}
 
 /** Where each environment keeps the id that pairs aisle.lmdb with its events.lmdb. */
 const PAIR_KEY = "environment_pair";
@@ -222,7 +229,13 @@ export class Store {
     this.derived = new DerivedBuilds(this.meta, [this.productRender, this.rankingWriter.build]);
   }
 
-  static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
+  /**
+   * Opens the store of a data dir, creating it if the dir has none. `mustExist`:
+   * for commands that only read or change what is there, so that a mistyped
+   * --data names the problem instead of quietly creating an empty store.
+   */
+  static open(dataDir: string, options: { copurchase?: CopurchaseConfig; mustExist?: boolean } = {}): Store {
+    if (options.mustExist && !existsSync(join(dataDir, "aisle.lmdb"))) throw new StoreNotFoundError(dataDir);
     mkdirSync(dataDir, { recursive: true });
     const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64, mapSize: 64 * 1024 ** 3 });
     // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
