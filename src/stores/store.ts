@@ -25,6 +25,7 @@ import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
+import { StarterVectors } from "./starter-vectors.js";
 import { RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
@@ -157,6 +158,8 @@ export class Store {
   readonly similar: SimilarStore;
   /** Each product's eligibility record and JSON, and markets' prices of it: what lists read instead of products. */
   readonly productRender: ProductRenderStore;
+  /** Each product's starter vector: similar lists before a trained model exists. */
+  readonly starterVectors: StarterVectors;
   /** The shop-wide rankings, as stored lists every thread reads. */
   readonly rankings: RankedLists;
   /** Their one writer, the applier thread's background job (other threads only read the lists). */
@@ -218,6 +221,7 @@ export class Store {
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
     this.productRender = new ProductRenderStore(root, this);
+    this.starterVectors = new StarterVectors(root, this);
     this.rankings = new RankedLists(root);
     const rankingSources = {
       dailySales: this.dailySales,
@@ -226,7 +230,7 @@ export class Store {
       collectionsVersion: (merchant: MerchantId) => this.version(merchant, "collections"),
     };
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
-    this.derived = new DerivedBuilds(this.meta, [this.productRender, this.rankingWriter.build]);
+    this.derived = new DerivedBuilds(this.meta, [this.productRender, this.rankingWriter.build, this.starterVectors]);
   }
 
   /**
@@ -542,6 +546,7 @@ export class Store {
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
+      for (const { value } of items) this.starterVectors.write(merchant, value.product);
       this.productRender.writeProducts(
         merchant,
         items.map(({ value }) => value.product),
@@ -567,6 +572,7 @@ export class Store {
       this.unindexProduct(merchant, old);
       this.products.remove([merchant, id]);
       this.productRender.removeProduct(merchant, id);
+      this.starterVectors.remove(merchant, id);
       this.logCatalogueChanges(merchant, "product", [id]);
       this.bump(merchant, "catalogue");
       return true;
