@@ -13,6 +13,13 @@ export interface Config {
   adminToken: string | null;
   demo: "auto" | "off";
   workers: number;
+  /**
+   * Each pool worker's old-generation heap limit. A worker runs one task after
+   * another and blocks between them, so V8 never collects while idle: without a
+   * limit, garbage of finished tasks piles up to V8's default limit (GBs), at
+   * about 0.4 KB a task.
+   */
+  workerHeapMb: number;
   poolMaxQueue: number;
   cacheMaxBytes: number;
   /** Age after which cached behaviour-driven lists (trending, top sellers) are recomputed. */
@@ -56,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo,
     // One thread answers HTTP; the pool gets the rest of the machine, at least one.
     workers: integerSetting(env, "AISLE_WORKERS", Math.max(1, availableParallelism() - 1), 1),
+    workerHeapMb: integerSetting(env, "AISLE_WORKER_HEAP_MB", 256, 64),
     poolMaxQueue: integerSetting(env, "AISLE_POOL_MAX_QUEUE", 2_048, 1),
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,

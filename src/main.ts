@@ -84,6 +84,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     threads: config.workers,
+    heapMb: config.workerHeapMb,
     maxQueue: config.poolMaxQueue,
     onTask: (kind, ok, seconds) => metrics.task(kind, ok, seconds),
   });

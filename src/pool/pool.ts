@@ -8,6 +8,8 @@ export interface PoolOptions {
   threads: number;
   /** Tasks waiting beyond this are refused at once rather than queued for seconds. */
   maxQueue: number;
+  /** Each worker's old-generation heap limit (see Config.workerHeapMb); absent: V8's default. */
+  heapMb?: number;
   /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
   onTask?: (kind: string, ok: boolean, seconds: number) => void;
 }
@@ -34,6 +36,7 @@ export class WorkerPool {
       // and a request can wait seconds behind newer ones.
       stricterFIFO: true,
       taskQueue: new BackgroundLastQueue(),
+      ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
   }
 
