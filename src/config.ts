@@ -3,6 +3,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
+import type { SessionRetention } from "./stores/session-index.js";
 
 export interface Config {
   host: string;
@@ -16,6 +17,8 @@ export interface Config {
   cacheMaxBytes: number;
   /** Age after which cached behaviour-driven lists (trending, top sellers) are recomputed. */
   behaviourCacheTtlMs: number;
+  /** What the event applier prunes from viewed-related's session index. */
+  sessionRetention: SessionRetention;
   maxBodyBytes: number;
   maxUrlBytes: number;
   shutdownGraceMs: number;
@@ -49,6 +52,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     poolMaxQueue: integerSetting(env, "AISLE_POOL_MAX_QUEUE", 2_048, 1),
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
+    sessionRetention: {
+      days: integerSetting(env, "AISLE_SESSION_RETENTION_DAYS", 90, 1),
+      // Sessions further back than a million count little: the kNN's recency
+      // fade weighs them below exp(−1M / 150k) ≈ 0.13% of the newest.
+      maxSessions: integerSetting(env, "AISLE_SESSION_CAP", 1_000_000, 1),
+    },
     maxBodyBytes: integerSetting(env, "AISLE_MAX_BODY_MB", 32, 1) * 1024 * 1024,
     maxUrlBytes: 8 * 1024,
     shutdownGraceMs: 10_000,

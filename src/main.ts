@@ -91,7 +91,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store,
-    config.dataDir,
+    { dataDir: config.dataDir, sessionRetention: config.sessionRetention },
     () => store.refreshSnapshot(),
     (thread, error) =>
       log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
@@ -100,11 +100,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
   // Every worker reads each merchant's in-memory indexes in background steps,
-  // the three kinds taking turns (src/pool/warm-up.ts).
+  // the two kinds taking turns (src/pool/warm-up.ts).
   const warming = new WarmUpProgress();
   const warmMerchants = (merchantIds: readonly string[]) => {
-    for (const kind of ["sales_warm", "search_warm", "sessions_warm"] as const)
-      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, warming);
+    for (const kind of ["sales_warm", "search_warm"] as const) warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, warming);
   };
   const services: Services = {
     store,

@@ -53,7 +53,6 @@ async function run(task: Task): Promise<TaskResult> {
     case "quick_view":
       return quickView(store, task, searchDependencies);
     case "search_warm":
-    case "sessions_warm":
     case "sales_warm":
       return warmUp(store, task);
     case "ping":

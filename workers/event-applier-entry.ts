@@ -5,10 +5,11 @@ import { EventApplier } from "../src/ingest/event-applier.js";
 import type { EventApplierMessage, EventThreadData } from "../src/ingest/event-writer.js";
 import { Store } from "../src/stores/store.js";
 
-const { dataDir } = workerData as EventThreadData;
+const { dataDir, sessionRetention } = workerData as EventThreadData;
 const port = parentPort!;
 const applier = new EventApplier(
   Store.open(dataDir),
+  sessionRetention,
   (reply) => port.postMessage(reply),
   () => process.exit(0),
 );

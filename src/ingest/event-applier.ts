@@ -9,8 +9,11 @@
 // slice's cart record): a round of refreshes folds the carts into the counts
 // and recomputes each list once however many carts touched it (recomputing
 // one reads every partner of its product), a round at most every
-// REFRESH_EVERY_MS while events keep coming.
+// REFRESH_EVERY_MS while events keep coming. When nothing else is due, it
+// builds derived stores a data dir lacks, and prunes viewed-related's session
+// index to its retention, a slice per transaction.
 import type { MerchantId } from "../core/types.js";
+import type { SessionRetention } from "../stores/session-index.js";
 import type { Store } from "../stores/store.js";
 import type { EventApplierMessage, EventApplierReply } from "./event-writer.js";
 
@@ -36,6 +39,10 @@ const REFRESH_SLICE = 50;
 const REFRESH_EVERY_MS = 10_000;
 /** A derived store's slice that failed is tried again after this long. */
 const BUILD_RETRY_MS = 1_000;
+/** How often the applier looks for sessions past their retention: they age also while no event comes. */
+const PRUNE_EVERY_MS = 60_000;
+/** Sessions pruned per transaction (a few ms). */
+const PRUNE_SLICE = 500;
 
 export class EventApplier {
   /** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
@@ -45,11 +52,14 @@ export class EventApplier {
   private lastRoundEnded = 0;
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
+  /** When to look for sessions past their retention next (0: at the first poll). */
+  private nextPruneAt = 0;
   private closing = false;
 
   /** `post` answers the HTTP thread; `exit` ends the thread once the store is closed. */
   constructor(
     private readonly store: Store,
+    private readonly sessionRetention: SessionRetention,
     private readonly post: (reply: EventApplierReply) => void,
     private readonly exit: () => void,
   ) {}
@@ -62,7 +72,8 @@ export class EventApplier {
       this.refreshAll(merchant);
     }
     this.post({ type: "ready", recovered, through: this.watermarks(), buildsPending: this.buildsPending() });
-    if (this.buildsPending() > 0) this.schedulePoll(0);
+    // Builds and pruning, if any is due.
+    this.schedulePoll(0);
   }
 
   handle(message: EventApplierMessage): void {
@@ -122,11 +133,15 @@ export class EventApplier {
       this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
     this.refreshIfDue(quiet);
-    // Derived stores a merchant lacks are built when nothing else is due: events first.
-    const building = due.length === 0 && this.refreshRoundStarted === 0 && this.buildSlice();
-    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building;
+    // Derived stores a merchant lacks are built when nothing else is due: events first; then pruning.
+    const idle = due.length === 0 && this.refreshRoundStarted === 0;
+    const building = idle && this.buildSlice();
+    const pruning = idle && !building && this.pruneSlice();
+    const more =
+      [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building || pruning;
     if (this.behind.size > 0 || more) this.schedulePoll(more ? 0 : POLL_MS);
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
+    this.schedulePoll(Math.max(0, this.nextPruneAt - Date.now()));
   }
 
   /** How many derived stores some merchant lacks. */
@@ -153,6 +168,26 @@ export class EventApplier {
     const pending = this.buildsPending();
     this.post({ type: "applied", through: [], buildsPending: pending });
     return pending > 0;
+  }
+
+  /**
+   * When due, prunes a slice of the first merchant's sessions past their
+   * retention; true while more is due. Once none is, the next look is
+   * PRUNE_EVERY_MS away.
+   */
+  private pruneSlice(): boolean {
+    const now = Date.now();
+    if (now < this.nextPruneAt) return false;
+    try {
+      for (const merchant of this.merchantIds()) {
+        if (this.store.pruneSessionsSync(merchant, this.sessionRetention, now, PRUNE_SLICE) === PRUNE_SLICE) return true;
+      }
+    } catch (error) {
+      // Tried again at the next look.
+      console.error(`pruning the session index failed: ${String((error as Error)?.stack ?? error)}`);
+    }
+    this.nextPruneAt = Date.now() + PRUNE_EVERY_MS;
+    return false;
   }
 
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */

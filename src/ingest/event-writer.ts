@@ -13,10 +13,13 @@ import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
+import type { SessionRetention } from "../stores/session-index.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
 export interface EventThreadData {
   dataDir: string;
+  /** What the applier prunes from viewed-related's session index. */
+  sessionRetention: SessionRetention;
 }
 
 /** The part of the store that logs events (Store.logEvents). */
@@ -113,7 +116,7 @@ export class EventWriter implements PendingSource {
    */
   constructor(
     private readonly log: EventLog,
-    private readonly dataDir: string,
+    private readonly threadData: EventThreadData,
     private readonly afterCommit: () => void = () => {},
     private readonly onRestart: (thread: string, error: Error) => void = () => {},
   ) {
@@ -183,8 +186,7 @@ export class EventWriter implements PendingSource {
     let everStarted = false;
     let restarts = 0;
     const start = () => {
-      const data: EventThreadData = { dataDir: this.dataDir };
-      const worker = new Worker(compiledWorkerFile(file), { workerData: data });
+      const worker = new Worker(compiledWorkerFile(file), { workerData: this.threadData });
       thread.worker = worker;
       thread.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
       let stopped = false;

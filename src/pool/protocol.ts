@@ -13,12 +13,12 @@ export interface RefreshSimilarTask {
 
 /**
  * One step of a worker's warm-up of a merchant's in-memory index, so the first
- * shopper does not wait for its build: the search index, the session index
- * of viewed-related, or the sales history of the shop-wide rankings. Works for
- * about `sliceMs`, then answers a WarmReply.
+ * shopper does not wait for its build: the search index or the sales history
+ * of the shop-wide rankings. Works for about `sliceMs`, then answers a
+ * WarmReply.
  */
 export interface WarmTask {
-  kind: "search_warm" | "sessions_warm" | "sales_warm";
+  kind: "search_warm" | "sales_warm";
   merchantId: string;
   sliceMs: number;
 }

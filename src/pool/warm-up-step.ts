@@ -2,7 +2,6 @@ import { threadId } from "node:worker_threads";
 import type { TaskResult, WarmReply, WarmStep, WarmTask } from "./protocol.js";
 import { dayNumber } from "../core/recs/days.js";
 import { warmSalesHistory } from "../recs/sales-history.js";
-import { warmSessions } from "../recs/session-model.js";
 import { warmSearchIndex } from "../search/merchant-index.js";
 import type { Store } from "../stores/store.js";
 
@@ -19,8 +18,6 @@ function warmStep(store: Store, task: WarmTask): WarmStep {
   switch (task.kind) {
     case "search_warm":
       return warmSearchIndex(store, task.merchantId, task.sliceMs);
-    case "sessions_warm":
-      return warmSessions(store, task.merchantId, task.sliceMs);
     case "sales_warm":
       return warmSalesHistory(store, task.merchantId, dayNumber(Date.now()), task.sliceMs);
   }

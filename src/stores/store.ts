@@ -23,6 +23,8 @@ import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { RecentMap } from "./recent-map.js";
+import { SessionIndex, type SessionRetention } from "./session-index.js";
+import { SessionIndexBuild } from "./session-index-build.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -133,6 +135,9 @@ export class Store {
   private readonly staleLists: Database<true, Key>;
   /** The similar-products model's vectors and lists. */
   readonly similar: SimilarStore;
+  /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
+  readonly sessionIndex: SessionIndex;
+  private readonly sessionIndexBuild: SessionIndexBuild;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -188,7 +193,9 @@ export class Store {
     this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
     this.catalogueChanges = db("catalogue_changes");
-    this.derived = new DerivedBuilds(this.meta, []);
+    this.sessionIndex = new SessionIndex(root);
+    this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.derived = new DerivedBuilds(this.meta, [this.sessionIndexBuild]);
   }
 
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
@@ -723,15 +730,15 @@ export class Store {
 
   /**
    * Applies the oldest logged events not yet applied — at most `maxEvents` —
-   * to each session's and customer's history and the add-to-cart day counts,
-   * logs their carts for the bought-together model, marks the lists those
-   * carts change as stale and moves the merchant's derived watermark past
-   * them, in one transaction: each event is applied exactly once, also after a
-   * crash between the two commits. Returns how many events it applied (0:
-   * nothing was behind) and the products whose bought-together lists the
-   * carts change: the caller refreshes those (refreshNeighboursSync, which
-   * folds the carts into the counts first), at its own pace, since
-   * recomputing a list reads every partner of the product.
+   * to each session's and customer's history, the session index and the
+   * add-to-cart day counts, logs their carts for the bought-together model,
+   * marks the lists those carts change as stale and moves the merchant's
+   * derived watermark past them, in one transaction: each event is applied
+   * exactly once, also after a crash between the two commits. Returns how
+   * many events it applied (0: nothing was behind) and the products whose
+   * bought-together lists the carts change: the caller refreshes those
+   * (refreshNeighboursSync, which folds the carts into the counts first), at
+   * its own pace, since recomputing a list reads every partner of the product.
    */
   deriveEventsSync(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
     return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));
@@ -771,6 +778,11 @@ export class Store {
     for (const id of cartProducts) if (!this.staleLists.doesExist([merchant, id])) this.staleLists.put([merchant, id], true);
     this.meta.put(derivedKey(merchant), through);
     return { applied: events.length, cartProducts };
+  }
+
+  /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
+  pruneSessionsSync(merchant: MerchantId, retention: SessionRetention, now: number, limit: number): number {
+    return this.root.transactionSync(() => this.sessionIndex.prune(merchant, retention, now, limit));
   }
 
   /** The last event sequence whose histories, add counts and carts are stored (0: none yet). */
@@ -825,6 +837,8 @@ export class Store {
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, appended } of touched.values()) this.histories.append(key, appended);
+    // A data dir that lacks the index gets it from the log first (SessionIndexBuild), up to the watermark.
+    if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.apply(merchant, events);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.coCounts.addCarts(merchant, through, carts);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { HISTORY_LIMIT } from "../../src/core/recs/history.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
+import { loadConfig } from "../../src/config.js";
 import { EventWriter } from "../../src/ingest/event-writer.js";
 import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { Store } from "../../src/stores/store.js";
@@ -12,6 +13,8 @@ import { tempDirs } from "../helpers/temp-dirs.js";
 import { threadsAtNice } from "../helpers/threads.js";
 
 const tempDir = tempDirs("aisle-event-writer-");
+/** The applier thread of a data dir, with the default settings. */
+const applierOf = (dataDir: string) => ({ dataDir, sessionRetention: loadConfig({}).sessionRetention });
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({
@@ -195,7 +198,7 @@ describe("logged events applied behind the log", () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     await store.logEvents([["shop", [view(2, 1_000), view(3, 1_001), view(1, 1_002)]]]).durable;
-    const writer = new EventWriter(store, dir, () => store.refreshSnapshot());
+    const writer = new EventWriter(store, applierOf(dir), () => store.refreshSnapshot());
     expect(await writer.started()).toBe(3);
     store.refreshSnapshot();
     expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1]);
@@ -217,7 +220,7 @@ describe("logged events applied behind the log", () => {
     const restarts: string[] = [];
     const writer = new EventWriter(
       store,
-      dir,
+      applierOf(dir),
       () => store.refreshSnapshot(),
       (thread) => restarts.push(thread),
     );
@@ -242,7 +245,7 @@ describe("logged events applied behind the log", () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     await store.createMerchant(storedMerchant("busy"));
-    const writer = new EventWriter(store, dir, () => store.refreshSnapshot());
+    const writer = new EventWriter(store, applierOf(dir), () => store.refreshSnapshot());
     await writer.started();
     await writer.append("shop", view(1, 1_000));
     const appliedWhileBusy: boolean[] = [];
@@ -262,7 +265,7 @@ describe("logged events applied behind the log", () => {
   it("keeps applying under a steady stream of add-to-carts, though their bought-together lists wait for a refresh round", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    const writer = new EventWriter(store, dir, () => store.refreshSnapshot());
+    const writer = new EventWriter(store, applierOf(dir), () => store.refreshSnapshot());
     await writer.started();
     // Never quiet for 50 ms, so lists the carts leave stale wait for a round (at most every 10 s),
     // while the events themselves must be applied within about MAX_WAIT_MS.
@@ -290,7 +293,7 @@ describe("logged events applied behind the log", () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     const before = threadsAtNice(BACKGROUND_NICE);
-    const writer = new EventWriter(store, dir);
+    const writer = new EventWriter(store, applierOf(dir));
     await writer.started();
     expect(threadsAtNice(BACKGROUND_NICE)).toEqual(before);
     await writer.close();

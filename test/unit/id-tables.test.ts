@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IntegerIds, StringIds } from "../../src/core/recs/id-tables.js";
+import { StringIds } from "../../src/core/recs/id-tables.js";
 
 /** Sets every pair in both the table and a Map, then every key set and every probe must read the same from both. */
 function answersLikeAMap<K>(
@@ -37,22 +37,5 @@ describe("StringIds", () => {
     expect(table.size).toBe(uuids.length);
     expect(uuids.every((uuid, i) => table.get(uuid) === i)).toBe(true);
     expect(table.get(randomUUID())).toBe(-1);
-  });
-});
-
-describe("IntegerIds", () => {
-  it("answers like a Map for integers up to 2^53, exactly", () => {
-    // Keys that differ only in their high half, or only in their low half, included.
-    const key = fc.oneof(
-      fc.maxSafeNat(),
-      fc.nat({ max: 50 }).map((n) => n * 2 ** 32 + 7),
-      fc.nat({ max: 50 }).map((n) => 2 ** 40 + n),
-    );
-    fc.assert(
-      fc.property(fc.array(fc.tuple(key, fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }), fc.array(key), (sets, probes) =>
-        answersLikeAMap(new IntegerIds(), sets, probes),
-      ),
-      { numRuns: 100 },
-    );
   });
 });

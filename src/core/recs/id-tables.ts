@@ -1,12 +1,10 @@
-// Dense numbers for the session index's session uuids and product ids, held in
-// typed arrays. A Map over millions of sessions costs an entry and the uuid
-// string each (~110 bytes a session, and millions of strings for the garbage
-// collector to trace); product ids are integers past 2³¹, which a Map keys as
-// heap numbers (reading a large event log spent a fifth of its time there).
-// Both are keyed here by a pair of 32-bit ints in one open-addressing table.
+// Dense numbers for session uuids (the similar model's view sessions, read
+// from the whole event log), held in typed arrays. A Map over millions of
+// sessions costs an entry and the uuid string each (~110 bytes a session, and
+// millions of strings for the garbage collector to trace); here each is keyed
+// by a 64-bit hash, a pair of 32-bit ints, in one open-addressing table.
 
 const EMPTY = 0;
-const TWO_32 = 2 ** 32;
 
 /** (high, low) int pairs → numbers ≥ 0, exactly; 12 bytes a slot, at most half the slots used. */
 class PairTable {
@@ -82,25 +80,6 @@ export class StringIds {
   set(key: string, value: number): void {
     hashInto(key);
     this.table.set(hashed[0]!, hashed[1]!, value);
-  }
-}
-
-/** Non-negative integers below 2⁵³ (product ids) → numbers, exactly: keyed by their two 32-bit halves (the low one as Int32Array stores it, signed). */
-export class IntegerIds {
-  private readonly table = new PairTable();
-
-  get size(): number {
-    return this.table.size;
-  }
-
-  /** The number set for this key, or -1. */
-  get(key: number): number {
-    return this.table.get(Math.floor(key / TWO_32), key | 0);
-  }
-
-  /** Gives `key` a number ≥ 0 (replacing any it had). */
-  set(key: number, value: number): void {
-    this.table.set(Math.floor(key / TWO_32), key | 0, value);
   }
 }
 
