@@ -20,7 +20,6 @@
 import type { Database, RootDatabase } from "lmdb";
 import {
   addToItem,
-  appendToSession,
   decodeHead,
   decodeItemHead,
   decodeItemTail,
@@ -82,12 +81,11 @@ export interface SessionTables {
 interface Touched {
   uuid: string;
   number: number;
-  /** The session as stored (null: a new session). */
-  stored: Uint8Array | null;
-  /** Its views: those stored, then those the batch adds. */
-  views: number[];
-  storedViews: number;
+  isNew: boolean;
   firstViewAt: number;
+  /** Its views as stored, and those the batch adds. */
+  stored: Float64Array;
+  added: number[];
 }
 
 export class SessionIndex {
@@ -143,19 +141,19 @@ export class SessionIndex {
       if (event.verb !== "viewed" || event.uuid === null) continue;
       let entry = touched.get(event.uuid);
       if (entry === undefined) touched.set(event.uuid, (entry = this.touch(merchant, event, head)));
-      const { views } = entry;
-      if (views.length >= MAX_SESSION_VIEWS) continue;
+      const { stored, added } = entry;
+      if (stored.length + added.length >= MAX_SESSION_VIEWS) continue;
       const product = event.product_id;
-      if (!views.includes(product)) {
+      if (!added.includes(product) && !stored.includes(product)) {
         const viewers = newViewers.get(product);
         if (viewers) viewers.push(entry.number);
         else newViewers.set(product, [entry.number]);
       }
-      views.push(product);
+      added.push(product);
       head.views++;
     }
     if (head.views === viewsBefore) return;
-    for (const entry of touched.values()) if (entry.views.length > entry.storedViews) this.writeSession(merchant, entry);
+    for (const entry of touched.values()) if (entry.added.length > 0) this.writeSession(merchant, entry);
     for (const [product, viewers] of newViewers) this.addViewers(merchant, product, viewers);
     this.tables.heads.put(merchant, encodeHead(head));
   }
@@ -204,22 +202,15 @@ export class SessionIndex {
     const number = this.numberOf(merchant, uuid);
     if (number === undefined) {
       head.live++;
-      return { uuid, number: head.next++, stored: null, views: [], storedViews: 0, firstViewAt: event.at };
+      return { uuid, number: head.next++, isNew: true, firstViewAt: event.at, stored: new Float64Array(0), added: [] };
     }
-    // A copy (getBinary): it is kept while other values are read.
-    const stored = this.tables.sessions.getBinary([merchant, number])!;
-    const views = sessionViews(stored);
-    return { uuid, number, stored, views, storedViews: views.length, firstViewAt: sessionFirstViewAt(stored) };
+    const bytes = this.tables.sessions.getBinaryFast([merchant, number])!;
+    return { uuid, number, isNew: false, firstViewAt: sessionFirstViewAt(bytes), stored: sessionViews(bytes), added: [] };
   }
 
-  private writeSession(merchant: MerchantId, { uuid, number, stored, views, storedViews, firstViewAt }: Touched): void {
-    const { sessions, numbers } = this.tables;
-    if (stored !== null) {
-      sessions.put([merchant, number], appendToSession(stored, views.slice(storedViews)));
-      return;
-    }
-    sessions.put([merchant, number], encodeSession({ uuid, firstViewAt, views }));
-    numbers.put([merchant, uuid], number);
+  private writeSession(merchant: MerchantId, { uuid, number, isNew, firstViewAt, stored, added }: Touched): void {
+    this.tables.sessions.put([merchant, number], encodeSession({ uuid, firstViewAt, views: stored }, added));
+    if (isNew) this.tables.numbers.put([merchant, uuid], number);
   }
 
   /**

@@ -146,7 +146,7 @@ describe("pruning the session index", () => {
     for (const { key, value } of sessions.getRange({ start: [merchant], end: [merchant, "\uffff"] })) {
       const session = decodeSession(value);
       uuids.set(key[1] as number, session.uuid);
-      views[session.uuid] = session.views;
+      views[session.uuid] = [...session.views];
     }
     const source = index.source(merchant);
     const products: Record<number, { viewers: number; recent: string[] }> = {};

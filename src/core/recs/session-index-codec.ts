@@ -17,7 +17,7 @@ export interface IndexedSession {
   /** When it first viewed a product (ms): what its age is counted from. */
   firstViewAt: number;
   /** Product ids in view order, repeats included. */
-  views: number[];
+  views: Float64Array | readonly number[];
 }
 
 /** A merchant's index as a whole. */
@@ -35,26 +35,20 @@ const ITEM_TAIL_RECENT_AT = 4;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encodeSession(session: IndexedSession): Uint8Array {
+/** A session whose views are its `views`, then `more` (a growing session is written from what was read of it and what is new). */
+export function encodeSession(session: IndexedSession, more: readonly number[] = []): Uint8Array {
   const uuid = encoder.encode(session.uuid);
   if (uuid.length > 0xffff) throw new RangeError(`a session uuid of ${uuid.length} bytes is too long to index`);
-  const bytes = new Uint8Array(SESSION_UUID_AT + uuid.length + 8 * session.views.length);
+  const { views } = session;
+  const bytes = new Uint8Array(SESSION_UUID_AT + uuid.length + 8 * (views.length + more.length));
   const view = new DataView(bytes.buffer);
-  view.setUint32(0, session.views.length, true);
+  view.setUint32(0, views.length + more.length, true);
   view.setFloat64(4, session.firstViewAt, true);
   view.setUint16(12, uuid.length, true);
   bytes.set(uuid, SESSION_UUID_AT);
-  writeFloat64s(view, SESSION_UUID_AT + uuid.length, session.views);
-  return bytes;
-}
-
-/** An encoded session with `views` appended, without decoding it. */
-export function appendToSession(stored: Uint8Array, views: readonly number[]): Uint8Array {
-  const bytes = new Uint8Array(stored.length + 8 * views.length);
-  bytes.set(stored.subarray(0, stored.length));
-  const view = new DataView(bytes.buffer);
-  view.setUint32(0, view.getUint32(0, true) + views.length, true);
-  writeFloat64s(view, stored.length, views);
+  const at = SESSION_UUID_AT + uuid.length;
+  for (let i = 0; i < views.length; i++) view.setFloat64(at + 8 * i, views[i]!, true);
+  for (let i = 0; i < more.length; i++) view.setFloat64(at + 8 * (views.length + i), more[i]!, true);
   return bytes;
 }
 
@@ -76,10 +70,9 @@ export function sessionFirstViewAt(bytes: Uint8Array): number {
 }
 
 /** An encoded session's views, in order. */
-export function sessionViews(bytes: Uint8Array): number[] {
-  const view = readable(bytes);
-  const views: number[] = [];
-  for (let at = viewsAt(bytes); at < bytes.length; at += 8) views.push(view.getFloat64(at, true));
+export function sessionViews(bytes: Uint8Array): Float64Array {
+  const views = new Float64Array(sessionViewCount(bytes));
+  readSessionViews(bytes, views);
   return views;
 }
 
@@ -93,10 +86,6 @@ export function readSessionViews(bytes: Uint8Array, into: Float64Array): void {
 
 function viewsAt(session: Uint8Array): number {
   return SESSION_UUID_AT + session[12]! + 256 * session[13]!;
-}
-
-function writeFloat64s(view: DataView, at: number, values: readonly number[]): void {
-  for (let i = 0; i < values.length; i++) view.setFloat64(at + 8 * i, values[i]!, true);
 }
 
 /** An item's tail: how many sessions viewed it, and the most recent of them not folded into its head yet. */
