@@ -15,8 +15,8 @@ export interface AppliedEventLog {
   derivedSequence(merchant: MerchantId): number;
 }
 
-/** Events replayed per slice. */
-const SLICE_EVENTS = 4_000;
+/** Events replayed per slice: about 9 ms of work on Diginetica's log, so events and catalogue writes wait no longer behind a build. */
+const SLICE_EVENTS = 1_000;
 
 export class SessionIndexBuild implements DerivedBuild {
   readonly name = "session_index";

@@ -52,6 +52,8 @@ export const SESSIONS_KEPT_PER_ITEM = DEFAULT_SESSION_KNN.sampleSize;
 export const MAX_SESSION_VIEWS = 100;
 /** Sessions an item's tail gathers before they are folded into its head. */
 const TAIL_FOLD = 64;
+/** Arrival numbers are int32 in item lists (session-index-codec.ts). */
+const MAX_ARRIVAL_NUMBER = 2 ** 31;
 
 /** How long sessions are kept, and how many per merchant at most. */
 export interface SessionRetention {
@@ -201,6 +203,7 @@ export class SessionIndex {
     const uuid = event.uuid!;
     const number = this.numberOf(merchant, uuid);
     if (number === undefined) {
+      if (head.next === MAX_ARRIVAL_NUMBER) throw new RangeError(`the session index of ${merchant} has numbered 2³¹ sessions, all it can`);
       head.live++;
       return { uuid, number: head.next++, isNew: true, firstViewAt: event.at, stored: new Float64Array(0), added: [] };
     }

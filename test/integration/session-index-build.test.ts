@@ -68,7 +68,7 @@ describe("the applier thread and the session index", () => {
     expect(answers(store).every((answer) => answer.length === 0)).toBe(true);
     const writer = new EventWriter(store, { dataDir: dir, sessionRetention: KEEP_ALL });
     await writer.started();
-    // Built in slices of the log (9,000 events: three), then the service counts as ready.
+    // Built in slices of the log (9,000 events: nine), then the service counts as ready.
     await eventually(() => expect(writer.caughtUp).toBe(true), 30_000);
     await writer.close();
     store.refreshSnapshot();

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { open, type RootDatabase } from "lmdb";
 import { describe, expect, it } from "vitest";
-import { decodeSession } from "../../src/core/recs/session-index-codec.js";
+import { decodeSession, encodeHead } from "../../src/core/recs/session-index-codec.js";
 import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn } from "../../src/core/recs/session-knn.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { MAX_SESSION_VIEWS, SESSIONS_KEPT_PER_ITEM, SessionIndex } from "../../src/stores/session-index.js";
@@ -120,6 +120,21 @@ describe("the session index in LMDB", () => {
     const recent = [...index.source("shop")!.recentSessionsWith(HOT)!];
     expect(recent.length).toBeGreaterThanOrEqual(SESSIONS_KEPT_PER_ITEM);
     expect(recent).toEqual(Array.from({ length: recent.length }, (_, i) => SESSIONS_KEPT_PER_ITEM + 250 - recent.length + i));
+    await root.close();
+  });
+
+  it("refuses to number a session past 2³¹, the most an item's list can hold, instead of storing it wrongly", async () => {
+    const root = environment();
+    const index = new SessionIndex(root);
+    const view = (uuid: string): BehaviourEvent => ({ at: 1, uuid, customer_id: null, verb: "viewed", product_id: 1, theme_id: null });
+    root.transactionSync(() => index.apply("shop", [view("first")]));
+    const heads = root.openDB<Uint8Array, string>({ name: "session_index_heads", encoding: "binary" });
+    root.transactionSync(() => {
+      heads.put("shop", encodeHead({ next: 2 ** 31, live: 1, views: 1 }));
+    });
+    // A known session still takes views.
+    root.transactionSync(() => index.apply("shop", [view("first")]));
+    expect(() => root.transactionSync(() => index.apply("shop", [view("second")]))).toThrow(RangeError);
     await root.close();
   });
 });

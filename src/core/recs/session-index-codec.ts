@@ -10,6 +10,8 @@
 //              each, oldest first) that are not folded into its head yet
 //   item head: arrival numbers of the older of its most recent sessions (int32 each, oldest first)
 //   head:      next arrival number, sessions indexed, views indexed (float64 each)
+// Arrival numbers are int32 in item lists, as in the query's scratch: room for
+// 2³¹ sessions per merchant, about six years at a million sessions a day.
 
 /** A session as the index keeps it. */
 export interface IndexedSession {
