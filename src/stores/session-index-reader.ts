@@ -14,6 +14,7 @@ import {
   sessionViewCount,
   type IndexHead,
 } from "../core/recs/session-index-codec.js";
+import { KeySlots } from "../core/recs/key-slots.js";
 import type { SessionSource } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
 import type { SessionTables } from "./session-index.js";
@@ -27,7 +28,10 @@ const MERCHANTS_KEPT = 2;
 /** What a thread has read of one merchant's index, at the head it read it at. */
 interface Kept {
   head: IndexHead;
-  counts: Map<number, number>;
+  /** Products whose viewer counts were read (product ids past 2³¹ make slow Map keys), and the counts by slot. */
+  counted: KeySlots;
+  counts: Uint32Array;
+  /** Sessions' views by arrival number. */
   views: Map<number, Float64Array>;
 }
 
@@ -41,7 +45,7 @@ export class SessionIndexReader {
   /** The merchant's index, whose head (read at this snapshot) is `head`. */
   source(merchant: MerchantId, head: IndexHead): SessionSource {
     const { sessions, itemTails, itemHeads } = this.tables;
-    const { counts, views } = this.keptFor(merchant, head);
+    const { counted, counts, views } = this.keptFor(merchant, head);
     return {
       sessionCount: head.live,
       newestSession: head.next - 1,
@@ -61,14 +65,12 @@ export class SessionIndexReader {
         return this.recent.subarray(0, headCount + tailCount);
       },
       sessionCountWith: (item) => {
-        let count = counts.get(item);
-        if (count === undefined) {
-          const tail = itemTails.getBinaryFast([merchant, item]);
-          count = tail === undefined ? 0 : itemViewers(tail);
-          if (counts.size === COUNTS_KEPT) counts.clear();
-          counts.set(item, count);
-        }
-        return count;
+        if (counted.size === COUNTS_KEPT) counted.clear();
+        const before = counted.size;
+        const slot = counted.slotOf(item);
+        if (slot < before) return counts[slot]!;
+        const tail = itemTails.getBinaryFast([merchant, item]);
+        return (counts[slot] = tail === undefined ? 0 : itemViewers(tail));
       },
       viewsOf: (session) => {
         let found = views.get(session);
@@ -89,7 +91,7 @@ export class SessionIndexReader {
     let kept = this.kept.get(merchant);
     if (kept === undefined || !sameHead(kept.head, head)) {
       if (kept === undefined && this.kept.size === MERCHANTS_KEPT) this.kept.clear();
-      kept = { head, counts: new Map(), views: new Map() };
+      kept = { head, counted: new KeySlots(), counts: new Uint32Array(COUNTS_KEPT), views: new Map() };
       this.kept.set(merchant, kept);
     }
     return kept;

@@ -44,9 +44,15 @@ export class KeySlots {
     }
   }
 
-  /** Gives `key`, which must not be in the table yet, the next slot. */
-  add(key: number): number {
+  /** The slot of `key`, the next one if it was not added since the last clear (then `size` grows by one). */
+  slotOf(key: number): number {
     if (2 * (this.count + 1) > this.table.length) this.grow();
+    const mask = this.table.length - 1;
+    let position = hash(key) & mask;
+    for (; this.marks[position] === this.stamp; position = (position + 1) & mask) {
+      const slot = this.table[position]!;
+      if (this.keys[slot] === key) return slot;
+    }
     const slot = this.count++;
     if (slot === this.keys.length) {
       const keys = new Float64Array(slot * 2);
@@ -54,7 +60,8 @@ export class KeySlots {
       this.keys = keys;
     }
     this.keys[slot] = key;
-    this.place(slot);
+    this.marks[position] = this.stamp;
+    this.table[position] = slot;
     return slot;
   }
 

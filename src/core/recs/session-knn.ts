@@ -98,7 +98,7 @@ export class SessionKnn {
   private similarity = new Float64Array(SCRATCH);
   /** The prefix items' recent sessions, copied one after another (the source's arrays do not outlive the next read). */
   private recent = new Int32Array(SCRATCH);
-  /** Candidate arrival numbers, for the sort that keeps the most recent. */
+  /** Candidates' arrival numbers, for the sort that finds the oldest sampled (oldestSampled). */
   private numbers = new Int32Array(SCRATCH);
 
   /**
@@ -117,9 +117,9 @@ export class SessionKnn {
     const known: number[] = [];
     let copied = 0;
     for (const item of prefix) {
-      let slot = items.find(item);
-      if (slot < 0) {
-        slot = this.addItem(item);
+      const before = items.size;
+      const slot = this.itemSlot(item);
+      if (slot === before) {
         const recent = source.recentSessionsWith(item);
         this.recentLength[slot] = recent === null ? -1 : recent.length;
         if (recent !== null) {
@@ -140,7 +140,9 @@ export class SessionKnn {
 
     // Candidates: the most recent sessions holding any prefix item (arrival
     // numbers grow with time), scored by the weights of the items they share.
+    // Only the sampleSize most recent of them are sampled, so only those are scored.
     const prefixSlots = items.size;
+    const oldestSampled = this.oldestSampled(prefixSlots, config.sampleSize, self);
     for (let slot = 0; slot < prefixSlots; slot++) {
       const count = this.recentLength[slot]!;
       if (count < 0) continue;
@@ -149,17 +151,18 @@ export class SessionKnn {
       const last = first + count - 1;
       for (let k = last; k >= Math.max(first, last + 1 - config.sampleSize); k--) {
         const session = this.recent[k]!;
-        if (session === self) continue;
-        let found = sessions.find(session);
-        if (found < 0) {
-          found = this.addSession(session);
-          this.similarity[found] = 0;
+        if (session === self || session < oldestSampled) continue;
+        const before = sessions.size;
+        const slot = sessions.slotOf(session);
+        if (slot === before) {
+          if (slot === this.similarity.length) this.similarity = grownTo(this.similarity, 2 * slot);
+          this.similarity[slot] = 0;
         }
-        this.similarity[found] = this.similarity[found]! + weight;
+        this.similarity[slot] = this.similarity[slot]! + weight;
       }
     }
     const similarity = this.similarity;
-    const sample = this.mostRecent(config.sampleSize);
+    const sample = Array.from({ length: sessions.size }, (_, slot) => slot);
     const bySimilarity = (a: number, b: number) => similarity[b]! - similarity[a]! || sessions.keyOf(b) - sessions.keyOf(a);
     const neighbours = topInOrder(sample, config.neighbours, bySimilarity);
 
@@ -188,9 +191,7 @@ export class SessionKnn {
       // Each of its items votes once.
       ballot++;
       for (let i = 0; i < views.length; i++) {
-        const item = views[i]!;
-        let slot = items.find(item);
-        if (slot < 0) slot = this.addItem(item);
+        const slot = this.itemSlot(views[i]!);
         if (this.itemBallot[slot] === ballot || (!config.remind && this.itemStep[slot]! > 0)) continue;
         this.itemBallot[slot] = ballot;
         const position = config.positionDecay > 0 ? positionWeight(Math.abs(i - anchor), config.positionDecay) : 1;
@@ -227,23 +228,39 @@ export class SessionKnn {
     return scores;
   }
 
-  /** Session slots of the `count` most recent candidates: the largest arrival numbers (a native numeric sort, when there are more). */
-  private mostRecent(count: number): number[] {
-    const { sessions } = this;
-    const candidates = sessions.size;
-    if (candidates <= count) return Array.from({ length: candidates }, (_, slot) => slot);
-    if (candidates > this.numbers.length) this.numbers = new Int32Array(2 * candidates);
-    const numbers = this.numbers.subarray(0, candidates);
-    for (let slot = 0; slot < candidates; slot++) numbers[slot] = sessions.keyOf(slot);
-    numbers.sort();
-    const sample: number[] = [];
-    for (let k = candidates - count; k < candidates; k++) sample.push(sessions.find(numbers[k]!));
-    return sample;
+  /**
+   * The arrival number of the oldest of the `sampleSize` most recent
+   * candidates: each prefix item's last `sampleSize` sessions but `self`,
+   * sorted (a native numeric sort) and counted from the newest, each once.
+   */
+  private oldestSampled(prefixSlots: number, sampleSize: number, self: number): number {
+    let count = 0;
+    for (let slot = 0; slot < prefixSlots; slot++) count += Math.min(sampleSize, Math.max(0, this.recentLength[slot]!));
+    if (count <= sampleSize) return Number.NEGATIVE_INFINITY;
+    if (count > this.numbers.length) this.numbers = new Int32Array(2 * count);
+    let at = 0;
+    for (let slot = 0; slot < prefixSlots; slot++) {
+      const length = this.recentLength[slot]!;
+      const end = this.recentStart[slot]! + length;
+      for (let k = end - Math.min(sampleSize, Math.max(0, length)); k < end; k++) {
+        const session = this.recent[k]!;
+        if (session !== self) this.numbers[at++] = session;
+      }
+    }
+    const numbers = this.numbers.subarray(0, at).sort();
+    let distinct = 0;
+    for (let k = at - 1; k >= 0; k--) {
+      if (k === at - 1 || numbers[k] !== numbers[k + 1]) distinct++;
+      if (distinct === sampleSize) return numbers[k]!;
+    }
+    return Number.NEGATIVE_INFINITY;
   }
 
-  /** A new item slot, its values reset. */
-  private addItem(item: number): number {
-    const slot = this.items.add(item);
+  /** The item's slot; a new one has its values reset. */
+  private itemSlot(item: number): number {
+    const before = this.items.size;
+    const slot = this.items.slotOf(item);
+    if (slot < before) return slot;
     if (slot === this.itemStep.length) {
       const size = 2 * slot;
       this.itemStep = grownTo(this.itemStep, size);
@@ -259,12 +276,6 @@ export class SessionKnn {
     this.recentLength[slot] = -1;
     this.itemVoted[slot] = 0;
     this.itemBallot[slot] = 0;
-    return slot;
-  }
-
-  private addSession(session: number): number {
-    const slot = this.sessions.add(session);
-    if (slot === this.similarity.length) this.similarity = grownTo(this.similarity, 2 * slot);
     return slot;
   }
 }
