@@ -68,7 +68,7 @@ export interface TaskAnswer {
   body: Uint8Array;
   /**
    * Answered from an index still being built after a start, which covers
-   * part of the catalogue or event log: what the answer may lack, for the
+   * part of the catalogue or sales history: what the answer may lack, for the
    * X-Aisle-Partial header. Such an answer is not cached.
    */
   warming?: string;
