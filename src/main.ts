@@ -97,7 +97,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store,
-    { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs },
+    { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs, sessionRetention: config.sessionRetention },
     () => store.refreshSnapshot(),
     (thread, error) =>
       log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
@@ -109,8 +109,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // the two kinds taking turns (src/pool/warm-up.ts).
   const warming = new WarmUpProgress();
   const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) => {
-    for (const kind of ["search_warm", "sessions_warm"] as const)
-      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, progress);
+    warmIndexes("search_warm", merchantIds, pool, config.workers, log, metrics, progress);
   };
   const services: Services = {
     store,

@@ -9,7 +9,9 @@
 // slice's cart record): a round of refreshes folds the carts into the counts
 // and recomputes each list once however many carts touched it (recomputing
 // one reads every partner of its product), a round at most every
-// REFRESH_EVERY_MS while events keep coming.
+// REFRESH_EVERY_MS while events keep coming. When nothing else is due, it
+// builds derived stores a data dir lacks, and prunes viewed-related's session
+// index to its retention, a slice per transaction.
 //
 // It is also the one writer of the stored shop-wide rankings (trending, top
 // sellers; src/stores/ranking-writer.ts): every RANKINGS_LOOK_MS it looks
@@ -19,6 +21,7 @@
 // applied. Orders are written on the HTTP thread: the counts' stamps, which
 // their transaction moves, are how it learns of them.
 import type { MerchantId } from "../core/types.js";
+import type { SessionRetention } from "../stores/session-index.js";
 import type { Store } from "../stores/store.js";
 import type { EventApplierMessage, EventApplierReply } from "./event-writer.js";
 
@@ -48,6 +51,10 @@ const BUILD_RETRY_MS = 1_000;
 const RANKINGS_LOOK_MS = 1_000;
 /** A ranking refresh reads and computes in turns of about this long, with events applied between them. */
 const RANKINGS_SLICE_MS = 20;
+/** How often the applier looks for sessions past their retention: they age also while no event comes. */
+const PRUNE_EVERY_MS = 60_000;
+/** Sessions pruned per transaction (a few ms). */
+const PRUNE_SLICE = 500;
 
 export class EventApplier {
   /** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
@@ -58,18 +65,22 @@ export class EventApplier {
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
   private rankingsTurn: NodeJS.Timeout | null = null;
+  /** When to look for sessions past their retention next (0: at the first poll). */
+  private nextPruneAt = 0;
   private closing = false;
   /** Builds whose last slice failed, by build and merchant: when each may be tried again. */
   private readonly buildRetryAt = new Map<string, number>();
 
   /**
    * `rankingRefreshMs`: while counts keep changing, a merchant's rankings are
-   * refreshed at most this often. `post` answers the HTTP thread; `exit` ends
+   * refreshed at most this often. `sessionRetention`: which sessions pruning
+   * keeps. `post` answers the HTTP thread; `exit` ends
    * the thread once the store is closed.
    */
   constructor(
     private readonly store: Store,
     private readonly rankingRefreshMs: number,
+    private readonly sessionRetention: SessionRetention,
     private readonly post: (reply: EventApplierReply) => void,
     private readonly exit: () => void,
   ) {}
@@ -82,7 +93,8 @@ export class EventApplier {
       this.refreshAll(merchant);
     }
     this.post({ type: "ready", recovered, through: this.watermarks(), buildsPending: this.buildsPending() });
-    if (this.buildsPending() > 0) this.schedulePoll(0);
+    // Builds and pruning, if any is due.
+    this.schedulePoll(0);
     this.scheduleRankings(0);
   }
 
@@ -144,14 +156,18 @@ export class EventApplier {
       this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
     this.refreshIfDue(quiet);
-    // Derived stores a merchant lacks are built when nothing else is due: events first.
-    if (due.length === 0 && this.refreshRoundStarted === 0) this.buildSlice();
+    // Derived stores a merchant lacks are built when nothing else is due: events first; then pruning.
+    const idle = due.length === 0 && this.refreshRoundStarted === 0;
+    if (idle) this.buildSlice();
     const building = this.nextBuildAt();
-    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building === 0;
+    const pruning = idle && building !== 0 && this.pruneSlice();
+    const more =
+      [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building === 0 || pruning;
     if (this.behind.size > 0 || more) this.schedulePoll(more ? 0 : POLL_MS);
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
-    // A build that waits out a failure still needs its turn, whatever else is quiet.
+    // A build that waits out a failure still needs its turn, whatever else is quiet; sessions age also while no event comes.
     if (building !== null && building > 0) this.schedulePoll(building);
+    this.schedulePoll(Math.max(0, this.nextPruneAt - Date.now()));
   }
 
   private scheduleRankings(delayMs: number): void {
@@ -224,6 +240,26 @@ export class EventApplier {
     }
     this.buildRetryAt.delete(key);
     this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
+  }
+
+  /**
+   * When due, prunes a slice of the first merchant's sessions past their
+   * retention; true while more is due. Once none is, the next look is
+   * PRUNE_EVERY_MS away.
+   */
+  private pruneSlice(): boolean {
+    const now = Date.now();
+    if (now < this.nextPruneAt) return false;
+    try {
+      for (const merchant of this.merchantIds()) {
+        if (this.store.pruneSessionsSync(merchant, this.sessionRetention, now, PRUNE_SLICE) === PRUNE_SLICE) return true;
+      }
+    } catch (error) {
+      // Tried again at the next look.
+      console.error(`pruning the session index failed: ${String((error as Error)?.stack ?? error)}`);
+    }
+    this.nextPruneAt = Date.now() + PRUNE_EVERY_MS;
+    return false;
   }
 
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */

@@ -13,11 +13,11 @@ export interface RefreshSimilarTask {
 
 /**
  * One step of a worker's warm-up of a merchant's in-memory index, so the first
- * shopper does not wait for its build: the search index, or the session index
- * of viewed-related. Works for about `sliceMs`, then answers a WarmReply.
+ * shopper does not wait for its build: the search index. Works for about
+ * `sliceMs`, then answers a WarmReply.
  */
 export interface WarmTask {
-  kind: "search_warm" | "sessions_warm";
+  kind: "search_warm";
   merchantId: string;
   sliceMs: number;
 }
@@ -67,7 +67,7 @@ export interface TaskAnswer {
   body: Uint8Array;
   /**
    * Answered from an index still being built after a start, which covers
-   * part of the catalogue or event log: what the answer may lack, for the
+   * part of the catalogue or sales history: what the answer may lack, for the
    * X-Aisle-Partial header. Such an answer is not cached.
    */
   warming?: string;

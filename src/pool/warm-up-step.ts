@@ -1,6 +1,5 @@
 import { threadId } from "node:worker_threads";
 import type { TaskResult, WarmReply, WarmStep, WarmTask } from "./protocol.js";
-import { warmSessions } from "../recs/session-model.js";
 import { warmSearchIndex } from "../search/merchant-index.js";
 import type { Store } from "../stores/store.js";
 
@@ -17,7 +16,5 @@ function warmStep(store: Store, task: WarmTask): WarmStep {
   switch (task.kind) {
     case "search_warm":
       return warmSearchIndex(store, task.merchantId, task.sliceMs);
-    case "sessions_warm":
-      return warmSessions(store, task.merchantId, task.sliceMs);
   }
 }

@@ -29,6 +29,8 @@ import { StarterVectors } from "./starter-vectors.js";
 import { RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
+import { SessionIndex, type SessionRetention } from "./session-index.js";
+import { SessionIndexBuild } from "./session-index-build.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -164,6 +166,9 @@ export class Store {
   readonly rankings: RankedLists;
   /** Their one writer, the applier thread's background job (other threads only read the lists). */
   readonly rankingWriter: RankingWriter;
+  /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
+  readonly sessionIndex: SessionIndex;
+  private readonly sessionIndexBuild: SessionIndexBuild;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -230,7 +235,14 @@ export class Store {
       collectionsVersion: (merchant: MerchantId) => this.version(merchant, "collections"),
     };
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
-    this.derived = new DerivedBuilds(this.meta, [this.productRender, this.rankingWriter.build, this.starterVectors]);
+    this.sessionIndex = new SessionIndex(root);
+    this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.derived = new DerivedBuilds(this.meta, [
+      this.productRender,
+      this.rankingWriter.build,
+      this.starterVectors,
+      this.sessionIndexBuild,
+    ]);
   }
 
   /**
@@ -849,15 +861,15 @@ export class Store {
 
   /**
    * Applies the oldest logged events not yet applied — at most `maxEvents` —
-   * to each session's and customer's history and the add-to-cart day counts,
-   * logs their carts for the bought-together model, marks the lists those
-   * carts change as stale and moves the merchant's derived watermark past
-   * them, in one transaction: each event is applied exactly once, also after a
-   * crash between the two commits. Returns how many events it applied (0:
-   * nothing was behind) and the products whose bought-together lists the
-   * carts change: the caller refreshes those (refreshNeighboursSync, which
-   * folds the carts into the counts first), at its own pace, since
-   * recomputing a list reads every partner of the product.
+   * to each session's and customer's history, the session index and the
+   * add-to-cart day counts, logs their carts for the bought-together model,
+   * marks the lists those carts change as stale and moves the merchant's
+   * derived watermark past them, in one transaction: each event is applied
+   * exactly once, also after a crash between the two commits. Returns how
+   * many events it applied (0: nothing was behind) and the products whose
+   * bought-together lists the carts change: the caller refreshes those
+   * (refreshNeighboursSync, which folds the carts into the counts first), at
+   * its own pace, since recomputing a list reads every partner of the product.
    */
   deriveEventsSync(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
     return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));
@@ -897,6 +909,11 @@ export class Store {
     for (const id of cartProducts) if (!this.staleLists.doesExist([merchant, id])) this.staleLists.put([merchant, id], true);
     this.meta.put(derivedKey(merchant), through);
     return { applied: events.length, cartProducts };
+  }
+
+  /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
+  pruneSessionsSync(merchant: MerchantId, retention: SessionRetention, now: number, limit: number): number {
+    return this.root.transactionSync(() => this.sessionIndex.prune(merchant, retention, now, limit));
   }
 
   /** The last event sequence whose histories, add counts and carts are stored (0: none yet). */
@@ -951,6 +968,8 @@ export class Store {
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, appended } of touched.values()) this.histories.append(key, appended);
+    // A data dir that lacks the index gets it from the log first (SessionIndexBuild), up to the watermark.
+    if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.apply(merchant, events);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.coCounts.addCarts(merchant, through, carts);

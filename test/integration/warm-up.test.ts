@@ -49,10 +49,9 @@ describe("index warm-up at start", () => {
     expect(stepsOf(await metricsText(), "search_warm")).toBe(steps);
   });
 
-  it("reads the event log into the session index of viewed-related the same way, once per worker", async () => {
+  it("has no step for viewed-related: its session index is read in place, complete from the first request", async () => {
     const demo = t.service.demo!;
-    const steps = await stepsOfFirstBuild("session_index", "sessions_warm");
-    // A session that viewed a product gets related products from the warmed index.
+    // A session that viewed a product gets related products at once, from every session of the demo.
     const uuid = "5b0e7c2a-8f1d-4e3b-9a6c-2d4f8e1b7a90";
     const [productHandle] = demo.sample.handles;
     const event = await fetch(
@@ -62,8 +61,9 @@ describe("index warm-up at start", () => {
     expect(event.status).toBe(200);
     const related = await fetch(`${t.base}/api/v1/products/viewed-related?key=${demo.apiKey}&uuid=${uuid}`);
     expect(related.status).toBe(200);
+    expect(related.headers.get("x-aisle-partial")).toBeNull();
     expect(((await related.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
-    expect(stepsOf(await metricsText(), "sessions_warm")).toBe(steps);
+    expect(await metricsText()).not.toMatch(/sessions_warm|session_index/);
   });
 });
 
@@ -74,7 +74,7 @@ describe("a merchant created while the service runs", () => {
     // Its own warm-up: one more completed read of each index in the worker.
     await eventually(async () => {
       const metrics = await metricsText();
-      for (const what of ["search_index", "session_index"])
+      for (const what of ["search_index"])
         expect(metrics).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${what}"\\} 2$`, "m"));
     });
     await postJson(t, "/admin/v1/merchants/created-later/products", [product(1), product(2)]);
@@ -99,9 +99,9 @@ describe("a shutdown during the warm-up", () => {
     const errors: string[] = [];
     const logger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (message) => errors.push(message) };
     const service = await startTestService({ demo: true, logger });
-    // At once: the demo's search and session indexes are still being built in steps.
+    // At once: the demo's search index is still being built in steps.
     const metrics = await (await fetch(`${service.base}/metrics`)).text();
-    expect(metrics).not.toMatch(/^aisle_build_duration_seconds_count\{what="(search|session)_index"\} [1-9]/m);
+    expect(metrics).not.toMatch(/^aisle_build_duration_seconds_count\{what="search_index"\} [1-9]/m);
     await service.stop();
     expect(errors).toEqual([]);
   }, 60_000);
