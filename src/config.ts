@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { DEFAULT_RATE_LIMITS, RATE_CLASSES, type RateLimit, type RateLimits } from "./core/rate-limit.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
-import type { SessionRetention } from "./stores/session-index.js";
+import type { Retention } from "./stores/retention.js";
 
 export interface Config {
   host: string;
@@ -27,8 +27,8 @@ export interface Config {
   behaviourCacheTtlMs: number;
   /** While orders or add-to-cart events keep coming, the stored rankings (trending, top sellers) are refreshed at most this often. */
   rankingRefreshMs: number;
-  /** What the event applier prunes from viewed-related's session index. */
-  sessionRetention: SessionRetention;
+  /** How long the event applier keeps the event log, histories and sessions, and how many sessions per merchant. */
+  retention: Retention;
   /** Admin and webhook bodies (bulk imports are large). */
   maxBodyBytes: number;
   /** Quick-view search bodies. */
@@ -71,8 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
     rankingRefreshMs: integerSetting(env, "AISLE_RANKING_REFRESH_S", 30, 1) * 1000,
-    sessionRetention: {
-      days: integerSetting(env, "AISLE_SESSION_RETENTION_DAYS", 90, 1),
+    retention: {
+      days: integerSetting(env, "AISLE_EVENT_RETENTION_DAYS", 90, 1),
       // Sessions further back than a million count little: the kNN's recency
       // fade weighs them below exp(−1M / 150k) ≈ 0.13% of the newest.
       maxSessions: integerSetting(env, "AISLE_SESSION_CAP", 1_000_000, 1),

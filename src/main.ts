@@ -97,7 +97,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store,
-    { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs, sessionRetention: config.sessionRetention },
+    { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs, retention: config.retention },
     () => store.refreshSnapshot(),
     (thread, error) =>
       log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),

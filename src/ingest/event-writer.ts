@@ -13,7 +13,7 @@ import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
-import type { SessionRetention } from "../stores/session-index.js";
+import type { Retention } from "../stores/retention.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
 /** What the applier thread is started with. */
@@ -22,7 +22,7 @@ export interface EventThreadData {
   /** While sales or add-to-cart counts keep changing, the stored rankings are refreshed at most this often. */
   rankingRefreshMs: number;
   /** What the applier prunes from viewed-related's session index. */
-  sessionRetention: SessionRetention;
+  retention: Retention;
 }
 
 /** The part of the store that logs events (Store.logEvents). */

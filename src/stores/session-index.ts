@@ -35,6 +35,7 @@ import {
 import { DEFAULT_SESSION_KNN, type SessionSource } from "../core/recs/session-knn.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
+import { retentionCutoff, type Retention } from "./retention.js";
 import { SessionIndexReader } from "./session-index-reader.js";
 
 /**
@@ -54,16 +55,6 @@ export const MAX_SESSION_VIEWS = 100;
 const TAIL_FOLD = 64;
 /** Arrival numbers are int32 in item lists (session-index-codec.ts). */
 const MAX_ARRIVAL_NUMBER = 2 ** 31;
-
-/** How long sessions are kept, and how many per merchant at most. */
-export interface SessionRetention {
-  /** A session that began more than this many days ago is pruned. */
-  days: number;
-  /** Beyond this many, the oldest sessions are pruned. */
-  maxSessions: number;
-}
-
-const DAY_MS = 86_400_000;
 
 /** The index's tables (SessionIndexReader reads them too). */
 export interface SessionTables {
@@ -166,11 +157,11 @@ export class SessionIndex {
    * more than `retention.days` before `now` (ms). Returns how many it pruned
    * (below `limit`: nothing more is due).
    */
-  prune(merchant: MerchantId, retention: SessionRetention, now: number, limit: number): number {
+  prune(merchant: MerchantId, retention: Retention, now: number, limit: number): number {
     const { sessions, numbers, heads } = this.tables;
     const head = this.head(merchant);
     if (head === undefined) return 0;
-    const startedBy = now - retention.days * DAY_MS;
+    const startedBy = retentionCutoff(retention, now);
     // Per product, how many of its viewers go.
     const leaving = new Map<number, number>();
     const pruned = new Set<number>();

@@ -22,14 +22,15 @@ import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
-import { EventHistories } from "./event-histories.js";
+import { EventHistories, type HistoryWalk } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
 import { StarterVectors } from "./starter-vectors.js";
 import { RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
-import { SessionIndex, type SessionRetention } from "./session-index.js";
+import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type Retention, type SessionPairDay } from "./retention.js";
+import { SessionIndex } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
 import { SimilarStore } from "./similar.js";
 import type {
@@ -148,8 +149,11 @@ export class Store {
   readonly dailyAdds: DailyCounts;
   /** Up to format 6: session → the last merchant that logged it. Read, never written: a session belongs to whoever logs it. */
   private readonly sessionMerchants: Database<MerchantId, string>;
-  /** [uuid, merchant] of every merchant that logged the session: one shop's events never move a session away from another. */
-  private readonly sessionMerchantPairs: Database<true, [string, MerchantId]>;
+  /**
+   * [uuid, merchant] of every merchant that logged the session (one shop's
+   * events never move a session away from another) → the day it last did.
+   */
+  private readonly sessionMerchantPairs: Database<SessionPairDay, [string, MerchantId]>;
   private readonly customerEmails: Database<number, Key>;
   private readonly coCounts: CopurchaseCounts;
   private readonly coNeighbours: Database<WeightedIds, Key>;
@@ -180,7 +184,7 @@ export class Store {
   /** Per merchant, the next sequence number logEvents hands out, once it has logged for that merchant. */
   private readonly nextSequences = new Map<MerchantId, number>();
   /** Sessions logEvents has indexed lately: most events come from a session it has seen, and a Map is cheaper than an LMDB read. */
-  private readonly indexedSessions = new RecentMap<string, true>(RECENT_SESSIONS);
+  private readonly indexedSessions = new RecentMap<string, number>(RECENT_SESSIONS);
 
   private constructor(
     private readonly root: RootDatabase,
@@ -822,8 +826,9 @@ export class Store {
    * blocks. They join this event-loop turn's write batch, which lmdb's own
    * write thread commits as one transaction, and with overlappingSync flushes
    * to disk while the next batch is written. Sequence numbers are handed out
-   * from memory: while the service runs it is the log's only writer (a bulk
-   * appendEvents is for seeding and evaluation, with no service running).
+   * from memory: while the service runs it is the log's only appender (a bulk
+   * appendEvents is for seeding and evaluation, with no service running; the
+   * applier only removes records past the retention, pruneEventLogSync).
    * Returns each merchant's first sequence number and a promise that resolves
    * once the batch is committed and flushed, or rejects if its commit failed;
    * the numbers it took then stay unused, a gap readers of the log skip.
@@ -837,7 +842,7 @@ export class Store {
       const lastSequence = first + events.length - 1;
       // Encoded now, so the caller may go on reading the array.
       void this.eventRecords.put([merchant, lastSequence], events);
-      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant, event.at);
       this.nextSequences.set(merchant, lastSequence + 1);
       firsts.set(merchant, first);
       last = this.logMeta.put(eventSequenceKey(merchant), lastSequence);
@@ -851,12 +856,18 @@ export class Store {
     return { firsts, durable };
   }
 
-  /** Adds a session to the session → merchant index (in the write batch or transaction under way) unless it is there already. */
-  private indexSession(uuid: string, merchant: MerchantId): void {
+  /**
+   * Adds a session to the session → merchant index, or moves its pair's day
+   * (what retention prunes by) to the day of `at`, in the write batch or
+   * transaction under way: once a day per session at most.
+   */
+  private indexSession(uuid: string, merchant: MerchantId, at: number): void {
     const memo = `${merchant}\u0000${uuid}`;
-    if (this.indexedSessions.get(memo)) return;
-    if (!this.sessionMerchantPairs.doesExist([uuid, merchant])) void this.sessionMerchantPairs.put([uuid, merchant], true);
-    this.indexedSessions.set(memo, true);
+    const day = dayNumber(at);
+    if ((this.indexedSessions.get(memo) ?? -1) >= day) return;
+    const stored = this.sessionMerchantPairs.get([uuid, merchant]);
+    if (typeof stored !== "number" || stored < day) void this.sessionMerchantPairs.put([uuid, merchant], day);
+    this.indexedSessions.set(memo, Math.max(day, typeof stored === "number" ? stored : day));
   }
 
   /**
@@ -912,8 +923,33 @@ export class Store {
   }
 
   /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
-  pruneSessionsSync(merchant: MerchantId, retention: SessionRetention, now: number, limit: number): number {
+  pruneSessionsSync(merchant: MerchantId, retention: Retention, now: number, limit: number): number {
     return this.root.transactionSync(() => this.sessionIndex.prune(merchant, retention, now, limit));
+  }
+
+  /**
+   * Removes up to `limit` of the merchant's oldest log records (or events
+   * logged one by one) whose events are all before `before` (ms) and applied,
+   * in one transaction of the log's environment; returns how many (below
+   * `limit`: done). The HTTP thread goes on logging meanwhile: it numbers
+   * events from its own counter, which this leaves alone.
+   */
+  pruneEventLogSync(merchant: MerchantId, before: number, limit: number): number {
+    const applied = this.derivedSequence(merchant);
+    return this.logRoot.transactionSync(() => {
+      const oneByOne = pruneLoggedOneByOne(this.eventsOneByOne, merchant, before, applied, limit);
+      return oneByOne + pruneEventRecords(this.eventRecords, merchant, before, applied, limit - oneByOne);
+    });
+  }
+
+  /** A slice of a walk over the merchant's histories, removing those whose latest event is before `before` (EventHistories.prune). */
+  pruneHistoriesSync(merchant: MerchantId, before: number, walk: HistoryWalk | null, limit: number): HistoryWalk | null {
+    return this.root.transactionSync(() => this.histories.prune(merchant, before, walk, limit));
+  }
+
+  /** A slice of a walk over the session → merchant pairs, removing those last logged before `before` (pruneSessionPairs). */
+  pruneSessionPairsSync(before: number, now: number, after: [string, MerchantId] | null, limit: number): [string, MerchantId] | null {
+    return this.logRoot.transactionSync(() => pruneSessionPairs(this.sessionMerchantPairs, before, now, after, limit));
   }
 
   /** The last event sequence whose histories, add counts and carts are stored (0: none yet). */
@@ -929,7 +965,7 @@ export class Store {
       const record = events.slice(start, start + BULK_RECORD_EVENTS);
       this.eventRecords.put([merchant, before + start + record.length], record);
     }
-    for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+    for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant, event.at);
     const lastSequence = before + events.length;
     this.logMeta.put(counterKey, lastSequence);
     this.nextSequences.set(merchant, lastSequence + 1);

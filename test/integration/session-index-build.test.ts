@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { EventWriter } from "../../src/ingest/event-writer.js";
 import { relatedToViews } from "../../src/recs/related-to-views.js";
-import type { SessionRetention } from "../../src/stores/session-index.js";
+import type { Retention } from "../../src/stores/retention.js";
 import { Store } from "../../src/stores/store.js";
 import { eventually } from "../helpers/service.js";
 import { dumpDataDir, KEYED_TABLES } from "../helpers/session-index.js";
@@ -17,7 +17,7 @@ import { applierThread } from "../helpers/applier-thread.js";
 const tempDir = tempDirs("aisle-session-index-build-");
 
 /** A retention nothing here reaches. */
-const KEEP_ALL: SessionRetention = { days: 3_650, maxSessions: 1_000_000 };
+const KEEP_ALL: Retention = { days: 3_650, maxSessions: 1_000_000 };
 const HOUR_MS = 3_600_000;
 
 /** `count` views of sessions `s<first>` on, each viewing three of 40 products, starting at `at`. */
@@ -67,7 +67,7 @@ describe("the applier thread and the session index", () => {
     store = Store.open(dir);
     expect(store.pendingBuilds().map(({ build, merchant }) => [build.name, merchant])).toEqual([["session_index", "shop"]]);
     expect(answers(store).every((answer) => answer.length === 0)).toBe(true);
-    const writer = new EventWriter(store, applierThread(dir, { sessionRetention: KEEP_ALL }));
+    const writer = new EventWriter(store, applierThread(dir, { retention: KEEP_ALL }));
     await writer.started();
     // Built in slices of the log (9,000 events: nine), then the service counts as ready.
     await eventually(() => expect(writer.waitingFor).toEqual([]), 30_000);
@@ -84,7 +84,7 @@ describe("the applier thread and the session index", () => {
     const store = await storeWithMerchant(dir);
     // 200 sessions that began 100 days ago, then 1,000 of the last hour.
     await store.appendEvents("shop", [...sessions(0, 200, Date.now() - 100 * 24 * HOUR_MS), ...sessions(200, 1_000, Date.now() - HOUR_MS)]);
-    const writer = new EventWriter(store, applierThread(dir, { sessionRetention: { days: 90, maxSessions: 600 } }));
+    const writer = new EventWriter(store, applierThread(dir, { retention: { days: 90, maxSessions: 600 } }));
     await writer.started();
     await eventually(() => {
       store.refreshSnapshot();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { EventApplier } from "../../src/ingest/event-applier.js";
 import type { EventApplierMessage, EventApplierReply } from "../../src/ingest/event-writer.js";
 import type { DerivedBuild } from "../../src/stores/derived-builds.js";
-import type { SessionRetention } from "../../src/stores/session-index.js";
+import type { Retention } from "../../src/stores/retention.js";
 import type { Store } from "../../src/stores/store.js";
 
 /** A store with builds of given slice counts (a negative count: every slice fails) and an event log of `behind` events. */
@@ -38,12 +38,15 @@ function fakeStore(slices: Record<string, number>) {
     refreshNeighboursSync() {},
     // The ranking job finds nothing due in these tests.
     rankingWriter: { due: () => false },
-    pruneSessionsSync(_merchant: string, _retention: SessionRetention, _now: number, max: number) {
+    pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
       const pruned = Math.min(expired, max);
       expired -= pruned;
       pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
       return pruned;
     },
+    pruneEventLogSync: () => 0,
+    pruneHistoriesSync: () => null,
+    pruneSessionPairsSync: () => null,
     close: async () => {},
   };
   return {
@@ -57,7 +60,7 @@ function fakeStore(slices: Record<string, number>) {
   };
 }
 
-const RETENTION: SessionRetention = { days: 90, maxSessions: 1_000_000 };
+const RETENTION: Retention = { days: 90, maxSessions: 1_000_000 };
 const logged = (count: number): EventApplierMessage => ({ type: "logged", counts: [["shop", count]] });
 
 afterEach(() => {
