@@ -58,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const logLevel = env.AISLE_LOG_LEVEL ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     throw new ConfigError(`AISLE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  const eventDays = integerSetting(env, "AISLE_EVENT_RETENTION_DAYS", 90, 1);
   const config: Config = {
     host: env.HOST ?? "0.0.0.0",
     port: integerSetting(env, "PORT", 8080, 0),
@@ -72,7 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
     rankingRefreshMs: integerSetting(env, "AISLE_RANKING_REFRESH_S", 30, 1) * 1000,
     retention: {
-      days: integerSetting(env, "AISLE_EVENT_RETENTION_DAYS", 90, 1),
+      days: eventDays,
+      sessionDays: integerSetting(env, "AISLE_SESSION_RETENTION_DAYS", eventDays, 1),
       // Sessions further back than a million count little: the kNN's recency
       // fade weighs them below exp(−1M / 150k) ≈ 0.13% of the newest.
       maxSessions: integerSetting(env, "AISLE_SESSION_CAP", 1_000_000, 1),

@@ -27,7 +27,7 @@ export function* retentionPass(
   now: number,
   walkAll: boolean,
 ): Generator<void, void, void> {
-  const before = retentionCutoff(retention, now);
+  const before = retentionCutoff(retention.days, now);
   for (const merchant of merchants) {
     yield* slices(() => store.pruneSessionsSync(merchant, retention, now, SESSION_PRUNE_SLICE) === SESSION_PRUNE_SLICE);
     yield* slices(() => store.pruneEventLogSync(merchant, before, LOG_PRUNE_SLICE) === LOG_PRUNE_SLICE);

@@ -8,17 +8,19 @@ import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 
 export interface Retention {
-  /** Events, histories and sessions older than this many days are pruned. */
+  /** The event log's events and histories older than this many days are pruned. */
   days: number;
+  /** viewed-related's sessions that began more than this many days ago are pruned. */
+  sessionDays: number;
   /** Beyond this many sessions of a merchant, viewed-related's session index prunes the oldest. */
   maxSessions: number;
 }
 
 const DAY_MS = 86_400_000;
 
-/** Events before this time (ms) are past the retention at `now`. */
-export function retentionCutoff(retention: Retention, now: number): number {
-  return now - retention.days * DAY_MS;
+/** Events before this time (ms) are past `days` of retention at `now`. */
+export function retentionCutoff(days: number, now: number): number {
+  return now - days * DAY_MS;
 }
 
 /**

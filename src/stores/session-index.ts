@@ -161,7 +161,7 @@ export class SessionIndex {
     const { sessions, numbers, heads } = this.tables;
     const head = this.head(merchant);
     if (head === undefined) return 0;
-    const startedBy = retentionCutoff(retention, now);
+    const startedBy = retentionCutoff(retention.sessionDays, now);
     // Per product, how many of its viewers go.
     const leaving = new Map<number, number>();
     const pruned = new Set<number>();

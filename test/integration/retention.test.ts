@@ -18,8 +18,8 @@ import { tempDirs } from "../helpers/temp-dirs.js";
 const tempDir = tempDirs("aisle-retention-");
 const DAY_MS = 86_400_000;
 const NOW = Date.now();
-const RETENTION: Retention = { days: 90, maxSessions: 1_000_000 };
-const BEFORE = retentionCutoff(RETENTION, NOW);
+const RETENTION: Retention = { days: 90, sessionDays: 90, maxSessions: 1_000_000 };
+const BEFORE = retentionCutoff(RETENTION.days, NOW);
 
 const view = (uuid: string | null, product: number, at: number, customer: number | null = null): BehaviourEvent => ({
   at,
@@ -37,7 +37,7 @@ function pruneHistories(store: Store, limit: number): void {
 }
 
 function prunePairs(store: Store, now: number, limit: number): void {
-  const before = retentionCutoff(RETENTION, now);
+  const before = retentionCutoff(RETENTION.days, now);
   let after = store.pruneSessionPairsSync(before, now, null, limit);
   while (after !== null) after = store.pruneSessionPairsSync(before, now, after, limit);
 }

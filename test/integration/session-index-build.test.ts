@@ -17,7 +17,7 @@ import { applierThread } from "../helpers/applier-thread.js";
 const tempDir = tempDirs("aisle-session-index-build-");
 
 /** A retention nothing here reaches. */
-const KEEP_ALL: Retention = { days: 3_650, maxSessions: 1_000_000 };
+const KEEP_ALL: Retention = { days: 3_650, sessionDays: 3_650, maxSessions: 1_000_000 };
 const HOUR_MS = 3_600_000;
 
 /** `count` views of sessions `s<first>` on, each viewing three of 40 products, starting at `at`. */
@@ -84,7 +84,7 @@ describe("the applier thread and the session index", () => {
     const store = await storeWithMerchant(dir);
     // 200 sessions that began 100 days ago, then 1,000 of the last hour.
     await store.appendEvents("shop", [...sessions(0, 200, Date.now() - 100 * 24 * HOUR_MS), ...sessions(200, 1_000, Date.now() - HOUR_MS)]);
-    const writer = new EventWriter(store, applierThread(dir, { retention: { days: 90, maxSessions: 600 } }));
+    const writer = new EventWriter(store, applierThread(dir, { retention: { days: 3_650, sessionDays: 90, maxSessions: 600 } }));
     await writer.started();
     await eventually(() => {
       store.refreshSnapshot();

@@ -180,7 +180,8 @@ describe("pruning the session index", () => {
     // On day 45 with 30 days kept, sessions 0-14 began too long ago; a cap of 20 takes 15-19 too.
     const now = Date.UTC(2026, 0, 1) + 45 * DAY_MS;
     let pruned = 0;
-    for (let step; (step = root.transactionSync(() => index.prune("shop", { days: 30, maxSessions: 20 }, now, 7))) > 0;) pruned += step;
+    for (let step; (step = root.transactionSync(() => index.prune("shop", { days: 3_650, sessionDays: 30, maxSessions: 20 }, now, 7))) > 0;)
+      pruned += step;
     expect(pruned).toBe(20);
     expect(index.numberOf("shop", "s19")).toBeUndefined();
 
@@ -195,7 +196,7 @@ describe("pruning the session index", () => {
     expect(contents(root, index, "shop")).toEqual(expected);
     expect(expected.live).toBe(20);
     // Nothing more is due.
-    expect(root.transactionSync(() => index.prune("shop", { days: 30, maxSessions: 20 }, now, 7))).toBe(0);
+    expect(root.transactionSync(() => index.prune("shop", { days: 3_650, sessionDays: 30, maxSessions: 20 }, now, 7))).toBe(0);
     await root.close();
   });
 
@@ -204,7 +205,7 @@ describe("pruning the session index", () => {
     const index = new SessionIndex(root);
     root.transactionSync(() => index.apply("shop", agedLog()));
     const now = Date.UTC(2026, 0, 1) + 45 * DAY_MS;
-    root.transactionSync(() => index.prune("shop", { days: 365, maxSessions: 1 }, now, 100));
+    root.transactionSync(() => index.prune("shop", { days: 3_650, sessionDays: 365, maxSessions: 1 }, now, 100));
     expect(index.head("shop")?.live).toBe(1);
     // s39 viewed products 4 and 100 only.
     const source = index.source("shop")!;

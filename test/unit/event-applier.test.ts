@@ -60,7 +60,7 @@ function fakeStore(slices: Record<string, number>) {
   };
 }
 
-const RETENTION: Retention = { days: 90, maxSessions: 1_000_000 };
+const RETENTION: Retention = { days: 90, sessionDays: 90, maxSessions: 1_000_000 };
 const logged = (count: number): EventApplierMessage => ({ type: "logged", counts: [["shop", count]] });
 
 afterEach(() => {
