@@ -133,12 +133,15 @@ async function sample(aisle: AisleProcess, requests: number, startedAt: number):
   const { anon, file } = rssPartsMB(aisle.pid);
   const atS = (performance.now() - startedAt) / 1000;
   const value = await metrics(aisle.origin);
+  const mb = (series: string) => value(series) / 1024 / 1024;
   return {
     requests,
     atS,
     anonMB: anon,
     fileMB: file,
-    cacheMB: value("aisle_response_cache_bytes") / 1024 / 1024,
+    httpHeapMB: mb("aisle_nodejs_heap_size_total_bytes"),
+    httpExternalMB: mb("aisle_nodejs_external_memory_bytes"),
+    cacheMB: mb("aisle_response_cache_bytes"),
     unappliedEvents: value("aisle_events_unapplied"),
   };
 }

@@ -30,7 +30,16 @@ export function plateauOf(samples: readonly MemorySample[], total: number, windo
 const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)}%`;
 
 function sampleRow(label: string, s: MemorySample): string[] {
-  return [label, `${s.atS.toFixed(1)} s`, mb(s.anonMB), mb(s.fileMB), mb(s.cacheMB), count(s.unappliedEvents)];
+  return [
+    label,
+    `${s.atS.toFixed(1)} s`,
+    mb(s.anonMB),
+    mb(s.fileMB),
+    `${mb(s.httpHeapMB)} / ${mb(s.httpExternalMB)}`,
+    mb(s.anonMB - s.httpHeapMB - s.httpExternalMB),
+    mb(s.cacheMB),
+    count(s.unappliedEvents),
+  ];
 }
 
 function runSection(run: MemoryRun, report: MemoryReport, letter: string): string[] {
@@ -39,7 +48,21 @@ function runSection(run: MemoryRun, report: MemoryReport, letter: string): strin
   if (run.samples.length > 0) {
     const rows = run.samples.map((s) => sampleRow(count(s.requests), s));
     if (run.idle) rows.push(sampleRow("idle after", run.idle));
-    out.push(renderTable(["requests sent", "at", "anon RSS", "file RSS", "response cache", "events unapplied"], rows));
+    out.push(
+      renderTable(
+        [
+          "requests sent",
+          "at",
+          "anon RSS",
+          "file RSS",
+          "HTTP thread: V8 heap / external",
+          "anon beyond the HTTP thread's",
+          "response cache",
+          "events unapplied",
+        ],
+        rows,
+      ),
+    );
   }
   if (run.answered) {
     const a = run.answered;
@@ -72,7 +95,7 @@ export function formatMemoryReport(report: MemoryReport | null, loadAtStart: num
     out.push(
       `Plateau: anonymous RSS grew by less than ${(report.plateauGrowth * 100).toFixed(0)}% over the last ${count(report.plateauWindow)} of the ${count(report.total)} requests (the sample at ${count(report.total - report.plateauWindow)} against the last).`,
       `Runs: each on a fresh \`aisle serve\` of the demo (seeded into an empty data dir, sampled from after its similar-products model is trained), every AISLE_RATE_LIMIT_<CLASS>=off; ${settings}. Load: one ${report.generator} process, 1 thread, building each request in Lua, on the same cores as the server; a probe of a few hundred requests outside the run's own range checks they are answered 2xx first.`,
-      `Samples: the server's /proc/<pid>/status at 0 and every ${count(report.every)} requests sent, while the load runs (answers lag by at most the connections): RssAnon (V8 heaps of every thread, the response cache, native buffers) and RssFile (pages of the LMDB map the process touched, and ~40 MB of the node binary and libraries, which the kernel may drop and read again), then /metrics for the response cache's bytes and the events acknowledged but not yet applied (held on the HTTP thread until the applier has them). "idle after": once every event is applied, ${report.idleS} s after the load.`,
+      `Samples: the server's /proc/<pid>/status at 0 and every ${count(report.every)} requests sent, while the load runs (answers lag by at most the connections): RssAnon (V8 heaps of every thread, the response cache, native buffers) and RssFile (pages of the LMDB map the process touched, and ~40 MB of the node binary and libraries, which the kernel may drop and read again), then /metrics for the HTTP thread's V8 heap (committed) and external memory (array buffers, the response cache's bodies among them), the response cache's bytes and the events acknowledged but not yet applied (held on the HTTP thread until the applier has them). "Anon beyond the HTTP thread's" is anon RSS less that heap and external memory: the pool workers' and the applier's heaps, thread stacks and native allocations (LMDB's, uWS's). "idle after": once every event is applied, ${report.idleS} s after the load.`,
     );
   }
   for (const error of errors) out.push(`NOT MEASURED: ${error}`);

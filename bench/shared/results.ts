@@ -327,6 +327,13 @@ export interface MemorySample {
   atS: number;
   anonMB: number;
   fileMB: number;
+  /**
+   * The HTTP thread's V8 heap (committed) and its external memory (array
+   * buffers: the response cache's bodies), from /metrics; what anonMB holds
+   * beyond them is the other threads' heaps (pool workers, applier) and native memory.
+   */
+  httpHeapMB: number;
+  httpExternalMB: number;
   /** aisle_response_cache_bytes, in MB. */
   cacheMB: number;
   /** aisle_events_unapplied: acknowledged events still held for the applier. */

@@ -6,7 +6,7 @@ import type { MemorySample } from "../../bench/shared/results.js";
 function series(anonAt: (requests: number) => number): MemorySample[] {
   return Array.from({ length: 11 }, (_, i) => {
     const requests = i * 100_000;
-    return { requests, atS: i, anonMB: anonAt(requests), fileMB: 100, cacheMB: 0, unappliedEvents: 0 };
+    return { requests, atS: i, anonMB: anonAt(requests), fileMB: 100, httpHeapMB: 50, httpExternalMB: 10, cacheMB: 0, unappliedEvents: 0 };
   });
 }
 
