@@ -29,8 +29,8 @@ const PRODUCT_READS_LIMIT = { perSecond: 1_000, burst: 2_000 };
 const CACHED_URLS = 16;
 /**
  * Key B: two wrk processes (cached, uncached) of 2 connections each, every
- * connection pausing 10 ms after each answer: under 200 req/s apiece, about a
- * third of the limit together, so B is never refused itself.
+ * connection pausing 10 ms after each answer: under 200 req/s apiece, under 400
+ * together, well under the limit, so B is never refused itself.
  */
 const B_CONNECTIONS = 2;
 const B_PAUSE_MS = 10;
