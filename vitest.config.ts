@@ -16,6 +16,11 @@ export default defineConfig({
         extends: true,
         test: { name: "integration", include: ["test/integration/**/*.test.ts"], setupFiles: ["test/helpers/check-responses.setup.ts"] },
       },
+      // The demo storefront in Debian's chromium (playwright-core), against a real service: after `npm run build`.
+      {
+        extends: true,
+        test: { name: "browser", include: ["test/browser/**/*.test.ts"], setupFiles: ["test/helpers/check-responses.setup.ts"] },
+      },
     ],
   },
 });

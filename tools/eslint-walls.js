@@ -38,6 +38,7 @@ const BROWSER_CODE = [
     may: ["client/src/"],
     why: "the typed client runs in browsers and in Node on fetch alone, and could be published as its own package",
   },
+  { folder: "storefront/", may: ["storefront/", "client/src/"], why: "the demo storefront runs in browsers on the typed client" },
 ];
 
 const isRelative = (specifier) => specifier.startsWith(".");

@@ -141,6 +141,14 @@ describe("HTTP front end", () => {
     expect((await fetch(`${t.base}/api/v1/sources?key=${key}`)).status).toBe(200);
   });
 
+  it("answers /demo with a 404 naming why when the data dir has no demo merchant", async () => {
+    for (const path of ["/demo", "/demo/products/product-1", "/demo/images/product-1-1.svg"]) {
+      const res = await fetch(`${t.base}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: string }).error, path).toMatch(/no demo merchant/);
+    }
+  });
+
   it("answers the deprecated quick-view settings endpoint with the spec's 404", async () => {
     const res = await fetch(`${t.base}/api/v1/smart-search/settings/quick-view?key=${key}`);
     expect(res.status).toBe(404);
