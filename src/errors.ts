@@ -5,6 +5,7 @@ import { InvalidInput } from "./core/ingest/fields.js";
 import { BadSearchRequest } from "./core/search/request.js";
 import { EventBacklogFull } from "./ingest/event-writer.js";
 import { PoolSaturatedError, TaskFailedError } from "./pool/protocol.js";
+import { SourceExistsError } from "./stores/custom-sources.js";
 import { AlreadyExistsError } from "./stores/store.js";
 
 export const ERRORS = {
@@ -49,9 +50,10 @@ export function toApiError(error: unknown): ApiError {
   // Validation names the object and field; nothing was written.
   if (error instanceof InvalidInput) return new ApiError("invalid_body", error.message);
   if (error instanceof BadSearchRequest) return new ApiError("invalid_params", `Invalid request: ${error.message}`);
-  if (error instanceof AlreadyExistsError) return new ApiError("conflict", error.message);
+  if (error instanceof AlreadyExistsError || error instanceof SourceExistsError) return new ApiError("conflict", error.message);
   if (error instanceof PoolSaturatedError) return new ApiError("overloaded");
   if (error instanceof EventBacklogFull) return new ApiError("overloaded", error.message);
-  if (error instanceof TaskFailedError && error.code === "merchant_not_found") return new ApiError("not_found", error.message);
+  if (error instanceof TaskFailedError && (error.code === "merchant_not_found" || error.code === "source_not_found"))
+    return new ApiError("not_found", error.message);
   return new ApiError("internal");
 }

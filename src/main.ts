@@ -17,6 +17,8 @@ import { EventWriter } from "./ingest/event-writer.js";
 import { metaRoutes } from "./http/routes/meta.js";
 import { searchRoutes } from "./http/routes/search.js";
 import { storefrontRoutes } from "./http/routes/storefront.js";
+import { customSourceRoute } from "./http/routes/custom-source.js";
+import { sourceAdminRoutes } from "./http/routes/source-admin.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
@@ -128,8 +130,11 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   };
   const router = new Router([
     ...storefrontRoutes(services),
+    customSourceRoute(services),
     ...searchRoutes(services),
     ...eventRoutes(services, events),
+    // Before the admin routes of record kinds, whose /:kind pattern would take /sources too.
+    ...sourceAdminRoutes(services),
     ...adminRoutes(services),
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),

@@ -8,6 +8,7 @@ import { salesList } from "../src/lists/sales-lists.js";
 import { recommended } from "../src/lists/recommended.js";
 import { purchased, viewed } from "../src/lists/history.js";
 import { viewedRelated } from "../src/lists/viewed-related.js";
+import { customSource } from "../src/lists/custom-source.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { warmUp } from "../src/pool/warm-up-step.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
@@ -44,6 +45,8 @@ async function run(task: Task): Promise<TaskResult> {
       return answer(viewedRelated(store, task));
     case "purchased":
       return answer(purchased(store, task));
+    case "custom_source":
+      return customSource(store, task);
     case "refresh_similar":
       return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":

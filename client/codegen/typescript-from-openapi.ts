@@ -95,7 +95,13 @@ function plainType(type: string, schema: SchemaObject, readonlyArrays: boolean):
 
 function objectType(schema: SchemaObject, readonlyArrays: boolean): string {
   const properties = Object.entries(schema.properties ?? {});
-  if (properties.length === 0) return schema.additionalProperties === false ? "Record<string, never>" : "Record<string, unknown>";
+  const { additionalProperties } = schema;
+  if (properties.length === 0) {
+    if (additionalProperties === false) return "Record<string, never>";
+    return typeof additionalProperties === "object"
+      ? `Record<string, ${typeOf(additionalProperties, readonlyArrays)}>`
+      : "Record<string, unknown>";
+  }
   return `{\n${members(schema, readonlyArrays)}}`;
 }
 
@@ -147,7 +153,8 @@ function keyOf(document: OpenApiDocument, operation: Operation): { name: string;
 }
 
 function paramsInterface(name: string, operation: Operation): string {
-  const parameters = (operation.definition.parameters ?? []).filter((p) => p.in === "query" && !p.deprecated);
+  // Path parameters are given with the query's: the client puts them in the path.
+  const parameters = (operation.definition.parameters ?? []).filter((p) => (p.in === "query" || p.in === "path") && !p.deprecated);
   const body = parameters
     .map((p) => `${comment(p.description)}${propertyName(p.name)}${p.required ? "" : "?"}: ${typeOf(p.schema, true)};\n`)
     .join("");

@@ -310,6 +310,20 @@ export interface PurchasedProductList {
   };
 }
 
+export interface RuleMetadata {
+  /** Indexes (from 0) of the rules whose conditions held, top to bottom, up to the first matched exit_if_matched. */
+  rules_matched: number[];
+  /** Per product id shown: the index of the rule that returned or pinned it, or the name of the built-in fallback source. */
+  sources: Record<string, number | string>;
+  /** Products and collections the rules name that the shop does not have, each with its place in the source. */
+  warnings?: string[];
+}
+
+export interface CustomProductList {
+  data: Product[];
+  metadata: RuleMetadata;
+}
+
 export interface EventReceipt {
   /** Confirms the event is stored. */
   data: string;
@@ -721,6 +735,64 @@ export interface PurchasedProductsParams {
   country_code?: string;
 }
 
+/** The query parameters of GET /api/v1/custom/id/{source_id} (Custom source). */
+export interface CustomSourceParams {
+  /** The id of one of the merchant's custom sources (as /api/v1/sources lists them). */
+  source_id: string;
+  /** Comma-separated ids of the input products (the product page's product, for example). */
+  platform_product_ids?: readonly number[];
+  /** Comma-separated variant ids; their products are input products too. */
+  platform_variant_ids?: readonly number[];
+  /** The collection recommended and top sellers rules rank within. */
+  platform_collection_id?: number;
+  /** The shopper, when known: customer conditions and the purchased, viewed and viewed-related sources read it. */
+  platform_customer_id?: number;
+  /** Session id, as sent with the events: the viewed and viewed-related sources read it. */
+  uuid?: string;
+  /** Comma-separated ids of the products in the shopper's cart. */
+  cart_product_ids?: readonly number[];
+  /** Comma-separated ids of the variants in the shopper's cart. */
+  cart_variant_ids?: readonly number[];
+  /** Comma-separated quantity of each cart line, in the order of cart_variant_ids (of cart_product_ids when no variant ids are given); 1 each when left out. */
+  cart_quantities?: readonly number[];
+  /** The cart as one JSON parameter, in the shape of the storefront's cart: {"items": [{"product_id", "variant_id", "quantity"}]} (each line needs a product_id or a variant_id); replaces cart_product_ids, cart_variant_ids and cart_quantities. */
+  cart?: string;
+  /** ISO 3166-1 alpha-2 code of a market region. Variant prices come from the first active market that contains the country and only products in its catalogue are returned. A code no active market contains returns the shop's default prices and catalogue. Also accepted as presentment_prices, its deprecated spelling. */
+  country_code?: string;
+  /** Maximum number of products returned (1 to 50). */
+  limit?: number;
+  /** pretty: human-readable response formatting. */
+  format?: "pretty";
+  /** Out-of-stock products are excluded; set to no to include them. A product is in stock when any variant has stock, allows overselling or is not inventory-managed. */
+  filter_oos?: "yes" | "no";
+  /** yes: products are returned with a metafields property. */
+  metafields?: "yes" | "no";
+  /** yes: variants are returned with a metafields property. */
+  variant_metafields?: "yes" | "no";
+  /** Comma-separated product metafields of the form namespace.key to return. */
+  metafield_ns_key?: readonly string[];
+  /** Comma-separated variant metafields of the form namespace.key to return. */
+  variant_metafield_ns_key?: readonly string[];
+  /** Comma-separated product metafield namespaces; all metafields in them are returned. */
+  metafield_ns?: readonly string[];
+  /** Comma-separated variant metafield namespaces; all metafields in them are returned. */
+  variant_metafield_ns?: readonly string[];
+  /** Only products with a variant priced at or below this amount (less than or equal, as the spec defines it). */
+  any_variant_price_less_than?: string;
+  /** Only products with a variant priced at or below this amount. */
+  any_variant_price_less_than_or_equal_to?: string;
+  /** Only products with a variant at exactly this price. */
+  any_variant_price_equal_to?: string;
+  /** Only products with a variant priced above this amount. */
+  variant_price_greater_than?: string;
+  /** Only products with a variant priced at or above this amount. */
+  variant_price_greater_than_or_equal_to?: string;
+  /** yes: variants that fail the price conditions are removed from each returned product. */
+  unset_variants?: "yes" | "no";
+  /** yes: the cached response is discarded and a new one is computed. */
+  bust_cache?: "yes" | "no";
+}
+
 /** The query parameters of POST /api/v1/analytics/event (Analytics event (deprecated)). */
 export interface LogEventParams {
   /** Event subject. */
@@ -780,6 +852,8 @@ export interface Operations {
   viewedProducts: { params: ViewedProductsParams; body: undefined; answer: ProductList };
   /** GET /api/v1/products/purchased: Purchased by the customer */
   purchasedProducts: { params: PurchasedProductsParams; body: undefined; answer: PurchasedProductList };
+  /** GET /api/v1/custom/id/{source_id}: Custom source */
+  customSource: { params: CustomSourceParams; body: undefined; answer: CustomProductList };
   /** POST /api/v1/analytics/event: Analytics event (deprecated) */
   logEvent: { params: LogEventParams; body: undefined; answer: EventReceipt };
   /** GET /api/v1/sources: Sources */
@@ -807,6 +881,7 @@ export const OPERATIONS = {
   viewedRelatedProducts: { method: "GET", path: "/api/v1/products/viewed-related", key: { name: "key", required: true }, body: false },
   viewedProducts: { method: "GET", path: "/api/v1/products/viewed", key: { name: "key", required: false }, body: false },
   purchasedProducts: { method: "GET", path: "/api/v1/products/purchased", key: { name: "key", required: true }, body: false },
+  customSource: { method: "GET", path: "/api/v1/custom/id/{source_id}", key: { name: "key", required: true }, body: false },
   logEvent: { method: "POST", path: "/api/v1/analytics/event", key: { name: "key", required: true }, body: false },
   listSources: { method: "GET", path: "/api/v1/sources", key: { name: "key", required: false }, body: false },
   quickViewSettings: {

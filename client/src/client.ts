@@ -80,8 +80,16 @@ export function createClient(options: ClientOptions): Client {
   // Looked up per call: a page or test may replace the global fetch after the client is made.
   const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
 
-  const url = (info: OperationInfo, params: Record<string, QueryValue>): string =>
-    `${base}${info.path}${queryString(info.key ? { [info.key.name]: options.key, ...params } : params)}`;
+  /** The operation's path with its `{name}` parameters filled in, and the other parameters as the query. */
+  const url = (info: OperationInfo, params: Record<string, QueryValue>): string => {
+    const query = { ...params };
+    const path = info.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = query[name];
+      delete query[name];
+      return encodeURIComponent(String(value));
+    });
+    return `${base}${path}${queryString(info.key ? { [info.key.name]: options.key, ...query } : query)}`;
+  };
 
   async function call(info: OperationInfo, params: Record<string, QueryValue>, body: unknown, signal: AbortSignal | undefined) {
     const response = await fetchFn(url(info, params), {

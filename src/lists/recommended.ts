@@ -53,7 +53,14 @@ function collectionCandidates(
     : chainCandidates(bestSellers, () => members);
 }
 
-export function recommended(store: Store, task: RecommendedTask): Uint8Array {
+/** What a recommendation offers, and what its list leaves out: the inputs, and everything outside a given collection. */
+export interface RecommendationCandidates {
+  candidates: Iterable<number>;
+  excludedIds: number[];
+  restrictTo: number[] | null;
+}
+
+export function recommendationCandidates(store: Store, task: RecommendedTask): RecommendationCandidates {
   const inputs = resolveInputs(store, task);
   const { collectionId } = task.inputs;
   const members = collectionId === null ? null : (store.collection(task.merchantId, collectionId)?.product_ids ?? []);
@@ -63,11 +70,12 @@ export function recommended(store: Store, task: RecommendedTask): Uint8Array {
     members === null
       ? withStoreFallbacks(store, task.merchantId, () => modelRanking(store, task, inputs))
       : collectionCandidates(store, task, inputs, collectionId!, members);
-  const list = {
-    ...task.list,
-    excludedIds: [...task.list.excludedIds, ...inputs],
-    // Products of the collection are what a collection asks for.
-    restrictTo: members,
-  };
+  // Products of the collection are what a collection asks for.
+  return { candidates, excludedIds: inputs, restrictTo: members };
+}
+
+export function recommended(store: Store, task: RecommendedTask): Uint8Array {
+  const { candidates, excludedIds, restrictTo } = recommendationCandidates(store, task);
+  const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...excludedIds], restrictTo };
   return productListBody(merchantCatalog(store, task.merchantId), candidates, list);
 }

@@ -10,13 +10,20 @@ import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
 import { historyOf } from "./history.js";
 
-export function viewedRelated(store: Store, task: ViewedTask): Uint8Array {
+/** Products related to the subject's views, with the viewed products (which the list leaves out). */
+export function viewedRelatedCandidates(
+  store: Store,
+  task: Omit<ViewedTask, "kind" | "list">,
+): { candidates: Iterable<number>; viewed: number[] } {
   const history = historyOf(store, task.merchantId, task.subject, task.pending);
   const viewedInOrder = history.products.filter((_, i) => history.verbs[i] === task.subject.verb);
   const related = () => rankByScore(relatedToViews(store, task.merchantId, viewedInOrder, task.subject.uuid));
-  const candidates = withStoreFallbacks(store, task.merchantId, related);
-  // What they already looked at is not "related": leave every viewed product out.
-  const viewedIds = recentProducts(history, task.subject.verb);
-  const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewedIds] };
+  // What they already looked at is not "related": every viewed product is left out.
+  return { candidates: withStoreFallbacks(store, task.merchantId, related), viewed: recentProducts(history, task.subject.verb) };
+}
+
+export function viewedRelated(store: Store, task: ViewedTask): Uint8Array {
+  const { candidates, viewed } = viewedRelatedCandidates(store, task);
+  const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewed] };
   return productListBody(merchantCatalog(store, task.merchantId), candidates, list);
 }

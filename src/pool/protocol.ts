@@ -3,6 +3,7 @@
 // its class and fields crossing threads.
 import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask, ViewedTask } from "../core/products/query.js";
 import type { QuickViewTask } from "../core/search/request.js";
+import type { CustomSourceTask } from "../core/sources/task.js";
 
 /** Products changed or deleted: embed them again and patch the similar-products lists they reach. */
 export interface RefreshSimilarTask {
@@ -41,12 +42,13 @@ export type Task =
   | RecommendedTask
   | ViewedTask
   | PurchasedTask
+  | CustomSourceTask
   | QuickViewTask
   | WarmTask
   | RefreshSimilarTask
   | { kind: "ping" };
 
-export type TaskErrorCode = "merchant_not_found" | "bad_task";
+export type TaskErrorCode = "merchant_not_found" | "source_not_found" | "bad_task";
 
 /** The pool's queue is full: the task was refused at once rather than queued for seconds. */
 export class PoolSaturatedError extends Error {}

@@ -22,6 +22,7 @@ import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
+import { CustomSources } from "./custom-sources.js";
 import { EventHistories, type HistoryWalk } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
@@ -173,6 +174,8 @@ export class Store {
   /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
   readonly sessionIndex: SessionIndex;
   private readonly sessionIndexBuild: SessionIndexBuild;
+  /** Merchants' custom data sources (src/stores/custom-sources.ts). */
+  readonly customSources: CustomSources;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -241,6 +244,7 @@ export class Store {
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
     this.sessionIndex = new SessionIndex(root);
     this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.customSources = new CustomSources(root);
     this.derived = new DerivedBuilds(this.meta, [
       this.productRender,
       this.rankingWriter.build,

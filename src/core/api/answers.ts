@@ -24,6 +24,7 @@ import {
   number,
   object,
   optional,
+  record,
   SchemaComponents,
   string,
   union,
@@ -314,6 +315,36 @@ export const PURCHASED_PRODUCT_LIST = components.add(
       platform_customer: nullable(CUSTOMER, { description: "The customer; null when the shop does not know it." }),
     }),
   }),
+);
+
+/** What a custom source adds to its answer. */
+export interface RuleMetadataJson {
+  rules_matched: number[];
+  sources: Record<string, number | string>;
+  warnings?: string[];
+}
+
+export const RULE_METADATA = components.add(
+  "RuleMetadata",
+  object<RuleMetadataJson>({
+    rules_matched: array(integer({ minimum: 0 }), {
+      description: "Indexes (from 0) of the rules whose conditions held, top to bottom, up to the first matched exit_if_matched.",
+    }),
+    sources: record(union(integer({ minimum: 0 }), string()), {
+      description: "Per product id shown: the index of the rule that returned or pinned it, or the name of the built-in fallback source.",
+    }),
+    warnings: optional(
+      array(string(), {
+        description: "Products and collections the rules name that the shop does not have, each with its place in the source.",
+        examples: [["rules[1].return.product_ids[0]: no product 7100000099999"]],
+      }),
+    ),
+  }),
+);
+
+export const CUSTOM_PRODUCT_LIST = components.add(
+  "CustomProductList",
+  object<ProductListJson<FullProductJson> & { metadata: RuleMetadataJson }>({ data: array(PRODUCT), metadata: RULE_METADATA }),
 );
 
 /** What the event endpoint answers once an event is stored. */

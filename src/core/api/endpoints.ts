@@ -15,6 +15,8 @@ export interface ProductsAnswer {
   cacheInfo: boolean;
   /** Each product carries metadata.purchased_quantity, the answer metadata.platform_customer. */
   purchases: boolean;
+  /** The answer carries a custom source's metadata: the rules matched and where each product came from. */
+  ruleMetadata: boolean;
 }
 
 /** What an endpoint answers on success: the route renders it, /openapi.json documents it. */
@@ -23,9 +25,18 @@ export type AnswerDef = ProductsAnswer | { kind: "event_receipt" | "sources" | "
 /** How /openapi.json groups the endpoints. */
 export type EndpointTag = "Product lists" | "Shopper history" | "Events" | "Search" | "Sources";
 
+/** A `:name` segment of an endpoint's path. */
+export interface PathParamDef {
+  name: string;
+  description: string;
+  example: string;
+}
+
 export interface EndpointDef<Defs extends readonly ParamDef[] = readonly ParamDef[], Answer extends AnswerDef = AnswerDef> {
   method: "GET" | "POST";
   path: string;
+  /** One per `:name` segment of the path. */
+  pathParams?: readonly PathParamDef[];
   /** The operation's name in /openapi.json, and the typed client's method. */
   operationId: string;
   tag: EndpointTag;
@@ -47,8 +58,8 @@ function endpoint<const Defs extends readonly ParamDef[], const Answer extends A
   return def;
 }
 
-const products = (projection: Projection, extras: Partial<Pick<ProductsAnswer, "cacheInfo" | "purchases">> = {}) =>
-  ({ kind: "products", projection, cacheInfo: false, purchases: false, ...extras }) as const;
+const products = (projection: Projection, extras: Partial<Pick<ProductsAnswer, "cacheInfo" | "purchases" | "ruleMetadata">> = {}) =>
+  ({ kind: "products", projection, cacheInfo: false, purchases: false, ruleMetadata: false, ...extras }) as const;
 
 export const STATIC_PRODUCTS = endpoint({
   method: "GET",
@@ -250,6 +261,49 @@ export const PURCHASED = endpoint({
   isSource: true,
 });
 
+export const CUSTOM_SOURCE = endpoint({
+  method: "GET",
+  path: "/api/v1/custom/id/:source_id",
+  pathParams: [
+    {
+      name: "source_id",
+      description: "The id of one of the merchant's custom sources (as /api/v1/sources lists them).",
+      example: "complete-the-look",
+    },
+  ],
+  operationId: "customSource",
+  tag: "Product lists",
+  name: "Custom source",
+  description:
+    "A list the merchant built from rules: each rule whose conditions hold for the request (input products, cart, customer, country) adds its products, top to bottom, until limit is filled; pins, boosts, burials and exclusions of the matched rules apply; the source's fallback answers when the rules fill nothing. Products tagged exclude_service and unpublished products are never shown. metadata.rules_matched lists the matched rules, metadata.sources where each product came from (a rule's index, or the fallback's name), metadata.warnings the products and collections the rules name that the shop does not have.",
+  params: [
+    P.key,
+    { ...P.platform_product_ids, description: "Comma-separated ids of the input products (the product page's product, for example)." },
+    { ...P.platform_variant_ids, description: "Comma-separated variant ids; their products are input products too." },
+    { ...P.platform_collection_id, description: "The collection recommended and top sellers rules rank within." },
+    {
+      ...P.platform_customer_id,
+      description: "The shopper, when known: customer conditions and the purchased, viewed and viewed-related sources read it.",
+    },
+    { ...P.uuid, description: "Session id, as sent with the events: the viewed and viewed-related sources read it." },
+    P.cart_product_ids,
+    P.cart_variant_ids,
+    P.cart_quantities,
+    P.cart,
+    P.country_code,
+    P.limit,
+    P.format,
+    P.filter_oos,
+    ...METAFIELD_PARAMS,
+    ...PRICE_FILTER_PARAMS,
+    P.bust_cache,
+  ],
+  answer: products("full", { ruleMetadata: true }),
+  errorStyle: "message",
+  // /api/v1/sources lists each of the merchant's custom sources in its place.
+  isSource: false,
+});
+
 export const ANALYTICS_EVENT = endpoint({
   method: "POST",
   path: "/api/v1/analytics/event",
@@ -345,6 +399,7 @@ export const STOREFRONT_ENDPOINTS: readonly EndpointDef[] = [
   VIEWED_RELATED,
   VIEWED,
   PURCHASED,
+  CUSTOM_SOURCE,
   ANALYTICS_EVENT,
   SOURCES,
   QUICK_VIEW_SETTINGS,

@@ -153,6 +153,7 @@ export function answerExample(answer: AnswerDef, endpoints: readonly EndpointDef
       const product = rendered(answer.projection);
       if (answer.purchases)
         return { data: [{ ...product, metadata: { purchased_quantity: "2" } }], metadata: { platform_customer: CUSTOMER } };
+      if (answer.ruleMetadata) return { data: [product], metadata: { rules_matched: [0, 2], sources: { [String(PRODUCT.id)]: 0 } } };
       const cacheInfo = { cache_info: { cache_key: "kx0NfPzYUhB0tJ2mIyq7V1bq8Zb2Qm6d", cached_at_time: "never" } };
       return answer.cacheInfo ? { data: [product], metadata: cacheInfo } : { data: [product] };
     }

@@ -1,8 +1,9 @@
 import { DECIMAL } from "../money.js";
 import type { ParamDef, ParamKind } from "../params/definitions.js";
-import { MAX_DAYS, MAX_LIMIT, MAX_LIST_ITEMS, MAX_TEXT, PATTERNS } from "../params/parse.js";
+import { MAX_CART_TEXT, MAX_DAYS, MAX_LIMIT, MAX_LIST_ITEMS, MAX_QUANTITY, MAX_TEXT, PATTERNS } from "../params/parse.js";
 import {
   components,
+  CUSTOM_PRODUCT_LIST,
   DEPRECATED_ENDPOINT,
   EMPTY_ERROR,
   ERROR_MESSAGE,
@@ -87,6 +88,8 @@ const SCHEMA_BY_KIND: Record<Exclude<ParamKind, "api_key">, JsonSchema> = {
   email: { type: "string", format: "email" },
   handle: { type: "string", pattern: PATTERNS.handle.source },
   text: { type: "string", maxLength: MAX_TEXT },
+  quantity_list: list({ type: "integer", minimum: 1, maximum: MAX_QUANTITY }),
+  cart: { type: "string", maxLength: MAX_CART_TEXT, contentMediaType: "application/json" },
 };
 
 /** A value as the parameter's schema types it: the definitions keep defaults and examples as query-string text. */
@@ -97,6 +100,7 @@ function typedValue(kind: ParamKind, text: string): unknown {
     case "days":
       return Number(text);
     case "id_list":
+    case "quantity_list":
       return text.split(",").map(Number);
     case "handle_list":
     case "ns_key_list":
@@ -122,8 +126,20 @@ function parameter(def: ParamDef, kind: Exclude<ParamKind, "api_key">): Json {
   };
 }
 
-/** An endpoint's query parameters (its key is a security scheme), with older spellings after each. */
+/** An endpoint's path parameters, then its query parameters (its key is a security scheme), with older spellings after each. */
 function parameters(endpoint: EndpointDef): Json[] {
+  const inPath = (endpoint.pathParams ?? []).map(({ name, description, example }) => ({
+    name,
+    in: "path",
+    required: true,
+    description,
+    schema: { type: "string" },
+    example,
+  }));
+  return [...inPath, ...queryParameters(endpoint)];
+}
+
+function queryParameters(endpoint: EndpointDef): Json[] {
   return endpoint.params.flatMap((def) => {
     const { kind } = def;
     if (kind === "api_key") return [];
@@ -152,6 +168,7 @@ function answerSchema(answer: AnswerDef): JsonSchema {
   switch (answer.kind) {
     case "products":
       if (answer.purchases) return PURCHASED_PRODUCT_LIST;
+      if (answer.ruleMetadata) return CUSTOM_PRODUCT_LIST;
       if (answer.projection === "full") return PRODUCT_LIST;
       return answer.cacheInfo ? RECOMMENDED_PRODUCT_LIST : REDUCED_PRODUCT_LIST;
     case "event_receipt":

@@ -57,6 +57,10 @@ export const anyValue = (annotations: Annotations = {}): Schema<unknown> => desc
 export const array = <T>(items: Schema<T>, annotations: Annotations & { maxItems?: number } = {}): Schema<T[]> =>
   describing({ type: "array", items, ...annotations });
 
+/** An object whose fields, named by data (ids, for example), all hold values of one schema. */
+export const record = <T>(values: Schema<T>, annotations: Annotations = {}): Schema<Record<string, T>> =>
+  describing({ type: "object", additionalProperties: values, ...annotations });
+
 /** T or null: a type list for plain types, anyOf around a reference. */
 export function nullable<T>(schema: Schema<T>, annotations: Annotations = {}): Schema<T | null> {
   if (typeof schema.type === "string" && schema.enum === undefined)

@@ -1,3 +1,4 @@
+import { customSourcePath, type CustomSource } from "../sources/definition.js";
 import type { EndpointDef } from "./endpoints.js";
 
 export interface SourceParameter {
@@ -24,6 +25,16 @@ export interface ServiceAddress {
   host: string;
 }
 
+function queryOf(endpoint: EndpointDef): SourceParameter[] {
+  return endpoint.params.map(({ name, required, default: fallback, description, example }) => ({
+    name,
+    required,
+    default: fallback,
+    description,
+    example,
+  }));
+}
+
 /** The spec's Source objects, generated from the definitions the server validates with. */
 export function listSources(endpoints: readonly EndpointDef[], { protocol, host }: ServiceAddress): Source[] {
   return endpoints
@@ -35,12 +46,20 @@ export function listSources(endpoints: readonly EndpointDef[], { protocol, host 
       protocol,
       host,
       path: endpoint.path,
-      query: endpoint.params.map(({ name, required, default: fallback, description, example }) => ({
-        name,
-        required,
-        default: fallback,
-        description,
-        example,
-      })),
+      query: queryOf(endpoint),
     }));
+}
+
+/** A merchant's custom sources as Source objects: each at its own path, with the parameters `endpoint` (the custom source endpoint) validates. */
+export function listCustomSources(endpoint: EndpointDef, sources: readonly CustomSource[], { protocol, host }: ServiceAddress): Source[] {
+  const query = queryOf(endpoint);
+  return sources.map((source) => ({
+    id: customSourcePath(source.id),
+    name: source.name,
+    description: source.description,
+    protocol,
+    host,
+    path: customSourcePath(source.id),
+    query,
+  }));
 }

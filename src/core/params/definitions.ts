@@ -22,6 +22,17 @@ export interface KindValues {
   email: string;
   handle: string;
   text: string;
+  /** Whole numbers from 1, kept in order with repeats (they line up with another list). */
+  quantity_list: number[];
+  /** A cart as JSON: its lines. */
+  cart: CartLine[];
+}
+
+/** One line of a shopper's cart: a product, a variant of it, or both. */
+export interface CartLine {
+  product_id: number | null;
+  variant_id: number | null;
+  quantity: number;
 }
 
 export type ParamKind = keyof KindValues;
@@ -184,6 +195,20 @@ export const P = {
     "flag",
     "yes: variants that fail the price conditions are removed from each returned product.",
     "yes",
+  ),
+  cart_product_ids: param("cart_product_ids", "id_list", "Comma-separated ids of the products in the shopper's cart.", "7100000000001"),
+  cart_variant_ids: param("cart_variant_ids", "id_list", "Comma-separated ids of the variants in the shopper's cart.", "41000000000011"),
+  cart_quantities: param(
+    "cart_quantities",
+    "quantity_list",
+    "Comma-separated quantity of each cart line, in the order of cart_variant_ids (of cart_product_ids when no variant ids are given); 1 each when left out.",
+    "2",
+  ),
+  cart: param(
+    "cart",
+    "cart",
+    'The cart as one JSON parameter, in the shape of the storefront\'s cart: {"items": [{"product_id", "variant_id", "quantity"}]} (each line needs a product_id or a variant_id); replaces cart_product_ids, cart_variant_ids and cart_quantities.',
+    '{"items":[{"variant_id":41000000000011,"quantity":2}]}',
   ),
 } as const satisfies Record<string, ParamDef>;
 

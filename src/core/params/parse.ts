@@ -1,13 +1,16 @@
 import { detached } from "../detached-string.js";
 import { parseId } from "../ingest/fields.js";
 import { toCents } from "../money.js";
-import type { KindValues, ParamDef } from "./definitions.js";
+import type { CartLine, KindValues, ParamDef } from "./definitions.js";
 import type { QueryParams } from "./query.js";
 
 export const MAX_LIMIT = 50;
 export const MAX_LIST_ITEMS = 250;
 export const MAX_TEXT = 1_000;
 export const MAX_DAYS = 365;
+/** A cart parameter's JSON: room for MAX_LIST_ITEMS lines. */
+export const MAX_CART_TEXT = 20_000;
+export const MAX_QUANTITY = 999_999;
 
 /** What values of the pattern-checked kinds look like (/openapi.json states the same patterns). */
 export const PATTERNS = {
@@ -115,7 +118,56 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
       const cents = toCents(text);
       return cents === null ? { problem: `"${clip(text)}" is not a decimal amount` } : cents;
     }
+    case "quantity_list":
+      return parseQuantities(text);
+    case "cart":
+      return parseCart(text);
   }
+}
+
+function parseQuantity(value: unknown): number | null {
+  const quantity = typeof value === "string" && /^\d{1,6}$/.test(value.trim()) ? Number(value) : value;
+  return typeof quantity === "number" && Number.isInteger(quantity) && quantity >= 1 && quantity <= MAX_QUANTITY ? quantity : null;
+}
+
+/** Unlike the id lists, repeats are kept: each quantity belongs to the line at its place. */
+function parseQuantities(text: string): number[] | Problem {
+  const items = text.split(",").map((item) => item.trim());
+  if (items.length > MAX_LIST_ITEMS) return { problem: `at most ${MAX_LIST_ITEMS} values are allowed` };
+  const quantities: number[] = [];
+  for (const item of items) {
+    const quantity = parseQuantity(item);
+    if (quantity === null) return { problem: `"${clip(item)}" is not a quantity from 1 to ${MAX_QUANTITY}` };
+    quantities.push(quantity);
+  }
+  return quantities;
+}
+
+function parseCart(text: string): CartLine[] | Problem {
+  if (text.length > MAX_CART_TEXT) return { problem: `must be at most ${MAX_CART_TEXT} characters` };
+  let cart: unknown;
+  try {
+    cart = JSON.parse(text);
+  } catch {
+    return { problem: 'must be JSON like {"items":[{"variant_id":41000000000011,"quantity":2}]}' };
+  }
+  const items = typeof cart === "object" && cart !== null && "items" in cart ? cart.items : undefined;
+  if (!Array.isArray(items)) return { problem: "must be a JSON object with an items array" };
+  if (items.length > MAX_LIST_ITEMS) return { problem: `at most ${MAX_LIST_ITEMS} items are allowed` };
+  const lines: CartLine[] = [];
+  for (const [index, item] of items.entries()) {
+    if (typeof item !== "object" || item === null) return { problem: `items[${index}] must be an object` };
+    const line = item as Record<string, unknown>;
+    const productId = line.product_id === undefined || line.product_id === null ? null : parseId(line.product_id);
+    const variantId = line.variant_id === undefined || line.variant_id === null ? null : parseId(line.variant_id);
+    if (productId === null && line.product_id != null) return { problem: `items[${index}].product_id is not an id` };
+    if (variantId === null && line.variant_id != null) return { problem: `items[${index}].variant_id is not an id` };
+    if (productId === null && variantId === null) return { problem: `items[${index}] needs a product_id or a variant_id` };
+    const quantity = line.quantity === undefined ? 1 : parseQuantity(line.quantity);
+    if (quantity === null) return { problem: `items[${index}].quantity must be a whole number from 1 to ${MAX_QUANTITY}` };
+    lines.push({ product_id: productId, variant_id: variantId, quantity });
+  }
+  return lines;
 }
 
 function parseList<T extends number | string>(text: string, parseItem: (item: string) => T | null, problem: string): T[] | Problem {
@@ -148,6 +200,11 @@ export function canonicalParams(
   return Object.keys(params)
     .filter((name) => !ignore.includes(name) && params[name] !== undefined)
     .sort()
-    .map((name) => `${name}=${String(params[name])}`)
+    .map((name) => `${name}=${canonicalValue(params[name]!)}`)
     .join("&");
+}
+
+/** Lists of plain values as their comma-separated text; a cart's lines, objects, as JSON. */
+function canonicalValue(value: ParamValue): string {
+  return Array.isArray(value) && value.some((item) => typeof item === "object") ? JSON.stringify(value) : String(value);
 }

@@ -61,6 +61,15 @@ export function productListBody(
   return listBytes(products, additions.answerFields);
 }
 
+/**
+ * The ids of the candidates a list with these options shows, in order, without
+ * rendering them: for answers that arrange their products before rendering.
+ */
+export function shownProductIds(catalog: RenderCatalog, candidates: Iterable<number>, list: ListOptions): number[] {
+  const market = list.countryCode === null ? null : marketForCountry(catalog.markets(), list.countryCode);
+  return shownProducts(catalog, candidates, list, market).map((shown) => shown.id);
+}
+
 function shownProducts(catalog: RenderCatalog, candidates: Iterable<number>, list: ListOptions, market: MarketSettings | null): Shown[] {
   const excluded = new Set(list.excludedIds);
   const allowed = list.restrictTo ? new Set(list.restrictTo) : null;

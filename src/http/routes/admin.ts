@@ -14,6 +14,7 @@ import { bodyJson, bodyText, merchantInPath, quoted } from "../request.js";
 import { jsonReply, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
+import { SOURCE_ADMIN_OPERATIONS } from "./source-admin.js";
 
 /** A listing's page: `after` a cursor (an id), `limit` up to MAX_PAGE. */
 function pageOf(request: RequestInfo): { after: number | null; limit: number } {
@@ -135,6 +136,7 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
     operationId: "deleteCollection",
     summary: "Delete a collection",
   }),
+  ...SOURCE_ADMIN_OPERATIONS,
 ];
 
 export function adminRoutes(services: Services): Route[] {

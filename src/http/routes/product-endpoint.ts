@@ -12,7 +12,7 @@ import { cachedTask } from "../cached-task.js";
 import { keySubject } from "../rate-limiting.js";
 import { parseQueryParams } from "../request.js";
 import { jsonReply } from "../respond.js";
-import type { Route } from "../router.js";
+import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 
 /** What a product endpoint computes for one request, and what its answer depends on. */
@@ -66,7 +66,7 @@ function opaqueKey(cacheKey: string): string {
 export function productEndpoint<Defs extends readonly ParamDef[]>(
   services: Services,
   endpoint: EndpointDef<Defs>,
-  plan: (params: ParsedParams<Defs>, merchant: Merchant) => ProductPlan,
+  plan: (params: ParsedParams<Defs>, merchant: Merchant, request: RequestInfo) => ProductPlan,
   options: ProductEndpointOptions<ParsedParams<Defs>> = {},
 ): Route {
   const { store } = services;
@@ -86,7 +86,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       const { format: pretty, bustCache } = commonParams(params);
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, pretty);
-      const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant);
+      const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant, request);
       if (!cacheable) return cachedTask(services, { task, cacheKey: null });
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;

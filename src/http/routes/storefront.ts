@@ -1,4 +1,5 @@
 import {
+  CUSTOM_SOURCE,
   QUICK_VIEW_SETTINGS,
   RECOMMENDED,
   SIMILAR_PRODUCTS,
@@ -16,7 +17,7 @@ import type { HistorySubject, ListParams, RecommendationContext } from "../../co
 import type { Merchant } from "../../core/types.js";
 import { recommendationDependencies } from "../../stores/recommendation-versions.js";
 import { QUICK_VIEW_SETTINGS_GONE } from "../../core/api/answers.js";
-import { listSources, type ServiceAddress } from "../../core/api/sources.js";
+import { listCustomSources, listSources, type ServiceAddress } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
 import { ApiError } from "../../errors.js";
@@ -26,6 +27,7 @@ import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
+import { merchantSources } from "./custom-source.js";
 import { productEndpoint, type ProductPlan } from "./product-endpoint.js";
 
 /** What the endpoints about a shopper's own history read. */
@@ -223,8 +225,11 @@ export function storefrontRoutes(services: Services): Route[] {
       handle(request) {
         const params = parseQueryParams(SOURCES, request.query);
         // The key is optional; a wrong one is still an error rather than silently ignored.
-        if (params.key !== undefined) merchantForKey(services.store, params.key);
-        return jsonReply(200, { data: listSources(STOREFRONT_ENDPOINTS, serviceAddress(request)) }, params.format === true);
+        const merchant = params.key === undefined ? null : merchantForKey(services.store, params.key);
+        const address = serviceAddress(request);
+        const custom = merchant === null ? [] : [...merchantSources(store, merchant.id).byId.values()].map(({ source }) => source);
+        const data = [...listSources(STOREFRONT_ENDPOINTS, address), ...listCustomSources(CUSTOM_SOURCE, custom, address)];
+        return jsonReply(200, { data }, params.format === true);
       },
     },
     {

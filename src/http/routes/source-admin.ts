@@ -1,0 +1,119 @@
+// The admin API of custom sources, under /admin/v1/merchants/:merchant/sources:
+// create, replace, read, list and delete. Everything is keyed by the merchant
+// in the path: a source id of another merchant is a 404, as an unknown one is.
+import type { OperationDoc } from "../../core/api/openapi.js";
+import type { CustomSource } from "../../core/sources/definition.js";
+import type { Merchant } from "../../core/types.js";
+import { ApiError } from "../../errors.js";
+import { catalogueWarnings, writeSources } from "../../ingest/custom-sources.js";
+import { ADMIN_AUTH_HEADERS, requireAdmin } from "../auth.js";
+import { bodyJson, merchantInPath, quoted } from "../request.js";
+import { jsonReply, type Reply } from "../respond.js";
+import type { RequestInfo, Route } from "../router.js";
+import type { Services } from "../services.js";
+
+const SOURCES_PATH = "/admin/v1/merchants/:merchant/sources";
+const SOURCE_PATH = `${SOURCES_PATH}/:source_id`;
+
+const RULE_FORMAT =
+  "{id, name, description?, rules: [{if?: {join?: and|or, conditions: [{field, operator, values}]}, return: {kind, …}, exit_if_matched?, pin?, boost?, bury?, exclude?}], fallback?} (the README's rule format)";
+
+const operation = (doc: Omit<OperationDoc, "tag" | "security">): OperationDoc => ({ ...doc, tag: "Admin", security: "admin" });
+
+export const SOURCE_ADMIN_OPERATIONS: OperationDoc[] = [
+  operation({
+    method: "POST",
+    path: SOURCES_PATH,
+    operationId: "createSource",
+    summary:
+      "Create a custom source; an invalid rule is a 400 naming the rule and the field, and nothing is written. → {data: source, metadata: {version, warnings}} (warnings: products and collections it names that the shop lacks)",
+    requestBody: RULE_FORMAT,
+    successStatus: 201,
+  }),
+  operation({
+    method: "GET",
+    path: SOURCES_PATH,
+    operationId: "listCustomSources",
+    summary: "A merchant's custom sources, in id order → {data}",
+  }),
+  operation({
+    method: "GET",
+    path: SOURCE_PATH,
+    operationId: "getSource",
+    summary: "One custom source, as stored → {data, metadata: {version, warnings}}",
+  }),
+  operation({
+    method: "PUT",
+    path: SOURCE_PATH,
+    operationId: "putSource",
+    summary: "Create or replace a custom source; validated as a create. The next storefront request answers from the new rules.",
+    requestBody: RULE_FORMAT,
+  }),
+  operation({ method: "DELETE", path: SOURCE_PATH, operationId: "deleteSource", summary: "Delete a custom source → {deleted: id}" }),
+];
+
+export function sourceAdminRoutes(services: Services): Route[] {
+  const { store } = services;
+  const route = (
+    method: Route["method"],
+    pattern: string,
+    readsBody: boolean,
+    handle: (request: RequestInfo) => Reply | Promise<Reply>,
+  ): Route => ({
+    method,
+    pattern,
+    cors: false,
+    readsBody,
+    readsHeaders: ADMIN_AUTH_HEADERS,
+    errorStyle: "message",
+    limit: {
+      rateClass: "admin",
+      subjectOf: (request) => {
+        requireAdmin(request.headers, services.adminToken);
+        return { id: "admin" };
+      },
+    },
+    handle(request) {
+      requireAdmin(request.headers, services.adminToken);
+      return handle(request);
+    },
+  });
+  const merchantOf = (request: RequestInfo): Merchant => {
+    const merchant = merchantInPath(store, request);
+    if (!merchant) throw new ApiError("not_found", `No merchant ${quoted(request.params.merchant ?? "")}`);
+    return merchant;
+  };
+  const answer = (status: number, source: CustomSource, version: number, warnings: string[]) =>
+    jsonReply(status, { data: source, metadata: { version, warnings } });
+
+  return [
+    route("POST", SOURCES_PATH, true, async (request) => {
+      const merchant = merchantOf(request);
+      const { sources, version, warnings } = await writeSources(store, merchant.id, [bodyJson(request, "source")], { onlyNew: true });
+      return answer(201, sources[0]!, version, warnings);
+    }),
+    route("GET", SOURCES_PATH, false, (request) => {
+      const merchant = merchantOf(request);
+      return jsonReply(200, { data: store.customSources.list(merchant.id).map(({ source }) => source) });
+    }),
+    route("GET", SOURCE_PATH, false, (request) => {
+      const merchant = merchantOf(request);
+      const id = request.params.source_id ?? "";
+      const stored = store.customSources.get(merchant.id, id);
+      if (!stored) throw new ApiError("not_found", `No source ${quoted(id)}`);
+      return answer(200, stored.source, stored.version, catalogueWarnings(store, merchant.id, stored.source));
+    }),
+    route("PUT", SOURCE_PATH, true, async (request) => {
+      const merchant = merchantOf(request);
+      const pathId = request.params.source_id ?? "";
+      const { sources, version, warnings } = await writeSources(store, merchant.id, [bodyJson(request, "source")], { pathId });
+      return answer(200, sources[0]!, version, warnings);
+    }),
+    route("DELETE", SOURCE_PATH, false, async (request) => {
+      const merchant = merchantOf(request);
+      const id = request.params.source_id ?? "";
+      if (!(await store.customSources.remove(merchant.id, id))) throw new ApiError("not_found", `No source ${quoted(id)}`);
+      return jsonReply(200, { deleted: id });
+    }),
+  ];
+}
