@@ -1,4 +1,5 @@
 import type { Config } from "./config.js";
+import type { DemoInfo } from "./demo/seed.js";
 import type { AdminTokenSource, RunningService } from "./main.js";
 
 /** The token itself only on the start that created it: every later start's output may end up in a log collector. */
@@ -11,6 +12,20 @@ function adminTokenLines(token: string, source: AdminTokenSource): { line: strin
     case "environment":
       return { line: "  admin token:   AISLE_ADMIN_TOKEN", header: "Bearer $AISLE_ADMIN_TOKEN" };
   }
+}
+
+/** A curl line per demo custom source, with a request its rules answer: a T-shirt in the cart, a price cap, a customer with orders. */
+function customSourceLines(base: string, demo: DemoInfo): string[] {
+  const { apiKey, sample, customSourceIds } = demo;
+  const queries: Record<string, string | null> = {
+    "complete-the-look": sample.tShirtId === null ? null : `cart_product_ids=${sample.tShirtId}&limit=4`,
+    "gifts-under-30": "any_variant_price_less_than=30.00&limit=6",
+    "buy-it-again": sample.customerId === null ? null : `platform_customer_id=${sample.customerId}`,
+  };
+  return customSourceIds.flatMap((id) => {
+    const query = queries[id];
+    return query ? [`  curl '${base}/api/v1/custom/id/${id}?key=${apiKey}&${query}&format=pretty'`] : [];
+  });
 }
 
 /** What a newcomer needs after `npm start`: where it listens, the keys, and curl lines to paste. */
@@ -40,7 +55,8 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
         ? [`  curl '${base}/api/v1/products/purchased?key=${demo.apiKey}&platform_customer_id=${sample.customerId}&format=pretty'`]
         : []),
       ...(sample.sessionUuid !== null ? [`  curl '${base}/api/v1/products/viewed?uuid=${sample.sessionUuid}&format=pretty'`] : []),
-      `  curl '${base}/api/v1/sources?format=pretty'`,
+      ...customSourceLines(base, demo),
+      `  curl '${base}/api/v1/sources?key=${demo.apiKey}&format=pretty'`,
       `  curl -H "Authorization: ${admin.header}" '${base}/admin/v1/merchants'`,
       "",
     );

@@ -76,12 +76,17 @@ export function cartPage(shop: Shop, main: HTMLElement): void {
       h("h1", {}, "Cart"),
       lines.length === 0 ? h("p", {}, "Your cart is empty.") : list,
       lines.length === 0 ? null : total,
-      // aisle has no custom sources yet: the widget asks for what is bought together with the cart's products.
+      // The demo's custom source: hoodies for a T-shirt in the cart, then what is bought with the cart.
       lines.length === 0
         ? null
         : widget(shop, { name: "complete-the-look", title: "Complete the look", empty: "Nothing to suggest yet." }, async () => {
+            const { data } = await shop.client.customSource({
+              source_id: "complete-the-look",
+              cart_variant_ids: lines.map((line) => line.variantId),
+              cart_quantities: lines.map((line) => line.quantity),
+              limit: ROW,
+            });
             const inCart = new Set(lines.map((line) => line.productId));
-            const { data } = await shop.client.recommendedProducts({ platform_product_ids: [...inCart], limit: ROW });
             return data.filter((product) => !inCart.has(product.id));
           }),
     );

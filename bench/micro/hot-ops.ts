@@ -27,6 +27,7 @@ import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
 import { inputSets, recommendationInputs, sessionPrefixes, titleKeystrokes } from "../shared/inputs.js";
 import type { MicroSuite } from "../shared/results.js";
+import { customSourceEvaluation } from "./custom-source.js";
 import { fromSamples, judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
@@ -121,6 +122,12 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   add(
     `text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`,
     () => (sink += flex.search(typed[i++ % typed.length]!, 10).length),
+  );
+  const evaluateCustomSource = await customSourceEvaluation(store, merchantId);
+  add(
+    "custom source of 20 rules: facts, matching, products through the filters, pins (no built-in source, no render)",
+    () => (sink += evaluateCustomSource()),
+    { name: "customSourceEvalP50", stat: "p50" },
   );
   const timed = await run();
   if (sink === -1) console.log(sink);

@@ -164,6 +164,13 @@ export const BUDGETS = {
     source: "the viewed-related target: well under 1 ms of compute per request",
     why: "session kNN + the bought-together blend for one request, in the worker, before render",
   },
+  customSourceEvalP50: {
+    bound: "max",
+    limit: 50,
+    unit: "µs",
+    source: "the custom sources target: a source of 20 rules evaluates in ≤ 50 µs in the worker, apart from the built-in sources it calls",
+    why: "rules compile once per source version, so a request pays for reading its facts, matching and gathering products only",
+  },
   searchKeystrokeP99: {
     bound: "max",
     limit: 2,

@@ -5,6 +5,7 @@ import { isInMarket } from "../core/products/market.js";
 import { ingest, MAX_BATCH_ITEMS, type IngestKind } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
+import { seedDemoSources } from "./custom-sources.js";
 import { generateDemo, type DemoData, type DemoOptions } from "./generator.js";
 
 export const DEMO_MERCHANT_ID = "demo";
@@ -30,7 +31,11 @@ export interface DemoInfo {
     customerId: number | null;
     /** A session that viewed products, for viewed and viewed-related. */
     sessionUuid: string | null;
+    /** A listable T-shirt, for the cart of "complete the look". */
+    tShirtId: number | null;
   };
+  /** The ids of its custom sources (a data dir seeded before they existed has none). */
+  customSourceIds: string[];
 }
 
 /** What demoBatches reads: the demo's lists, as arrays (generateDemo) or read as they are generated (generateDemoStream). */
@@ -58,6 +63,7 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
     for (const batch of chunksOf(items, MAX_BATCH_ITEMS)) await ingest(store, merchant.id, kind, batch);
   }
   await store.appendEvents(merchant.id, demo.events);
+  await seedDemoSources(store, merchant.id);
 
   const seeded: DemoSeedStats = {
     counts: {
@@ -80,13 +86,15 @@ export function describeDemo(store: Store): DemoInfo | null {
   if (!merchant) return null;
   const markets = store.marketsOf(merchant.id).filter((market) => market.active);
   const listable: { id: number; handle: string }[] = [];
+  let tShirtId: number | null = null;
   for (const id of store.productIds(merchant.id)) {
     const product = store.product(merchant.id, id);
     // Sold everywhere, so every printed curl line (country_code included) returns it.
     if (product && isProductAvailable(product) && isProductPublished(product) && markets.every((m) => isInMarket(product, m))) {
-      listable.push(product);
+      if (listable.length < 5) listable.push(product);
+      if (tShirtId === null && product.product_type === "T-Shirt") tShirtId = product.id;
     }
-    if (listable.length === 5) break;
+    if (listable.length === 5 && tShirtId !== null) break;
   }
   return {
     merchantId: merchant.id,
@@ -98,7 +106,9 @@ export function describeDemo(store: Store): DemoInfo | null {
       collectionId: store.collectionsOf(merchant.id)[0]?.id ?? null,
       customerId: firstBuyer(store, merchant.id),
       sessionUuid: firstViewingSession(store, merchant.id),
+      tShirtId,
     },
+    customSourceIds: store.customSources.list(merchant.id).map(({ source }) => source.id),
   };
 }
 

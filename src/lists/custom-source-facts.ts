@@ -6,9 +6,9 @@ import { toCents } from "../core/money.js";
 import type { Facts } from "../core/sources/compile.js";
 import type { ConditionValue, FieldName } from "../core/sources/definition.js";
 import type { CustomSourceTask } from "../core/sources/task.js";
-import type { Product } from "../core/types.js";
+import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
-import { collectionMemberships } from "./product-attributes.js";
+import { collectionMemberships, productAttributes, type ProductTexts } from "./product-attributes.js";
 
 /** A cart line with its product known (undefined: a variant the shop lacks). */
 interface ResolvedLine {
@@ -44,6 +44,13 @@ class Values {
   }
 }
 
+/** A line's unit price in cents: its variant's, or the product's first variant's when the line names no variant. */
+function unitPrice(prices: Float64Array | undefined, texts: ProductTexts, variantId: number | null): number {
+  const index = variantId === null ? 0 : texts.variantIds.indexOf(variantId);
+  const cents = index < 0 ? undefined : prices?.[index];
+  return cents === undefined || Number.isNaN(cents) ? 0 : cents;
+}
+
 export function requestProducts(store: Store, task: CustomSourceTask): RequestProducts {
   const { merchantId, inputs } = task;
   const inputIds = new Set(inputs.productIds);
@@ -72,25 +79,20 @@ export function readFacts(store: Store, task: CustomSourceTask, products: Reques
   const { merchantId } = task;
   const values = new Values();
   const wants = (prefix: string) => [...fields].some((field) => field.startsWith(prefix));
-  const productOf = new Map<number, Product | undefined>();
-  const read = (id: number) => {
-    if (!productOf.has(id)) productOf.set(id, store.product(merchantId, id));
-    return productOf.get(id);
-  };
+  // Texts from the worker's attribute index and prices from the eligibility records: no product is decoded.
+  const attributes = wants("product.") || wants("cart.") ? productAttributes(store, merchantId) : null;
+  const catalog = merchantCatalog(store, merchantId);
   if (wants("product.")) {
     const memberships = fields.has("product.collection_ids") ? collectionMemberships(store, merchantId) : null;
     for (const id of products.inputs) {
-      const product = read(id);
-      if (!product) continue;
-      values.add("product.tags", ...splitTags(product.tags));
-      values.add("product.vendor", product.vendor.trim().toLowerCase());
-      values.add("product.product_type", product.product_type.trim().toLowerCase());
-      values.add("product.handle", product.handle.toLowerCase());
-      values.add("product.title", product.title.trim().toLowerCase());
-      values.add(
-        "product.price",
-        ...product.variants.map((variant) => toCents(variant.price)).filter((cents): cents is number => cents !== null),
-      );
+      const texts = attributes!.textsOf(id);
+      if (!texts) continue;
+      values.add("product.tags", ...texts.tags);
+      values.add("product.vendor", texts.vendor);
+      values.add("product.product_type", texts.type);
+      values.add("product.handle", texts.handle);
+      values.add("product.title", texts.title);
+      values.add("product.price", ...[...(catalog.eligibility(id)?.cents ?? [])].filter((cents) => !Number.isNaN(cents)));
       if (memberships) values.add("product.collection_ids", ...(memberships.collectionsOf.get(id) ?? []));
     }
   }
@@ -101,13 +103,11 @@ export function readFacts(store: Store, task: CustomSourceTask, products: Reques
       if (productId !== undefined) values.add("cart.product_ids", productId);
       if (line.variantId !== null) values.add("cart.variant_ids", line.variantId);
       values.add("cart.quantities", line.quantity);
-      const product = productId === undefined ? undefined : read(productId);
-      if (!product) continue;
-      values.add("cart.product_type", product.product_type.trim().toLowerCase());
-      values.add("cart.tags", ...splitTags(product.tags));
-      // A line without a variant is priced at the product's first.
-      const variant = line.variantId === null ? product.variants[0] : product.variants.find((v) => v.id === line.variantId);
-      subtotal += (toCents(variant?.price) ?? 0) * line.quantity;
+      const texts = productId === undefined ? undefined : attributes!.textsOf(productId);
+      if (!texts) continue;
+      values.add("cart.product_type", texts.type);
+      values.add("cart.tags", ...texts.tags);
+      subtotal += unitPrice(catalog.eligibility(productId!)?.cents, texts, line.variantId) * line.quantity;
     }
     values.add("cart.subtotal", subtotal);
   }

@@ -18,8 +18,8 @@ import { readFacts, requestProducts, type RequestProducts } from "./custom-sourc
 import { collectionMemberships, membersOf, productAttributes } from "./product-attributes.js";
 import { builtInCandidates, ruleCandidates } from "./rule-products.js";
 
-/** Products of a rule that boost and bury reorder: the first this many it returns; the rest follow as they come. */
-export const REORDERED_WINDOW = 1_000;
+/** Products of a rule that boost and bury reorder: the first this many it returns (five times the largest limit); the rest follow as they come. */
+export const REORDERED_WINDOW = 250;
 
 /** A source ready to run: its rules compiled, the fields they read, and its warnings as of a catalogue version. */
 interface ReadySource {

@@ -14,10 +14,15 @@ const REBUILD_SHARE = 0.25;
 
 export type Attribute = "tags" | "vendors" | "product_types";
 
-interface ProductTexts {
+/** A product's texts as rules compare them. */
+export interface ProductTexts {
   tags: string[];
   vendor: string;
   type: string;
+  handle: string;
+  title: string;
+  /** In the product's order, which its eligibility record's prices follow. */
+  variantIds: number[];
 }
 
 const EMPTY: ReadonlySet<number> = new Set();
@@ -30,6 +35,9 @@ function textsOf(product: Product): ProductTexts {
       .filter((tag) => tag !== ""),
     vendor: product.vendor.trim().toLowerCase(),
     type: product.product_type.trim().toLowerCase(),
+    handle: product.handle.toLowerCase(),
+    title: product.title.trim().toLowerCase(),
+    variantIds: product.variants.map((variant) => variant.id),
   };
 }
 
@@ -69,6 +77,11 @@ export class ProductAttributes {
   /** The products with this value of the attribute (lower case). */
   productsWith(attribute: Attribute, value: string): ReadonlySet<number> {
     return this.index[attribute].get(value) ?? EMPTY;
+  }
+
+  /** undefined: no such product. */
+  textsOf(id: number): ProductTexts | undefined {
+    return this.byProduct.get(id);
   }
 
   hasTag(id: number, tag: string): boolean {

@@ -16,7 +16,7 @@ import { recommendationCandidates } from "./recommended.js";
 import { viewedRelatedCandidates } from "./viewed-related.js";
 
 /** Best sellers read to rank products of a tag, vendor or type: past these, the others follow in catalogue order. */
-const RANKED_SCAN = 5_000;
+const RANKED_SCAN = 1_000;
 
 function* keeping(candidates: Iterable<number>, keep: (id: number) => boolean): Generator<number> {
   for (const id of candidates) if (keep(id)) yield id;
