@@ -32,6 +32,7 @@ import { RecentMap } from "./recent-map.js";
 import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type Retention, type SessionPairDay } from "./retention.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
+import { ViewedRelatedTunings } from "./viewed-related-tuning.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -172,6 +173,8 @@ export class Store {
   readonly rankingWriter: RankingWriter;
   /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
   readonly sessionIndex: SessionIndex;
+  /** Each shop's tuned viewed-related settings. */
+  readonly viewedRelatedTuning: ViewedRelatedTunings;
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
@@ -241,6 +244,7 @@ export class Store {
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
     this.sessionIndex = new SessionIndex(root);
     this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.viewedRelatedTuning = new ViewedRelatedTunings(root);
     this.derived = new DerivedBuilds(this.meta, [
       this.productRender,
       this.rankingWriter.build,
