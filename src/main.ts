@@ -24,6 +24,7 @@ import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
 import { warmIndexes, WarmUpProgress } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
+import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -97,6 +98,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // the background (~10 s for the demo): listening first keeps a first start
   // within seconds, and until then context=similar is answered as README says.
   similar.reconcile();
+  // Each shop's viewed-related is tuned on its own sessions once it has enough, and again as they grow.
+  const tuner = new ViewedRelatedTuner(store, config.dataDir, log);
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store,
@@ -172,6 +175,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
       await server.drain(config.shutdownGraceMs);
       await events.close();
       await similar.close();
+      await tuner.close();
       await pool.close();
       await store.close();
       unlock();

@@ -36,7 +36,7 @@ import {
   sessionViews,
   type IndexHead,
 } from "../core/recs/session-index-codec.js";
-import { DEFAULT_SESSION_KNN, type SessionSource } from "../core/recs/session-knn.js";
+import type { SessionSource } from "../core/recs/session-knn.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { retentionCutoff, type Retention } from "./retention.js";
@@ -46,8 +46,9 @@ import { SessionIndexReader } from "./session-index-reader.js";
  * Sessions kept per item: a query samples the most recent sessions sharing any
  * of its items, at most its sampleSize of each item's, so keeping that many
  * answers exactly as keeping all would (the idf weight reads exact counts).
+ * The largest sample a shop's tuning may choose.
  */
-export const SESSIONS_KEPT_PER_ITEM = DEFAULT_SESSION_KNN.sampleSize;
+export const SESSIONS_KEPT_PER_ITEM = 1_000;
 /**
  * Views indexed per session; later ones are left out. A session's value is
  * rewritten with each batch of its views, and one that views over a hundred
@@ -230,6 +231,14 @@ export class SessionIndex {
     for (const [product, count] of leaving) this.removeViewers(merchant, product, count, pruned);
     heads.put(merchant, encodeHead({ ...head, live: head.live - pruned.size }));
     return pruned.size;
+  }
+
+  /** The views of the merchant's `limit` most recent sessions, oldest first (what its tuning learns from). */
+  recentSessions(merchant: MerchantId, limit: number): Float64Array[] {
+    const { start, end } = merchantRange(merchant);
+    // A reverse range runs from its higher bound.
+    const newestFirst = this.tables.sessions.getRange({ start: end, end: start, reverse: true, limit });
+    return [...newestFirst.map(({ value }) => sessionViews(value))].reverse();
   }
 
   /** Removes the merchant's index, in the caller's write transaction. */

@@ -20,6 +20,7 @@ import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { customerCounters } from "../core/customer-counters.js";
 import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
+import { CustomerCountersBuild } from "./customer-counters-build.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
 import { CustomSources } from "./custom-sources.js";
@@ -33,6 +34,7 @@ import { RecentMap } from "./recent-map.js";
 import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type Retention, type SessionPairDay } from "./retention.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
+import { ViewedRelatedTunings } from "./viewed-related-tuning.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -173,6 +175,8 @@ export class Store {
   readonly rankingWriter: RankingWriter;
   /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
   readonly sessionIndex: SessionIndex;
+  /** Each shop's tuned viewed-related settings. */
+  readonly viewedRelatedTuning: ViewedRelatedTunings;
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Merchants' custom data sources (src/stores/custom-sources.ts). */
   readonly customSources: CustomSources;
@@ -244,12 +248,22 @@ export class Store {
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
     this.sessionIndex = new SessionIndex(root);
     this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.viewedRelatedTuning = new ViewedRelatedTunings(root);
+    const customerCountersBuild = new CustomerCountersBuild({
+      customerIdsAfter: (merchant, after, limit) => this.idsAfter("customers", merchant, after, limit),
+      recountCustomers: (merchant, ids) => {
+        const changed = this.recountCustomers(merchant, ids);
+        if (changed) this.bump(merchant, "customers");
+        return changed;
+      },
+    });
     this.customSources = new CustomSources(root);
     this.derived = new DerivedBuilds(this.meta, [
       this.productRender,
       this.rankingWriter.build,
       this.starterVectors,
       this.sessionIndexBuild,
+      customerCountersBuild,
     ]);
   }
 
