@@ -5,10 +5,10 @@
 import { toCents } from "../core/money.js";
 import type { Facts } from "../core/sources/compile.js";
 import type { ConditionValue, FieldName } from "../core/sources/definition.js";
+import { splitTags, type ProductTexts } from "../core/sources/product-texts.js";
 import type { CustomSourceTask } from "../core/sources/task.js";
 import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
-import { collectionMemberships, productAttributes, type ProductTexts } from "./product-attributes.js";
 
 /** A cart line with its product known (undefined: a variant the shop lacks). */
 interface ResolvedLine {
@@ -23,12 +23,6 @@ export interface RequestProducts {
   cart: number[];
   cartLines: ResolvedLine[];
 }
-
-const splitTags = (tags: string) =>
-  tags
-    .split(",")
-    .map((tag) => tag.trim().toLowerCase())
-    .filter((tag) => tag !== "");
 
 class Values {
   private readonly byField = new Map<FieldName, Set<ConditionValue>>();
@@ -79,13 +73,13 @@ export function readFacts(store: Store, task: CustomSourceTask, products: Reques
   const { merchantId } = task;
   const values = new Values();
   const wants = (prefix: string) => [...fields].some((field) => field.startsWith(prefix));
-  // Texts from the worker's attribute index and prices from the eligibility records: no product is decoded.
-  const attributes = wants("product.") || wants("cart.") ? productAttributes(store, merchantId) : null;
+  // Texts from the stored attributes and prices from the eligibility records: no product is decoded.
+  const attributes = store.productAttributes;
   const catalog = merchantCatalog(store, merchantId);
   if (wants("product.")) {
-    const memberships = fields.has("product.collection_ids") ? collectionMemberships(store, merchantId) : null;
+    const collections = fields.has("product.collection_ids");
     for (const id of products.inputs) {
-      const texts = attributes!.textsOf(id);
+      const texts = attributes.textsOf(merchantId, id);
       if (!texts) continue;
       values.add("product.tags", ...texts.tags);
       values.add("product.vendor", texts.vendor);
@@ -93,7 +87,7 @@ export function readFacts(store: Store, task: CustomSourceTask, products: Reques
       values.add("product.handle", texts.handle);
       values.add("product.title", texts.title);
       values.add("product.price", ...[...(catalog.eligibility(id)?.cents ?? [])].filter((cents) => !Number.isNaN(cents)));
-      if (memberships) values.add("product.collection_ids", ...(memberships.collectionsOf.get(id) ?? []));
+      if (collections) values.add("product.collection_ids", ...attributes.collectionsOf(merchantId, id));
     }
   }
   if (wants("cart.")) {
@@ -103,7 +97,7 @@ export function readFacts(store: Store, task: CustomSourceTask, products: Reques
       if (productId !== undefined) values.add("cart.product_ids", productId);
       if (line.variantId !== null) values.add("cart.variant_ids", line.variantId);
       values.add("cart.quantities", line.quantity);
-      const texts = productId === undefined ? undefined : attributes!.textsOf(productId);
+      const texts = productId === undefined ? undefined : attributes.textsOf(merchantId, productId);
       if (!texts) continue;
       values.add("cart.product_type", texts.type);
       values.add("cart.tags", ...texts.tags);

@@ -15,7 +15,6 @@ import { merchantCatalog } from "../stores/catalog.js";
 import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
 import { readFacts, requestProducts, type RequestProducts } from "./custom-source-facts.js";
-import { collectionMemberships, membersOf, productAttributes } from "./product-attributes.js";
 import { builtInCandidates, ruleCandidates } from "./rule-products.js";
 
 /** Products of a rule that boost and bury reorder: the first this many it returns (five times the largest limit); the rest follow as they come. */
@@ -66,6 +65,11 @@ export interface CustomSourceEvaluation {
   warnings: string[];
 }
 
+/** The products a collection lists, none for an unknown one. */
+function collectionMembers(store: Store, merchant: MerchantId, collectionId: number): ReadonlySet<number> {
+  return new Set(store.collection(merchant, collectionId)?.product_ids);
+}
+
 /** A rule's candidates, its boosted products first and buried ones last (within REORDERED_WINDOW). */
 function* reordered(store: Store, task: CustomSourceTask, rule: CompiledRule, candidates: Iterable<number>): Generator<number> {
   const { boost, bury } = rule.rule;
@@ -73,11 +77,12 @@ function* reordered(store: Store, task: CustomSourceTask, rule: CompiledRule, ca
     yield* candidates;
     return;
   }
-  const attributes = boost.tags.length + bury.tags.length > 0 ? productAttributes(store, task.merchantId) : null;
-  const memberships = collectionMemberships(store, task.merchantId);
   const marked = (marks: typeof boost) => {
-    const collections = marks.collection_ids.map((id) => membersOf(memberships, id));
-    return (id: number) => marks.tags.some((tag) => attributes!.hasTag(id, tag)) || collections.some((members) => members.has(id));
+    const sets: { has(id: number): boolean }[] = [
+      ...marks.tags.map((tag) => store.productAttributes.carriers(task.merchantId, "tags", tag)),
+      ...marks.collection_ids.map((id) => collectionMembers(store, task.merchantId, id)),
+    ];
+    return (id: number) => sets.some((set) => set.has(id));
   };
   const window: number[] = [];
   const rest = candidates[Symbol.iterator]();
@@ -94,10 +99,7 @@ export function evaluateCustomSource(store: Store, task: CustomSourceTask, ready
   const catalog = merchantCatalog(store, merchantId);
   const products: RequestProducts = requestProducts(store, task);
   const plan = planAnswer(ready.compiled, readFacts(store, task, products, ready.fields));
-  const excludedCollections =
-    plan.excludedCollections.length === 0
-      ? []
-      : plan.excludedCollections.map((id) => membersOf(collectionMemberships(store, merchantId), id));
+  const excludedCollections = plan.excludedCollections.map((id) => collectionMembers(store, merchantId, id));
   const excluded = (id: number) => plan.excludedProducts.has(id) || excludedCollections.some((members) => members.has(id));
   const sources = new Map<number, number | string>();
 

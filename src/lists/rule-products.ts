@@ -3,6 +3,7 @@
 // tags, vendors or types, the input products, or a built-in source's list as
 // its own endpoint ranks it.
 import type { BuiltInSource, RecommendedContextName, RuleReturn } from "../core/sources/definition.js";
+import type { Attribute } from "../core/sources/product-texts.js";
 import type { CustomSourceTask } from "../core/sources/task.js";
 import type { HistorySubject } from "../core/products/query.js";
 import { recentProducts } from "../core/recs/history.js";
@@ -11,7 +12,6 @@ import { DEFAULT_WINDOW_DAYS } from "../stores/ranked-lists.js";
 import type { Store } from "../stores/store.js";
 import type { RequestProducts } from "./custom-source-facts.js";
 import { historyOf, purchasedQuantities } from "./history.js";
-import { productAttributes } from "./product-attributes.js";
 import { recommendationCandidates } from "./recommended.js";
 import { viewedRelatedCandidates } from "./viewed-related.js";
 
@@ -22,19 +22,20 @@ function* keeping(candidates: Iterable<number>, keep: (id: number) => boolean): 
   for (const id of candidates) if (keep(id)) yield id;
 }
 
-/** Members of a set ranked by best sellers first, then the rest of them. */
-function* bestSellingFirst(store: Store, task: CustomSourceTask, members: readonly ReadonlySet<number>[]): Generator<number> {
-  const isMember = (id: number) => members.some((set) => set.has(id));
+/** The products carrying any of the values, best sellers first, then the rest of each value's in id order. */
+function* bestSellingFirst(store: Store, task: CustomSourceTask, attribute: Attribute, values: readonly string[]): Generator<number> {
+  const { merchantId } = task;
+  const carriers = values.map((value) => store.productAttributes.carriers(merchantId, attribute, value));
   const given = new Set<number>();
   let scanned = 0;
-  for (const id of topSellers(store, task.merchantId, DEFAULT_WINDOW_DAYS)) {
+  for (const id of topSellers(store, merchantId, DEFAULT_WINDOW_DAYS)) {
     if (++scanned > RANKED_SCAN) break;
-    if (isMember(id)) {
+    if (carriers.some((ids) => ids.has(id))) {
       given.add(id);
       yield id;
     }
   }
-  for (const set of members) for (const id of set) if (!given.has(id)) yield id;
+  for (const ids of carriers) for (const id of ids) if (!given.has(id)) yield id;
 }
 
 /** What the shopper's session and customer history is read for. */
@@ -96,14 +97,9 @@ export function ruleCandidates(store: Store, task: CustomSourceTask, products: R
     case "tags":
     case "vendors":
     case "product_types": {
-      const attributes = productAttributes(store, task.merchantId);
       const values: string[] =
         returned.kind === "tags" ? returned.tags : returned.kind === "vendors" ? returned.vendors : returned.product_types;
-      return bestSellingFirst(
-        store,
-        task,
-        values.map((value) => attributes.productsWith(returned.kind, value)),
-      );
+      return bestSellingFirst(store, task, returned.kind, values);
     }
     case "input_products":
       return products.inputs;

@@ -26,6 +26,7 @@ import { CopurchaseCounts } from "./copurchase-counts.js";
 import { CustomSources } from "./custom-sources.js";
 import { EventHistories, type HistoryWalk } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
+import { ProductAttributesStore } from "./product-attributes.js";
 import { ProductRenderStore } from "./product-render.js";
 import { StarterVectors } from "./starter-vectors.js";
 import { RankedLists } from "./ranked-lists.js";
@@ -180,6 +181,8 @@ export class Store {
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Merchants' custom data sources (src/stores/custom-sources.ts). */
   readonly customSources: CustomSources;
+  /** Products' texts, tags, vendors, types and collections as custom sources' rules read them. */
+  readonly productAttributes: ProductAttributesStore;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -258,12 +261,14 @@ export class Store {
       },
     });
     this.customSources = new CustomSources(root);
+    this.productAttributes = new ProductAttributesStore(root, this);
     this.derived = new DerivedBuilds(this.meta, [
       this.productRender,
       this.rankingWriter.build,
       this.starterVectors,
       this.sessionIndexBuild,
       customerCountersBuild,
+      this.productAttributes,
     ]);
   }
 
@@ -581,6 +586,10 @@ export class Store {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
       for (const { value } of items) this.starterVectors.write(merchant, value.product);
+      this.productAttributes.writeProducts(
+        merchant,
+        items.map(({ value }) => value.product),
+      );
       this.productRender.writeProducts(
         merchant,
         items.map(({ value }) => value.product),
@@ -607,6 +616,7 @@ export class Store {
       this.products.remove([merchant, id]);
       this.productRender.removeProduct(merchant, id);
       this.starterVectors.remove(merchant, id);
+      this.productAttributes.removeProduct(merchant, id);
       this.logCatalogueChanges(merchant, "product", [id]);
       this.bump(merchant, "catalogue");
       return true;
@@ -617,6 +627,10 @@ export class Store {
 
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
     await this.root.childTransaction(() => {
+      this.productAttributes.writeCollections(
+        merchant,
+        items.map(({ value }) => value),
+      );
       for (const { value } of items) this.collections.put([merchant, value.id], value);
       this.logCatalogueChanges(
         merchant,
@@ -631,6 +645,7 @@ export class Store {
   async deleteCollection(merchant: MerchantId, id: number): Promise<boolean> {
     return this.root.childTransaction(() => {
       if (!this.collections.get([merchant, id])) return false;
+      this.productAttributes.removeCollection(merchant, id);
       this.collections.remove([merchant, id]);
       this.logCatalogueChanges(merchant, "collection", [id]);
       this.bump(merchant, "catalogue");

@@ -31,7 +31,8 @@ import {
 
 const MAX_NAME = 200;
 const MAX_DESCRIPTION = 2_000;
-const MAX_TEXT_VALUE = 255;
+/** The longest text a rule compares or returns by: longer catalogue values are never named by one. */
+export const MAX_TEXT_VALUE = 255;
 
 /** Rejects fields the format does not have: a misspelt `exit_if_match` would otherwise be ignored without a word. */
 function onlyKnown(value: unknown, path: string, known: readonly string[]): Fields {
