@@ -104,13 +104,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
-  // Every worker reads each merchant's in-memory indexes in background steps,
-  // the two kinds taking turns (src/pool/warm-up.ts).
+  // Every worker reads each merchant's session index in background steps (src/pool/warm-up.ts).
   const warming = new WarmUpProgress();
-  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) => {
-    for (const kind of ["search_warm", "sessions_warm"] as const)
-      warmIndexes(kind, merchantIds, pool, config.workers, log, metrics, progress);
-  };
+  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) =>
+    warmIndexes("sessions_warm", merchantIds, pool, config.workers, log, metrics, progress);
   const services: Services = {
     store,
     pool,

@@ -49,7 +49,6 @@ async function run(task: Task): Promise<TaskResult> {
       return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":
       return quickView(store, task, searchDependencies);
-    case "search_warm":
     case "sessions_warm":
       return warmUp(store, task);
     case "ping":

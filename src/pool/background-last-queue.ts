@@ -1,5 +1,5 @@
 // The pool's queue: shoppers' tasks in arrival order, and background work
-// (search-index warm-up steps) when no shopper's task is waiting, so warming
+// (index warm-up steps) when no shopper's task is waiting, so warming
 // up after a start makes a request wait for at most the one step a worker may
 // be running. So that a pool that never drains still warms up, a background
 // task also goes first once BACKGROUND_EVERY_MS have passed since the last

@@ -13,11 +13,11 @@ export interface RefreshSimilarTask {
 
 /**
  * One step of a worker's warm-up of a merchant's in-memory index, so the first
- * shopper does not wait for its build: the search index, or the session index
- * of viewed-related. Works for about `sliceMs`, then answers a WarmReply.
+ * shopper does not wait for its build: the session index of viewed-related.
+ * Works for about `sliceMs`, then answers a WarmReply.
  */
 export interface WarmTask {
-  kind: "search_warm" | "sessions_warm";
+  kind: "sessions_warm";
   merchantId: string;
   sliceMs: number;
 }

@@ -1,7 +1,6 @@
 import { threadId } from "node:worker_threads";
 import type { TaskResult, WarmReply, WarmStep, WarmTask } from "./protocol.js";
 import { warmSessions } from "../recs/session-model.js";
-import { warmSearchIndex } from "../search/merchant-index.js";
 import type { Store } from "../stores/store.js";
 
 const encoder = new TextEncoder();
@@ -15,8 +14,6 @@ export function warmUp(store: Store, task: WarmTask): TaskResult {
 
 function warmStep(store: Store, task: WarmTask): WarmStep {
   switch (task.kind) {
-    case "search_warm":
-      return warmSearchIndex(store, task.merchantId, task.sliceMs);
     case "sessions_warm":
       return warmSessions(store, task.merchantId, task.sliceMs);
   }

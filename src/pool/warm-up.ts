@@ -1,11 +1,9 @@
-// Index warm-up at start: every worker builds its own in-memory indexes of
-// each merchant — the search index and the session index of viewed-related —
-// so the first shoppers do not wait for them. Each step is a background pool
-// task that builds for WARM_SLICE_MS and answers whether that worker's index
-// is complete: steps run only when no shopper's task is waiting, instead of
-// holding every worker for the whole build (at 1M products about a minute for
-// search, during which no product endpoint could answer, 10-13 s of reading 4M
-// events for the session index at 100k).
+// Index warm-up at start: every worker builds its own in-memory session index
+// of viewed-related for each merchant, so the first shoppers do not wait for
+// it. Each step is a background pool task that builds for WARM_SLICE_MS and
+// answers whether that worker's index is complete: steps run only when no
+// shopper's task is waiting, instead of holding every worker for the whole
+// build (10-13 s of reading 4M events at 100k).
 import type { MerchantId } from "../core/types.js";
 import type { Logger } from "../observability/logger.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
@@ -29,7 +27,6 @@ const AFTER_SATURATED_MS = 100;
 
 /** What each kind of step builds, as metrics and logs name it. */
 const INDEXES = {
-  search_warm: { metric: "search_index", name: "search index" },
   sessions_warm: { metric: "session_index", name: "session index" },
 } as const;
 

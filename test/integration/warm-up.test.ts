@@ -30,27 +30,11 @@ async function stepsOfFirstBuild(index: string, kind: string): Promise<number> {
 }
 
 describe("index warm-up at start", () => {
-  it("builds the search index in steps queued with other tasks, once per worker, and searches use it", async () => {
+  it("reads the event log into the session index of viewed-related in steps, once per worker", async () => {
     const demo = t.service.demo!;
     // Products answer while the warm-up runs: its steps share the pool with them.
     const listed = await fetch(`${t.base}/api/v1/products/static?key=${demo.apiKey}&ids=${demo.sample.productIds.join(",")}`);
     expect(listed.status).toBe(200);
-    const steps = await stepsOfFirstBuild("search_index", "search_warm");
-
-    const [handle] = demo.sample.handles;
-    const query = handle!.split("-").slice(0, 2).join(" ");
-    const res = await fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${demo.apiKey}`, {
-      method: "POST",
-      body: JSON.stringify({ query }),
-    });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { productSuggestions: unknown[] } }).data.productSuggestions.length).toBeGreaterThan(0);
-    // No further warm-up step ran: the worker's index was complete.
-    expect(stepsOf(await metricsText(), "search_warm")).toBe(steps);
-  });
-
-  it("reads the event log into the session index of viewed-related the same way, once per worker", async () => {
-    const demo = t.service.demo!;
     const steps = await stepsOfFirstBuild("session_index", "sessions_warm");
     // A session that viewed a product gets related products from the warmed index.
     const uuid = "5b0e7c2a-8f1d-4e3b-9a6c-2d4f8e1b7a90";
@@ -69,14 +53,10 @@ describe("index warm-up at start", () => {
 
 describe("a merchant created while the service runs", () => {
   it("is warmed too, and its first lists follow its orders once the applier has stored its rankings", async () => {
-    await eventually(async () => expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="search_index"\} 1$/m));
+    await eventually(async () => expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="session_index"\} 1$/m));
     const shop = await createTestMerchant(t, "created-later");
-    // Its own warm-up: one more completed read of each index in the worker.
-    await eventually(async () => {
-      const metrics = await metricsText();
-      for (const what of ["search_index", "session_index"])
-        expect(metrics).toMatch(new RegExp(`^aisle_build_duration_seconds_count\\{what="${what}"\\} 2$`, "m"));
-    });
+    // Its own warm-up: one more completed read of the session index in the worker.
+    await eventually(async () => expect(await metricsText()).toMatch(/^aisle_build_duration_seconds_count\{what="session_index"\} 2$/m));
     await postJson(t, "/admin/v1/merchants/created-later/products", [product(1), product(2)]);
     await postJson(t, "/admin/v1/merchants/created-later/orders", [
       {
@@ -99,9 +79,9 @@ describe("a shutdown during the warm-up", () => {
     const errors: string[] = [];
     const logger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (message) => errors.push(message) };
     const service = await startTestService({ demo: true, logger });
-    // At once: the demo's search and session indexes are still being built in steps.
+    // At once: the demo's session index is still being built in steps.
     const metrics = await (await fetch(`${service.base}/metrics`)).text();
-    expect(metrics).not.toMatch(/^aisle_build_duration_seconds_count\{what="(search|session)_index"\} [1-9]/m);
+    expect(metrics).not.toMatch(/^aisle_build_duration_seconds_count\{what="session_index"\} [1-9]/m);
     await service.stop();
     expect(errors).toEqual([]);
   }, 60_000);

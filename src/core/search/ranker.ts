@@ -1,8 +1,22 @@
-// Scores a planned query over the lexical index: BM25 per query word (its best
+// Scores a planned query over a search index: BM25 per query word (its best
 // alternative), blended with how many words matched, whether they stand next to
 // each other as typed, how generic the product is and how well it sells.
-import { FIELD_BREAK, type LexicalIndex } from "./lexical-index.js";
+//
+// In three passes, so that per touched product only numbers stored beside its
+// postings and in its chunk of doc columns are read:
+// 1. the postings of each slot's alternatives give each touched doc its text
+//    score and matched words;
+// 2. per chunk of doc columns, each touched doc gets bounds on its score: all
+//    of it is exact but the prior, which its stored grid sum bounds (prior.ts),
+//    and the adjacency of its words, at most a pair per matched word;
+// 3. docs are scored exactly (their title terms read, the prior and adjacency
+//    computed) in order of their upper bounds, until no bound can beat the
+//    page: usually a few more than the page.
+import { AVAILABLE, chunkOf, DOC_CHUNK, popularityOf, slotOf } from "./doc-columns.js";
+import type { RankingIndex } from "./index-view.js";
+import { exactPrior, priorLowerBound, priorSpread } from "./prior.js";
 import { DEFAULT_RANKING, type QueryPlan, type RankingConfig } from "./query-plan.js";
+import { termFrequency } from "./search-document.js";
 
 export interface RankOptions {
   /** How many product ids to return at most. */
@@ -30,13 +44,15 @@ class Scratch {
   stamp = 0;
   touched = new Int32Array(0);
   slotDocs = new Int32Array(0);
-  private baseScores = new Float64Array(0);
-
-  /** Base scores of the touched docs, by position in `touched`. */
-  base(count: number): Float64Array {
-    if (this.baseScores.length < count) this.baseScores = new Float64Array(Math.max(1024, count * 2));
-    return this.baseScores;
-  }
+  /** Touched docs grouped by chunk, and where each chunk's group starts. */
+  byChunk = new Int32Array(0);
+  chunkStarts = new Int32Array(0);
+  /** Bounds of each doc of byChunk, by position, and what pass 3 reads of its columns. */
+  lower = new Float64Array(0);
+  upper = new Float64Array(0);
+  popularity = new Float32Array(0);
+  inStock = new Uint8Array(0);
+  readonly productIds = new Float64Array(DOC_CHUNK);
 
   fit(capacity: number): void {
     if (capacity <= this.capacity) return;
@@ -48,6 +64,12 @@ class Scratch {
     this.slotStamp = new Int32Array(size);
     this.touched = new Int32Array(size);
     this.slotDocs = new Int32Array(size);
+    this.byChunk = new Int32Array(size);
+    this.lower = new Float64Array(size);
+    this.upper = new Float64Array(size);
+    this.popularity = new Float32Array(size);
+    this.inStock = new Uint8Array(size);
+    this.chunkStarts = new Int32Array(chunkOf(size - 1) + 2);
     this.capacity = size;
   }
 }
@@ -56,7 +78,7 @@ const scratch = new Scratch();
 
 /** Product ids, best first. */
 export function rankProducts(
-  index: LexicalIndex,
+  index: RankingIndex,
   plan: QueryPlan,
   options: RankOptions,
   config: RankingConfig = DEFAULT_RANKING,
@@ -64,12 +86,20 @@ export function rankProducts(
   const ranked: number[] = [];
   const byCode = plan.code === "" ? undefined : index.productByCode(plan.code);
   if (byCode !== undefined && (options.eligible?.(byCode) ?? true)) ranked.push(byCode);
-
   const r = plan.slots.length;
-  if (r === 0) return ranked;
+  // The code's product counts toward k: a list of k with it first.
+  const wanted = options.k - ranked.length;
+  if (r === 0 || wanted <= 0) return ranked;
   scratch.fit(index.docCapacity);
+  const touchedCount = scoreText(index, plan, options.k, config);
+  const threshold = boundScores(index, plan, touchedCount, options, config);
+  for (const productId of exactBest(index, plan, touchedCount, threshold, wanted, byCode, config)) ranked.push(productId);
+  return ranked;
+}
+
+/** Pass 1: each touched doc's text score (scratch.total) and matched words (scratch.matched); returns how many docs were touched. */
+function scoreText(index: RankingIndex, plan: QueryPlan, k: number, config: RankingConfig): number {
   const { total, matched, slotBest, seenStamp, slotStamp, touched, slotDocs } = scratch;
-  const { products, lengths, available, priors, popularity } = index.columns();
   const queryStamp = ++scratch.stamp;
   let touchedCount = 0;
   const { k1, b } = config;
@@ -80,8 +110,6 @@ export function rankProducts(
   // Rarest words first: once they have found enough products, a word nearly
   // every product has ("in", "x") only adds to those, instead of touching most
   // of the catalogue for products that could only match it.
-  // The code's product counts toward k: a list of k with it first.
-  const k = options.k;
   const commonMass = index.size * COMMON_SHARE;
   const order = plan.slots
     .map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) }))
@@ -91,23 +119,22 @@ export function rankProducts(
     const slotStampValue = ++scratch.stamp;
     let slotCount = 0;
     for (const { term, weight } of slot.alternatives) {
-      const postings = index.postingsOf(term);
-      if (!postings) continue;
-      const { docs, tfs, length } = postings;
       const scale = weight * slot.idf * (k1 + 1);
-      for (let i = 0; i < length; i++) {
-        const doc = docs[i]!;
-        if (addOnly && seenStamp[doc] !== queryStamp) continue;
-        const tf = tfs[i]!;
-        const score = (scale * tf) / (tf + lengthBase + lengthScale * lengths[doc]!);
-        if (slotStamp[doc] !== slotStampValue) {
-          slotStamp[doc] = slotStampValue;
-          slotBest[doc] = score;
-          slotDocs[slotCount++] = doc;
-        } else if (score > slotBest[doc]!) {
-          slotBest[doc] = score;
+      index.forEachPostingBlock(term, ({ count, docs, lengths, marks }) => {
+        for (let i = 0; i < count; i++) {
+          const doc = docs[i]!;
+          if (addOnly && seenStamp[doc] !== queryStamp) continue;
+          const tf = termFrequency(marks[i]!);
+          const score = (scale * tf) / (tf + lengthBase + lengthScale * lengths[i]!);
+          if (slotStamp[doc] !== slotStampValue) {
+            slotStamp[doc] = slotStampValue;
+            slotBest[doc] = score;
+            slotDocs[slotCount++] = doc;
+          } else if (score > slotBest[doc]!) {
+            slotBest[doc] = score;
+          }
         }
-      }
+      });
     }
     for (let i = 0; i < slotCount; i++) {
       const doc = slotDocs[i]!;
@@ -121,65 +148,118 @@ export function rankProducts(
       matched[doc] = matched[doc]! + 1;
     }
   }
+  return touchedCount;
+}
 
-  // First pass: everything but adjacency, which needs each doc's term order.
-  // A doc's final score is at most its base plus its adjacency reach, and the
-  // k-th best final score is at least the k-th best base: only docs whose base
-  // plus reach gets there can make the top k, and only those pay for adjacency.
-  const base = scratch.base(touchedCount);
-  const heap = new MinHeap(k);
+/**
+ * Pass 2: bounds on each touched doc's score (scratch.lower, scratch.upper,
+ * by position in scratch.byChunk; -Infinity for a doc the request may not
+ * show), read a chunk of doc columns at a time. Returns the k-th best lower
+ * bound: no doc whose upper bound is below it can make the page.
+ */
+function boundScores(index: RankingIndex, plan: QueryPlan, touchedCount: number, options: RankOptions, config: RankingConfig): number {
+  const { total, matched, touched, byChunk, chunkStarts, lower, upper, popularity, inStock, productIds } = scratch;
+  const chunks = chunkOf(Math.max(0, index.docCapacity - 1)) + 1;
+  chunkStarts.fill(0, 0, chunks + 1);
+  for (let i = 0; i < touchedCount; i++) chunkStarts[chunkOf(touched[i]!) + 1]!++;
+  for (let c = 0; c < chunks; c++) chunkStarts[c + 1] = chunkStarts[c + 1]! + chunkStarts[c]!;
+  const next = chunkStarts.slice(0, chunks);
+  for (let i = 0; i < touchedCount; i++) byChunk[next[chunkOf(touched[i]!)]!++] = touched[i]!;
+
+  const r = plan.slots.length;
+  const logN = Math.log(Math.max(2, index.size));
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
   const { eligible } = options;
   const hideUnavailable = options.outOfStock === "hide";
-  for (let i = 0; i < touchedCount; i++) {
-    const doc = touched[i]!;
-    const inStock = available[doc] === 1;
-    if ((!inStock && hideUnavailable) || (eligible && !eligible(products[doc]!))) {
-      base[i] = -Infinity;
-      continue;
+  const heap = new MinHeap(options.k);
+  for (let c = 0; c < chunks; c++) {
+    const from = chunkStarts[c]!;
+    const to = chunkStarts[c + 1]!;
+    if (from === to) continue;
+    // Product ids first: the columns are read in place, valid until the next read.
+    if (eligible) index.readProductIds(c, productIds);
+    const { rankLogs, grids, titleCounts, flags } = index.columns(c)!;
+    for (let i = from; i < to; i++) {
+      const doc = byChunk[i]!;
+      const slot = slotOf(doc);
+      const available = (flags[slot]! & AVAILABLE) !== 0;
+      if ((!available && hideUnavailable) || (eligible && !eligible(productIds[slot]!))) {
+        lower[i] = -Infinity;
+        continue;
+      }
+      inStock[i] = available ? 1 : 0;
+      popularity[i] = popularityOf(rankLogs[slot]!, index.popularityScale);
+      const coverage = matched[doc]! / r;
+      const titleCount = titleCounts[slot]!;
+      const score =
+        total[doc]! * coverage +
+        config.coverageWeight * coverage * coverage +
+        config.priorWeight * priorLowerBound(grids[slot]!, titleCount, logN) +
+        config.popularityWeight * popularity[i]! -
+        (available ? 0 : OUT_OF_STOCK_PENALTY);
+      lower[i] = score;
+      upper[i] = score + config.priorWeight * priorSpread(titleCount, logN) + reachPerPair * (matched[doc]! - 1);
+      heap.offer(score);
     }
+  }
+  return heap.full ? heap.min : -Infinity;
+}
+
+/**
+ * Pass 3: the `wanted` best products other than `byCode`, by exact score
+ * (ties: lower product id first), scoring docs in order of their upper bounds
+ * until the next bound falls below the last one kept.
+ */
+function exactBest(
+  index: RankingIndex,
+  plan: QueryPlan,
+  touchedCount: number,
+  threshold: number,
+  wanted: number,
+  byCode: number | undefined,
+  config: RankingConfig,
+): number[] {
+  const { total, matched, byChunk, lower, upper, popularity, inStock } = scratch;
+  const candidates: number[] = [];
+  for (let i = 0; i < touchedCount; i++) if (lower[i] !== -Infinity && upper[i]! >= threshold) candidates.push(i);
+  candidates.sort((x, y) => upper[y]! - upper[x]!);
+
+  const r = plan.slots.length;
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
+  const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
+  const best: { productId: number; score: number }[] = [];
+  for (const i of candidates) {
+    if (best.length === wanted && upper[i]! < best[wanted - 1]!.score) break;
+    const doc = byChunk[i]!;
+    const { productId, titleTerms } = index.document(doc);
+    if (productId === byCode) continue;
     const coverage = matched[doc]! / r;
-    const score =
+    const base =
       total[doc]! * coverage +
       config.coverageWeight * coverage * coverage +
-      config.priorWeight * priors[doc]! +
-      config.popularityWeight * popularity[doc]! -
-      (inStock ? 0 : OUT_OF_STOCK_PENALTY);
-    base[i] = score;
-    heap.offer(score);
-  }
-  const threshold = heap.full ? heap.min : -Infinity;
-  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
-
-  const finalists: { doc: number; score: number }[] = [];
-  const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
-  for (let i = 0; i < touchedCount; i++) {
-    const score = base[i]!;
-    if (score === -Infinity) continue;
-    const doc = touched[i]!;
+      config.priorWeight * exactPrior(titleTerms, (term) => index.df(term), index.size) +
+      config.popularityWeight * popularity[i]! -
+      (inStock[i] === 1 ? 0 : OUT_OF_STOCK_PENALTY);
     const reach = reachPerPair * (matched[doc]! - 1);
-    if (score + reach < threshold) continue;
-    const adjacency = reach > 0 ? reachPerPair * adjacentPairs(index.termsOf(doc)!, slotTerms) : 0;
-    finalists.push({ doc, score: score + adjacency });
+    const score = base + (reach > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
+    let at = best.length;
+    while (at > 0 && (score > best[at - 1]!.score || (score === best[at - 1]!.score && productId < best[at - 1]!.productId))) at--;
+    if (at < wanted) {
+      best.splice(at, 0, { productId, score });
+      if (best.length > wanted) best.pop();
+    }
   }
-  finalists.sort((x, y) => y.score - x.score || products[x.doc]! - products[y.doc]!);
-  for (const { doc } of finalists) {
-    if (ranked.length >= k) break;
-    const product = products[doc]!;
-    if (product !== byCode) ranked.push(product);
-  }
-  return ranked;
+  return best.map((entry) => entry.productId);
 }
 
 /** How many neighbouring query words appear side by side, in order, in the title. */
-function adjacentPairs(ids: Int32Array, slotTerms: Set<number>[]): number {
+function adjacentPairs(titleTerms: readonly string[], slotTerms: Set<string>[]): number {
   let pairs = 0;
   for (let s = 0; s + 1 < slotTerms.length; s++) {
     const left = slotTerms[s]!;
     const right = slotTerms[s + 1]!;
-    for (let p = 0; p + 1 < ids.length; p++) {
-      const here = ids[p]!;
-      if (here === FIELD_BREAK) break;
-      if (left.has(here) && right.has(ids[p + 1]!)) {
+    for (let p = 0; p + 1 < titleTerms.length; p++) {
+      if (left.has(titleTerms[p]!) && right.has(titleTerms[p + 1]!)) {
         pairs++;
         break;
       }
