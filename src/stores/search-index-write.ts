@@ -5,7 +5,20 @@
 // each touched posting block, term record, completion list and chunk of doc
 // columns is read and written once per write however many products touch it.
 import { COMPLETION_LIST_LENGTH, listedPrefixes, topCompletions, updatedCompletions, type Completion } from "../core/search/completions.js";
-import { AVAILABLE, chunkOf, DOC_CHUNK, DOC_COLUMNS_BYTES, docColumns, LIVE, rankLog, slotOf } from "../core/search/doc-columns.js";
+import {
+  AVAILABLE,
+  chunkOf,
+  DOC_BOUNDS_BYTES,
+  DOC_GRIDS_BYTES,
+  DOC_PRODUCTS_BYTES,
+  docBounds,
+  docGrids,
+  docProducts,
+  LIVE,
+  priorSteps,
+  rankSteps,
+  slotOf,
+} from "../core/search/doc-columns.js";
 import { blocksFor, docPosition, encodePostingBlock, readPostingBlock } from "../core/search/postings.js";
 import { priorGrid } from "../core/search/prior.js";
 import { documentLength, termMarks, titleCount, type SearchDocument } from "../core/search/search-document.js";
@@ -79,8 +92,11 @@ export class SearchIndexWrite {
     for (const [term, edit] of this.postingEdits) this.editPostings(term, edit);
     const changes = this.updateDfs();
     this.updateCompletions(changes);
-    this.updateTypoKeys(changes);
+    if (this.updateTypoKeys(changes)) this.meta.vocabulary++;
     this.updateColumns(changes);
+    // What readers cache moves with these versions.
+    if (changes.size > 0) this.meta.frequencies++;
+    if (this.written.size > 0 || this.freed.size > 0) this.meta.documents++;
     this.tables.meta.put(this.merchant, this.meta);
   }
 
@@ -264,7 +280,8 @@ export class SearchIndexWrite {
     return topCompletions(this.tables.termsStartingWith(this.merchant, prefix), COMPLETION_LIST_LENGTH);
   }
 
-  private updateTypoKeys(changes: Map<string, { before: number; after: number }>): void {
+  /** Files terms that came into use and takes out those that went out of it; whether any did. */
+  private updateTypoKeys(changes: Map<string, { before: number; after: number }>): boolean {
     let vocabularyChanged = false;
     for (const [term, { before, after }] of changes) {
       if (before === 0) for (const key of termTypoKeys(term)) this.tables.typoKeys.put([this.merchant, key, term], true);
@@ -272,16 +289,15 @@ export class SearchIndexWrite {
       else continue;
       vocabularyChanged = true;
     }
-    if (vocabularyChanged) this.meta.vocabulary++;
-    if (changes.size > 0) this.meta.frequencies++;
+    return vocabularyChanged;
   }
 
   // ── doc columns ──
 
   /**
    * Rewrites the columns of written and freed docs, the availability of the
-   * others touched, and the grid sums of docs whose title holds a term whose
-   * priorGrid moved (a df crossing a power of two).
+   * others touched, and the grid sums (and prior steps) of docs whose title
+   * holds a term whose priorGrid moved (a df crossing a power of two).
    */
   private updateColumns(changes: Map<string, { before: number; after: number }>): void {
     const gridChanges = new Map<number, number>();
@@ -301,32 +317,41 @@ export class SearchIndexWrite {
     const dfs = new Map([...changes].map(([term, { after }]) => [term, after]));
     const dfOf = (term: string) => dfs.get(term) ?? this.tables.df(this.merchant, term);
 
-    const ranking = new ChunkEdits(this.tables, this.merchant, "ranking", DOC_COLUMNS_BYTES);
-    const products = new ChunkEdits(this.tables, this.merchant, "products", DOC_CHUNK * 8);
+    const bounds = new ChunkEdits(this.tables, this.merchant, "bounds", DOC_BOUNDS_BYTES);
+    const grids = new ChunkEdits(this.tables, this.merchant, "grids", DOC_GRIDS_BYTES);
+    const products = new ChunkEdits(this.tables, this.merchant, "products", DOC_PRODUCTS_BYTES);
     for (const [doc, document] of this.written) {
-      const columns = docColumns(ranking.edit(doc));
       const slot = slotOf(doc);
-      columns.rankLogs[slot] = rankLog(this.tables.ranks.get([this.merchant, document.productId]));
-      columns.grids[slot] = document.titleTerms.reduce((sum, term) => sum + priorGrid(dfOf(term)), 0);
-      columns.titleCounts[slot] = document.titleTerms.length;
-      columns.flags[slot] = LIVE | (document.available ? AVAILABLE : 0);
-      productIdsOf(products.edit(doc))[slot] = document.productId;
+      const grid = document.titleTerms.reduce((sum, term) => sum + priorGrid(dfOf(term)), 0);
+      const sums = docGrids(grids.edit(doc));
+      sums.grids[slot] = grid;
+      sums.titleCounts[slot] = document.titleTerms.length;
+      const docBound = docBounds(bounds.edit(doc));
+      docBound.rankSteps[slot] = rankSteps(this.tables.ranks.get([this.merchant, document.productId]));
+      docBound.priorSteps[slot] = priorSteps(grid, document.titleTerms.length);
+      docBound.flags[slot] = LIVE | (document.available ? AVAILABLE : 0);
+      docProducts(products.edit(doc))[slot] = document.productId;
     }
     for (const doc of this.freed) {
-      const columns = docColumns(ranking.edit(doc));
       const slot = slotOf(doc);
-      columns.rankLogs[slot] = 0;
-      columns.grids[slot] = 0;
-      columns.titleCounts[slot] = 0;
-      columns.flags[slot] = 0;
-      productIdsOf(products.edit(doc))[slot] = 0;
+      const sums = docGrids(grids.edit(doc));
+      sums.grids[slot] = 0;
+      sums.titleCounts[slot] = 0;
+      const docBound = docBounds(bounds.edit(doc));
+      docBound.rankSteps[slot] = 0;
+      docBound.priorSteps[slot] = 0;
+      docBound.flags[slot] = 0;
+      docProducts(products.edit(doc))[slot] = 0;
     }
-    for (const [doc, available] of this.availability) {
-      const { flags } = docColumns(ranking.edit(doc));
-      flags[slotOf(doc)] = LIVE | (available ? AVAILABLE : 0);
+    for (const [doc, available] of this.availability) docBounds(bounds.edit(doc)).flags[slotOf(doc)] = LIVE | (available ? AVAILABLE : 0);
+    for (const [doc, change] of gridChanges) {
+      const slot = slotOf(doc);
+      const sums = docGrids(grids.edit(doc));
+      sums.grids[slot] = sums.grids[slot]! + change;
+      docBounds(bounds.edit(doc)).priorSteps[slot] = priorSteps(sums.grids[slot]!, sums.titleCounts[slot]!);
     }
-    for (const [doc, change] of gridChanges) docColumns(ranking.edit(doc)).grids[slotOf(doc)]! += change;
-    ranking.write();
+    bounds.write();
+    grids.write();
     products.write();
   }
 }
@@ -361,10 +386,6 @@ export class ChunkEdits {
       this.tables.chunks.put([this.merchant, this.kind, chunk], bytes);
     }
   }
-}
-
-function productIdsOf(bytes: Uint8Array): Float64Array {
-  return new Float64Array(bytes.buffer, bytes.byteOffset, DOC_CHUNK);
 }
 
 /** Whether a product's new document indexes it exactly as its record does (then only its availability may differ). */

@@ -11,14 +11,14 @@
 // Read by pool workers (src/search/quick-view.ts) and evaluations through
 // SearchIndexView; opened by Store (src/stores/store.ts).
 import type { RootDatabase } from "lmdb";
-import { DOC_COLUMNS_BYTES, docColumns, rankLog, slotOf } from "../core/search/doc-columns.js";
+import { DOC_BOUNDS_BYTES, docBounds, rankSteps, slotOf } from "../core/search/doc-columns.js";
 import { indexedProduct } from "../core/search/indexed-product.js";
 import { searchDocument } from "../core/search/search-document.js";
 import type { Collection, MerchantId, Product } from "../core/types.js";
 import type { DerivedBuild } from "./derived-builds.js";
 import { merchantRange } from "./merchant-keys.js";
 import { ChunkEdits, SearchIndexWrite } from "./search-index-write.js";
-import { emptyReaderCache, SearchIndexView, type ReaderCache } from "./search-index-view.js";
+import { ReaderCache, SearchIndexView } from "./search-index-view.js";
 import { EMPTY_META, searchKeysOf, SearchTables } from "./search-tables.js";
 
 /** The catalogue and ranking reads the index is derived from. */
@@ -62,7 +62,7 @@ export class SearchIndexStore implements DerivedBuild {
   /** The merchant's index as this thread's snapshot has it, for one query. */
   view(merchant: MerchantId): SearchIndexView {
     let cache = this.readerCaches.get(merchant);
-    if (cache === undefined) this.readerCaches.set(merchant, (cache = emptyReaderCache()));
+    if (cache === undefined) this.readerCaches.set(merchant, (cache = new ReaderCache()));
     return new SearchIndexView(this.tables, merchant, cache);
   }
 
@@ -114,20 +114,20 @@ export class SearchIndexStore implements DerivedBuild {
       const id = previous[rank]!;
       if (next[rank] !== id && !moved.has(id)) gone.push(id);
     }
-    const columns = new ChunkEdits(this.tables, merchant, "ranking", DOC_COLUMNS_BYTES);
-    for (const [id, rank] of moved) this.setRank(merchant, id, rank, columns);
-    for (const id of gone) this.setRank(merchant, id, undefined, columns);
-    columns.write();
+    const bounds = new ChunkEdits(this.tables, merchant, "bounds", DOC_BOUNDS_BYTES);
+    for (const [id, rank] of moved) this.setRank(merchant, id, rank, bounds);
+    for (const id of gone) this.setRank(merchant, id, undefined, bounds);
+    bounds.write();
     const meta = this.tables.metaOf(merchant);
-    if (meta.ranked !== next.length) this.tables.meta.put(merchant, { ...meta, ranked: next.length });
+    if (moved.size > 0 || gone.length > 0) this.tables.meta.put(merchant, { ...meta, ranked: next.length, ranks: meta.ranks + 1 });
   }
 
-  /** The product's rank (undefined: not ranked), kept by product and in its doc's columns when it is indexed. */
-  private setRank(merchant: MerchantId, productId: number, rank: number | undefined, columns: ChunkEdits): void {
+  /** The product's rank (undefined: not ranked), kept by product and in its doc's bounds when it is indexed. */
+  private setRank(merchant: MerchantId, productId: number, rank: number | undefined, bounds: ChunkEdits): void {
     if (rank === undefined) this.tables.ranks.remove([merchant, productId]);
     else this.tables.ranks.put([merchant, productId], rank);
     const doc = this.tables.productDocs.get([merchant, productId]);
-    if (doc !== undefined) docColumns(columns.edit(doc)).rankLogs[slotOf(doc)] = rankLog(rank);
+    if (doc !== undefined) docBounds(bounds.edit(doc)).rankSteps[slotOf(doc)] = rankSteps(rank);
   }
 
   // ── rebuild (DerivedBuild) ──
@@ -137,8 +137,14 @@ export class SearchIndexStore implements DerivedBuild {
       for (const key of table.getKeys(searchKeysOf(merchant))) table.remove(key);
     }
     // The versions go on: what readers cached against earlier ones must not pass for the rebuild's.
-    const { vocabulary, frequencies } = this.tables.metaOf(merchant);
-    this.tables.meta.put(merchant, { ...EMPTY_META, vocabulary: vocabulary + 1, frequencies: frequencies + 1 });
+    const { vocabulary, frequencies, documents, ranks } = this.tables.metaOf(merchant);
+    this.tables.meta.put(merchant, {
+      ...EMPTY_META,
+      vocabulary: vocabulary + 1,
+      frequencies: frequencies + 1,
+      documents: documents + 1,
+      ranks: ranks + 1,
+    });
   }
 
   /**
@@ -169,12 +175,12 @@ export class SearchIndexStore implements DerivedBuild {
 
   /** Copies ranks from position `from` on; returns the cursor of the next slice (0: the products' first). */
   private buildRanks(merchant: MerchantId, from: number, deadline: number): number {
-    const columns = new ChunkEdits(this.tables, merchant, "ranking", DOC_COLUMNS_BYTES);
+    const bounds = new ChunkEdits(this.tables, merchant, "bounds", DOC_BOUNDS_BYTES);
     let rank = 0;
     let next = 0;
     for (const id of this.source.topSellers(merchant)) {
       if (rank >= from) {
-        this.setRank(merchant, id, rank, columns);
+        this.setRank(merchant, id, rank, bounds);
         if ((rank + 1 - from) % RANK_BATCH === 0 && performance.now() >= deadline) {
           next = -(rank + 1);
           break;
@@ -182,11 +188,9 @@ export class SearchIndexStore implements DerivedBuild {
       }
       rank++;
     }
-    columns.write();
-    if (next === 0) {
-      const meta = this.tables.metaOf(merchant);
-      this.tables.meta.put(merchant, { ...meta, ranked: rank });
-    }
+    bounds.write();
+    const meta = this.tables.metaOf(merchant);
+    this.tables.meta.put(merchant, { ...meta, ranked: next === 0 ? rank : meta.ranked, ranks: meta.ranks + 1 });
     return next;
   }
 }

@@ -21,9 +21,22 @@ export interface SearchMeta {
   vocabulary: number;
   /** Moves whenever a term's df changes: dfs cached against it hold until then. */
   frequencies: number;
+  /** Moves whenever a doc is written or freed. */
+  documents: number;
+  /** Moves whenever a product's rank changes. */
+  ranks: number;
 }
 
-export const EMPTY_META: SearchMeta = { size: 0, totalLength: 0, capacity: 0, ranked: 0, vocabulary: 0, frequencies: 0 };
+export const EMPTY_META: SearchMeta = {
+  size: 0,
+  totalLength: 0,
+  capacity: 0,
+  ranked: 0,
+  vocabulary: 0,
+  frequencies: 0,
+  documents: 0,
+  ranks: 0,
+};
 
 /** A doc as stored: its product and its search document's terms and codes. */
 export interface DocRecord {
@@ -34,8 +47,8 @@ export interface DocRecord {
   codes: string[];
 }
 
-/** The two kinds of doc-number chunks (doc-columns.ts): the ranker's columns and each doc's product id. */
-export type ChunkKind = "ranking" | "products";
+/** The kinds of doc-number chunks (doc-columns.ts): the ranker's bounds, the grid sums they are kept from, each doc's product id. */
+export type ChunkKind = "bounds" | "grids" | "products";
 
 /** Terms whose UTF-8 is longer than this are keyed by a digest (LMDB keys are at most 1,978 bytes). */
 const TERM_KEY_BYTES = 1_000;
@@ -66,7 +79,7 @@ export class SearchTables {
   readonly postings: Database<Uint8Array, Key>;
   /** [merchant, doc] → DocRecord. */
   readonly docs: Database<DocRecord, Key>;
-  /** [merchant, ChunkKind, chunk] → the chunk's columns (doc-columns.ts) or its docs' product ids (f64). */
+  /** [merchant, ChunkKind, chunk] → the chunk's columns of that kind (doc-columns.ts). */
   readonly chunks: Database<Uint8Array, Key>;
   /** [merchant, product id] → its doc. */
   readonly productDocs: Database<number, Key>;
@@ -166,10 +179,19 @@ export class SearchTables {
     return bytes?.subarray(0, bytes.length);
   }
 
-  /** The term's posting blocks from low doc `from` on, in doc order: copies, each in its own buffer. */
-  postingBlocks(merchant: MerchantId, term: string, from = 0): Iterable<Uint8Array> {
+  /** The term's posting blocks, in doc order: copies, each in its own buffer. */
+  postingBlocks(merchant: MerchantId, term: string): Iterable<Uint8Array> {
     const key = termKey(term);
-    return this.postings.getRange({ start: [merchant, key, from], end: [merchant, key, AFTER_EVERY_STRING] }).map(({ value }) => value);
+    return this.postings.getRange({ start: [merchant, key, 0], end: [merchant, key, AFTER_EVERY_STRING] }).map(({ value }) => value);
+  }
+
+  /** The term's posting blocks after the first, in doc order, each in place until the next one is read (see chunkInPlace). */
+  *laterPostingBlocks(merchant: MerchantId, term: string): Generator<Uint8Array> {
+    const key = termKey(term);
+    for (const stored of this.postings.getKeys({ start: [merchant, key, 1], end: [merchant, key, AFTER_EVERY_STRING] })) {
+      const bytes = this.postings.getBinaryFast(stored)!;
+      yield bytes.subarray(0, bytes.length);
+    }
   }
 }
 

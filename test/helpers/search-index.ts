@@ -2,7 +2,18 @@
 // patched by catalogue writes with one rebuilt from the catalogue, and the
 // answers it ranks with the in-memory oracle's (test/helpers/search-oracle).
 import { expect } from "vitest";
-import { chunkOf, DOC_CHUNK, DOC_COLUMNS_BYTES, docColumns, LIVE, slotOf } from "../../src/core/search/doc-columns.js";
+import {
+  chunkOf,
+  DOC_BOUNDS_BYTES,
+  DOC_GRIDS_BYTES,
+  DOC_PRODUCTS_BYTES,
+  docBounds,
+  docGrids,
+  docProducts,
+  LIVE,
+  slotOf,
+} from "../../src/core/search/doc-columns.js";
+import type { ChunkKind } from "../../src/stores/search-tables.js";
 import { indexedProduct } from "../../src/core/search/indexed-product.js";
 import { readPostingBlock } from "../../src/core/search/postings.js";
 import { planQuery } from "../../src/core/search/query-plan.js";
@@ -49,14 +60,12 @@ export function searchIndexDump(store: Store, merchant: MerchantId): SearchIndex
   for (const { key, value } of tables.docs.getRange(searchKeysOf(merchant))) {
     const doc = key[1] as number;
     productOf.set(doc, value.productId);
-    const { rankLogs, grids, titleCounts, flags } = docColumns(chunkBytes(tables, merchant, doc));
-    const slot = slotOf(doc);
     docs[value.productId] = {
       titleTerms: value.titleTerms,
       extraTerms: value.extraTerms,
       head: value.head,
       codes: value.codes,
-      columns: [rankLogs[slot]!, grids[slot]!, titleCounts[slot]!, flags[slot]!],
+      columns: columnsOf(tables, merchant, doc),
     };
   }
   const dfs: SearchIndexDump["dfs"] = {};
@@ -95,9 +104,21 @@ export function searchIndexDump(store: Store, merchant: MerchantId): SearchIndex
   };
 }
 
-function chunkBytes(tables: SearchTables, merchant: MerchantId, doc: number): Uint8Array {
-  const bytes = tables.chunks.getBinary([merchant, "ranking", chunkOf(doc)]);
-  return bytes ? Uint8Array.from(bytes) : new Uint8Array(DOC_COLUMNS_BYTES);
+const CHUNK_BYTES: Record<ChunkKind, number> = { bounds: DOC_BOUNDS_BYTES, grids: DOC_GRIDS_BYTES, products: DOC_PRODUCTS_BYTES };
+
+/** A copy of the chunk of this kind that holds the doc (all zero when there is none). */
+function chunkBytes(tables: SearchTables, merchant: MerchantId, kind: ChunkKind, doc: number): Uint8Array {
+  const bytes = tables.chunks.getBinary([merchant, kind, chunkOf(doc)]);
+  return bytes ? Uint8Array.from(bytes) : new Uint8Array(CHUNK_BYTES[kind]);
+}
+
+/** The doc's value in every column: rank steps, prior steps, flags, grid sum, title count, product id. */
+function columnsOf(tables: SearchTables, merchant: MerchantId, doc: number): number[] {
+  const slot = slotOf(doc);
+  const { rankSteps, priorSteps, flags } = docBounds(chunkBytes(tables, merchant, "bounds", doc));
+  const { grids, titleCounts } = docGrids(chunkBytes(tables, merchant, "grids", doc));
+  const productIds = docProducts(chunkBytes(tables, merchant, "products", doc));
+  return [rankSteps[slot]!, priorSteps[slot]!, flags[slot]!, grids[slot]!, titleCounts[slot]!, productIds[slot]!];
 }
 
 /**
@@ -125,14 +146,11 @@ function checkLayout(tables: SearchTables, merchant: MerchantId): void {
     live.add(value);
   }
   for (let doc = 0; doc < capacity; doc++) {
-    const slot = slotOf(doc);
-    const { rankLogs, grids, titleCounts, flags } = docColumns(chunkBytes(tables, merchant, doc));
-    const ids = tables.chunks.getBinary([merchant, "products", chunkOf(doc)]);
-    const productId = ids ? new Float64Array(Uint8Array.from(ids).buffer, 0, DOC_CHUNK)[slot] : 0;
-    expect((flags[slot]! & LIVE) !== 0, `doc ${doc}`).toBe(live.has(doc));
+    const columns = columnsOf(tables, merchant, doc);
+    expect((columns[2]! & LIVE) !== 0, `doc ${doc}`).toBe(live.has(doc));
     expect(tables.freeDocs.get([merchant, doc]) === true, `doc ${doc} free`).toBe(!live.has(doc));
-    if (live.has(doc)) expect(productId, `doc ${doc}`).toBe(tables.docs.get([merchant, doc])!.productId);
-    else expect([rankLogs[slot], grids[slot], titleCounts[slot], flags[slot], productId], `free doc ${doc}`).toEqual([0, 0, 0, 0, 0]);
+    if (live.has(doc)) expect(columns[5], `doc ${doc}`).toBe(tables.docs.get([merchant, doc])!.productId);
+    else expect(columns, `free doc ${doc}`).toEqual([0, 0, 0, 0, 0, 0]);
   }
 }
 

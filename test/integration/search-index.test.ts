@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chunkOf, popularityOf, slotOf } from "../../src/core/search/doc-columns.js";
 import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
@@ -147,11 +146,7 @@ describe("stored search index", () => {
         cancelled_at: null,
       },
     ]);
-    const popularity = (id: number) => {
-      const index = store.searchIndex.view("shop");
-      const doc = store.searchIndex["tables"].productDocs.get(["shop", id])!;
-      return popularityOf(index.columns(chunkOf(doc))!.rankLogs[slotOf(doc)]!, index.popularityScale);
-    };
+    const popularity = (id: number) => store.searchIndex.view("shop").popularity(id);
     // No refresh has stored the rankings yet: no popularity.
     expect(popularity(2)).toBe(0);
     store.rankingWriter.refreshSync("shop", Date.now());

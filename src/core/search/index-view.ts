@@ -1,6 +1,6 @@
 // What planning and ranking a query read of a search index, whatever keeps it:
 // the stored index (src/stores/search-index-view.ts) answers these reads.
-import type { DocColumns } from "./doc-columns.js";
+import type { DocBounds } from "./doc-columns.js";
 import type { PostingBlock } from "./postings.js";
 
 /** What a query plan reads: the dictionary's document frequencies, completions and typo candidates. */
@@ -38,10 +38,12 @@ export interface RankingIndex extends TermStats {
   productByCode(code: string): number | undefined;
   /** Calls `visit` with each block of the term's postings; a block is valid only during its call, which must read nothing else. */
   forEachPostingBlock(term: string, visit: (block: PostingBlock) => void): void;
-  /** A chunk's columns (see doc-columns.ts), valid until the next read of the index; undefined when no doc of it was ever used. */
-  columns(chunk: number): DocColumns | undefined;
+  /** A chunk's bounds (see doc-columns.ts), valid until the next read of the index; undefined when no doc of it was ever used. */
+  bounds(chunk: number): DocBounds | undefined;
   /** Copies the product id of each doc of a chunk into `into` (0 for a free doc). */
   readProductIds(chunk: number, into: Float64Array): void;
   /** One doc's product and title terms. */
   document(doc: number): RankedDocument;
+  /** A product's exact sales popularity (popularityOf). */
+  popularity(productId: number): number;
 }

@@ -7,9 +7,10 @@
 // whose title says "steel". What is stored instead is each product's sum of
 // priorGrid(df), whole powers of two, which changes only when a term's df
 // crosses one (a doubling or halving: a few updates per change, amortised),
-// and bounds the prior to within ln 2 / ln N of either side. The ranker ranks
-// on those bounds and computes the exact prior, from the title's terms, only
-// for the few products that can reach the page.
+// and bounds the prior to within ln 2 / ln N (doc-columns.ts keeps it per doc,
+// with the bounds). The ranker ranks on those bounds and computes the exact
+// prior, from the title's terms, only for the few products that can reach the
+// page.
 
 /** floor(log2(df)) for df ≥ 1. */
 export function priorGrid(df: number): number {
@@ -23,20 +24,4 @@ export function exactPrior(titleTerms: readonly string[], df: (term: string) => 
   let sum = 0;
   for (const term of titleTerms) sum += Math.log(Math.max(1, df(term))) / logN;
   return Math.fround(sum / titleTerms.length);
-}
-
-/**
- * Rounding slack of the bounds: the exact prior is rounded to 32 bits and
- * summed in another order (at most ~1e-7 apart).
- */
-const SLACK = 1e-6;
-
-/** The prior's lower bound from the doc's grid sum and title length, slack included. */
-export function priorLowerBound(grid: number, titleCount: number, logN: number): number {
-  return titleCount === 0 ? 0 : (Math.LN2 * grid) / (titleCount * logN) - SLACK;
-}
-
-/** How far above the lower bound the prior can be, slack included on both sides. */
-export function priorSpread(titleCount: number, logN: number): number {
-  return titleCount === 0 ? 0 : Math.LN2 / logN + 2 * SLACK;
 }

@@ -6,15 +6,17 @@
 // postings and in its chunk of doc columns are read:
 // 1. the postings of each slot's alternatives give each touched doc its text
 //    score and matched words;
-// 2. per chunk of doc columns, each touched doc gets bounds on its score: all
-//    of it is exact but the prior, which its stored grid sum bounds (prior.ts),
-//    and the adjacency of its words, at most a pair per matched word;
+// 2. per chunk of doc bounds, each touched doc that can make the page gets
+//    bounds on its score: its text score and availability are exact, its
+//    prior and popularity stored to within a step (doc-columns.ts), the
+//    adjacency of its words at most a pair per matched word (docs whose text
+//    score is too far below the best ones' are left out unread);
 // 3. docs are scored exactly (their title terms read, the prior and adjacency
 //    computed) in order of their upper bounds, until no bound can beat the
 //    page: usually a few more than the page.
-import { AVAILABLE, chunkOf, DOC_CHUNK, popularityOf, slotOf } from "./doc-columns.js";
+import { AVAILABLE, chunkOf, DOC_CHUNK, slotOf, StepBounds } from "./doc-columns.js";
 import type { RankingIndex } from "./index-view.js";
-import { exactPrior, priorLowerBound, priorSpread } from "./prior.js";
+import { exactPrior } from "./prior.js";
 import { DEFAULT_RANKING, type QueryPlan, type RankingConfig } from "./query-plan.js";
 import { termFrequency } from "./search-document.js";
 
@@ -44,14 +46,21 @@ class Scratch {
   stamp = 0;
   touched = new Int32Array(0);
   slotDocs = new Int32Array(0);
-  /** Touched docs grouped by chunk, and where each chunk's group starts. */
+  /** Each touched doc's score without the prior, popularity and adjacency, by position in `touched`. */
+  textParts = new Float64Array(0);
+  /** Each touched doc's band of text score, by position in `touched`; the docs grouped by band. */
+  bands = new Uint8Array(0);
+  byBand = new Int32Array(0);
+  /** The docs bounded, grouped by chunk within each band, and where each chunk's group starts. */
   byChunk = new Int32Array(0);
   chunkStarts = new Int32Array(0);
-  /** Bounds of each doc of byChunk, by position, and what pass 3 reads of its columns. */
+  chunkNext = new Int32Array(0);
+  /** Bounds of each doc of byChunk, by position, and whether it is in stock. */
   lower = new Float64Array(0);
   upper = new Float64Array(0);
-  popularity = new Float32Array(0);
   inStock = new Uint8Array(0);
+  /** Positions of the docs pass 3 may score. */
+  candidates = new Int32Array(0);
   readonly productIds = new Float64Array(DOC_CHUNK);
 
   fit(capacity: number): void {
@@ -64,12 +73,16 @@ class Scratch {
     this.slotStamp = new Int32Array(size);
     this.touched = new Int32Array(size);
     this.slotDocs = new Int32Array(size);
+    this.textParts = new Float64Array(size);
+    this.bands = new Uint8Array(size);
+    this.byBand = new Int32Array(size);
     this.byChunk = new Int32Array(size);
     this.lower = new Float64Array(size);
     this.upper = new Float64Array(size);
-    this.popularity = new Float32Array(size);
     this.inStock = new Uint8Array(size);
+    this.candidates = new Int32Array(size);
     this.chunkStarts = new Int32Array(chunkOf(size - 1) + 2);
+    this.chunkNext = new Int32Array(chunkOf(size - 1) + 1);
     this.capacity = size;
   }
 }
@@ -92,8 +105,8 @@ export function rankProducts(
   if (r === 0 || wanted <= 0) return ranked;
   scratch.fit(index.docCapacity);
   const touchedCount = scoreText(index, plan, options.k, config);
-  const threshold = boundScores(index, plan, touchedCount, options, config);
-  for (const productId of exactBest(index, plan, touchedCount, threshold, wanted, byCode, config)) ranked.push(productId);
+  const { bounded, threshold } = boundScores(index, plan, touchedCount, options, config);
+  for (const productId of exactBest(index, plan, bounded, threshold, wanted, byCode, config)) ranked.push(productId);
   return ranked;
 }
 
@@ -152,34 +165,100 @@ function scoreText(index: RankingIndex, plan: QueryPlan, k: number, config: Rank
 }
 
 /**
- * Pass 2: bounds on each touched doc's score (scratch.lower, scratch.upper,
- * by position in scratch.byChunk; -Infinity for a doc the request may not
- * show), read a chunk of doc columns at a time. Returns the k-th best lower
- * bound: no doc whose upper bound is below it can make the page.
+ * Bands of text score, bounded one after another from the best: each as wide
+ * as the most the prior, popularity and adjacency can add to a text score, so
+ * once a band's best possible score is below the page's lower bound, it and
+ * every band after it are left out unread. Most touched docs match fewer
+ * words than the best ones and go that way.
  */
-function boundScores(index: RankingIndex, plan: QueryPlan, touchedCount: number, options: RankOptions, config: RankingConfig): number {
-  const { total, matched, touched, byChunk, chunkStarts, lower, upper, popularity, inStock, productIds } = scratch;
+const BANDS = 8;
+
+/**
+ * Pass 2: bounds on the scores of the touched docs that can make the page
+ * (scratch.lower, scratch.upper, by position in scratch.byChunk; -Infinity
+ * for a doc the request may not show), reading their chunks of doc bounds a
+ * chunk at a time. Returns how many docs were bounded, and the k-th best
+ * lower bound: no doc whose upper bound is below it can make the page.
+ */
+function boundScores(
+  index: RankingIndex,
+  plan: QueryPlan,
+  touchedCount: number,
+  options: RankOptions,
+  config: RankingConfig,
+): { bounded: number; threshold: number } {
+  const { total, matched, touched, textParts, bands, byBand } = scratch;
+  const r = plan.slots.length;
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
+  let best = -Infinity;
+  let worst = Infinity;
+  for (let i = 0; i < touchedCount; i++) {
+    const doc = touched[i]!;
+    const coverage = matched[doc]! / r;
+    const text = total[doc]! * coverage + config.coverageWeight * coverage * coverage;
+    textParts[i] = text;
+    if (text > best) best = text;
+    if (text < worst) worst = text;
+  }
+  const heap = new MinHeap(options.k);
+  // The prior and popularity are at most 1 each (the slack of their bounds aside), adjacency a pair per neighbouring slot.
+  const width = (config.priorWeight + config.popularityWeight) * (1 + 1e-5) + reachPerPair * (r - 1);
+  // Everything within one band: nothing to leave out.
+  if (best - worst < width)
+    return { bounded: boundBand(index, plan, touched.subarray(0, touchedCount), 0, heap, options, config), threshold: heap.threshold };
+
+  const bandStarts = new Int32Array(BANDS + 1);
+  for (let i = 0; i < touchedCount; i++) {
+    const band = Math.min(BANDS - 1, Math.floor((best - textParts[i]!) / width));
+    bands[i] = band;
+    bandStarts[band + 1]!++;
+  }
+  for (let band = 0; band < BANDS; band++) bandStarts[band + 1] = bandStarts[band + 1]! + bandStarts[band]!;
+  const next = bandStarts.slice(0, BANDS);
+  for (let i = 0; i < touchedCount; i++) byBand[next[bands[i]!]!++] = touched[i]!;
+  let bounded = 0;
+  for (let band = 0; band < BANDS; band++) {
+    // Its docs' text parts are at most best − band·width, so their scores at most best − (band − 1)·width.
+    if (band > 0 && best - (band - 1) * width < heap.threshold) break;
+    bounded = boundBand(index, plan, byBand.subarray(bandStarts[band]!, bandStarts[band + 1]!), bounded, heap, options, config);
+  }
+  return { bounded, threshold: heap.threshold };
+}
+
+/** Bounds one band's docs, grouped by chunk, from position `from` of scratch.byChunk on; returns the position after them. */
+function boundBand(
+  index: RankingIndex,
+  plan: QueryPlan,
+  docs: Int32Array,
+  from: number,
+  heap: MinHeap,
+  options: RankOptions,
+  config: RankingConfig,
+): number {
+  const { total, matched, byChunk, chunkStarts, lower, upper, inStock, productIds } = scratch;
   const chunks = chunkOf(Math.max(0, index.docCapacity - 1)) + 1;
   chunkStarts.fill(0, 0, chunks + 1);
-  for (let i = 0; i < touchedCount; i++) chunkStarts[chunkOf(touched[i]!) + 1]!++;
+  for (let i = 0; i < docs.length; i++) chunkStarts[chunkOf(docs[i]!) + 1]!++;
+  chunkStarts[0] = from;
   for (let c = 0; c < chunks; c++) chunkStarts[c + 1] = chunkStarts[c + 1]! + chunkStarts[c]!;
-  const next = chunkStarts.slice(0, chunks);
-  for (let i = 0; i < touchedCount; i++) byChunk[next[chunkOf(touched[i]!)]!++] = touched[i]!;
+  const next = scratch.chunkNext;
+  next.set(chunkStarts.subarray(0, chunks));
+  for (let i = 0; i < docs.length; i++) byChunk[next[chunkOf(docs[i]!)]!++] = docs[i]!;
 
   const r = plan.slots.length;
-  const logN = Math.log(Math.max(2, index.size));
+  const bounds = new StepBounds(index.popularityScale, Math.log(Math.max(2, index.size)));
   const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
+  const priorReach = config.priorWeight * bounds.priorSpread;
   const { eligible } = options;
   const hideUnavailable = options.outOfStock === "hide";
-  const heap = new MinHeap(options.k);
   for (let c = 0; c < chunks; c++) {
-    const from = chunkStarts[c]!;
-    const to = chunkStarts[c + 1]!;
-    if (from === to) continue;
-    // Product ids first: the columns are read in place, valid until the next read.
+    const start = chunkStarts[c]!;
+    const end = chunkStarts[c + 1]!;
+    if (start === end) continue;
+    // Product ids first: the bounds are read in place, valid until the next read.
     if (eligible) index.readProductIds(c, productIds);
-    const { rankLogs, grids, titleCounts, flags } = index.columns(c)!;
-    for (let i = from; i < to; i++) {
+    const { rankSteps, priorSteps, flags } = index.bounds(c)!;
+    for (let i = start; i < end; i++) {
       const doc = byChunk[i]!;
       const slot = slotOf(doc);
       const available = (flags[slot]! & AVAILABLE) !== 0;
@@ -188,21 +267,20 @@ function boundScores(index: RankingIndex, plan: QueryPlan, touchedCount: number,
         continue;
       }
       inStock[i] = available ? 1 : 0;
-      popularity[i] = popularityOf(rankLogs[slot]!, index.popularityScale);
       const coverage = matched[doc]! / r;
-      const titleCount = titleCounts[slot]!;
+      const steps = rankSteps[slot]!;
       const score =
         total[doc]! * coverage +
         config.coverageWeight * coverage * coverage +
-        config.priorWeight * priorLowerBound(grids[slot]!, titleCount, logN) +
-        config.popularityWeight * popularity[i]! -
+        config.priorWeight * bounds.priorLower(priorSteps[slot]!) +
+        config.popularityWeight * bounds.popularityLower(steps) -
         (available ? 0 : OUT_OF_STOCK_PENALTY);
       lower[i] = score;
-      upper[i] = score + config.priorWeight * priorSpread(titleCount, logN) + reachPerPair * (matched[doc]! - 1);
-      heap.offer(score);
+      upper[i] = score + priorReach + config.popularityWeight * bounds.popularityWidth(steps) + reachPerPair * (matched[doc]! - 1);
+      if (score > heap.threshold) heap.offer(score);
     }
   }
-  return heap.full ? heap.min : -Infinity;
+  return from + docs.length;
 }
 
 /**
@@ -213,22 +291,23 @@ function boundScores(index: RankingIndex, plan: QueryPlan, touchedCount: number,
 function exactBest(
   index: RankingIndex,
   plan: QueryPlan,
-  touchedCount: number,
+  bounded: number,
   threshold: number,
   wanted: number,
   byCode: number | undefined,
   config: RankingConfig,
 ): number[] {
-  const { total, matched, byChunk, lower, upper, popularity, inStock } = scratch;
-  const candidates: number[] = [];
-  for (let i = 0; i < touchedCount; i++) if (lower[i] !== -Infinity && upper[i]! >= threshold) candidates.push(i);
-  candidates.sort((x, y) => upper[y]! - upper[x]!);
+  const { total, matched, byChunk, lower, upper, inStock } = scratch;
+  // Candidates come off a heap by upper bound: a page takes a few of what may be thousands.
+  const candidates = new UpperBoundHeap(scratch.candidates, upper);
+  for (let i = 0; i < bounded; i++) if (lower[i] !== -Infinity && upper[i]! >= threshold) candidates.add(i);
+  candidates.heapify();
 
   const r = plan.slots.length;
   const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
   const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
   const best: { productId: number; score: number }[] = [];
-  for (const i of candidates) {
+  for (let i = candidates.pop(); i !== -1; i = candidates.pop()) {
     if (best.length === wanted && upper[i]! < best[wanted - 1]!.score) break;
     const doc = byChunk[i]!;
     const { productId, titleTerms } = index.document(doc);
@@ -238,7 +317,7 @@ function exactBest(
       total[doc]! * coverage +
       config.coverageWeight * coverage * coverage +
       config.priorWeight * exactPrior(titleTerms, (term) => index.df(term), index.size) +
-      config.popularityWeight * popularity[i]! -
+      config.popularityWeight * index.popularity(productId) -
       (inStock[i] === 1 ? 0 : OUT_OF_STOCK_PENALTY);
     const reach = reachPerPair * (matched[doc]! - 1);
     const score = base + (reach > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
@@ -268,21 +347,55 @@ function adjacentPairs(titleTerms: readonly string[], slotTerms: Set<string>[]):
   return pairs;
 }
 
-/** The k largest scores seen so far; min is the smallest of them. */
+/** Positions by their upper bound, largest first: filled with add, ordered once by heapify, then popped. */
+class UpperBoundHeap {
+  private size = 0;
+
+  constructor(
+    private readonly positions: Int32Array,
+    private readonly upper: Float64Array,
+  ) {}
+
+  add(position: number): void {
+    this.positions[this.size++] = position;
+  }
+
+  heapify(): void {
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  /** The position with the largest upper bound left, or -1 when none is. */
+  pop(): number {
+    if (this.size === 0) return -1;
+    const top = this.positions[0]!;
+    this.positions[0] = this.positions[--this.size]!;
+    this.siftDown(0);
+    return top;
+  }
+
+  private siftDown(from: number): void {
+    const { positions, upper, size } = this;
+    let i = from;
+    for (;;) {
+      const left = 2 * i + 1;
+      let largest = i;
+      if (left < size && upper[positions[left]!]! > upper[positions[largest]!]!) largest = left;
+      if (left + 1 < size && upper[positions[left + 1]!]! > upper[positions[largest]!]!) largest = left + 1;
+      if (largest === i) return;
+      [positions[i], positions[largest]] = [positions[largest]!, positions[i]!];
+      i = largest;
+    }
+  }
+}
+
+/** The k largest scores seen so far; threshold is the smallest of them once there are k, -Infinity before. */
 class MinHeap {
   private readonly values: Float64Array;
   private size = 0;
+  threshold = -Infinity;
 
   constructor(private readonly capacity: number) {
     this.values = new Float64Array(Math.max(1, capacity));
-  }
-
-  get full(): boolean {
-    return this.size >= this.capacity;
-  }
-
-  get min(): number {
-    return this.values[0]!;
   }
 
   offer(value: number): void {
@@ -296,6 +409,7 @@ class MinHeap {
         [v[parent], v[i]] = [v[i]!, v[parent]!];
         i = parent;
       }
+      if (this.size === this.capacity) this.threshold = v[0]!;
       return;
     }
     if (value <= v[0]!) return;
@@ -311,5 +425,6 @@ class MinHeap {
       [v[smallest], v[i]] = [v[i]!, v[smallest]!];
       i = smallest;
     }
+    this.threshold = v[0]!;
   }
 }
