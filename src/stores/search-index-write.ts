@@ -45,6 +45,8 @@ export class SearchIndexWrite {
   private readonly postingEdits = new Map<string, PostingEdit>();
   /** Net change of each term's df. */
   private readonly dfChanges = new Map<string, number>();
+  /** No doc is free: known once a lookup found none, until this write frees one (an import adds many products). */
+  private noFreeDoc = false;
 
   constructor(
     private readonly tables: SearchTables,
@@ -81,6 +83,7 @@ export class SearchIndexWrite {
     this.tables.productDocs.remove([this.merchant, productId]);
     this.tables.docs.remove([this.merchant, doc]);
     this.tables.freeDocs.put([this.merchant, doc], true);
+    this.noFreeDoc = false;
     this.meta.size--;
     this.written.delete(doc);
     this.availability.delete(doc);
@@ -102,11 +105,14 @@ export class SearchIndexWrite {
 
   /** The lowest free doc, or a new one. */
   private allocate(): number {
-    for (const key of this.tables.freeDocs.getKeys({ start: [this.merchant, 0], end: [this.merchant, AFTER_EVERY_STRING], limit: 1 })) {
-      this.tables.freeDocs.remove(key);
-      const doc = key[1] as number;
-      this.freed.delete(doc);
-      return doc;
+    if (!this.noFreeDoc) {
+      for (const key of this.tables.freeDocs.getKeys({ start: [this.merchant, 0], end: [this.merchant, AFTER_EVERY_STRING], limit: 1 })) {
+        this.tables.freeDocs.remove(key);
+        const doc = key[1] as number;
+        this.freed.delete(doc);
+        return doc;
+      }
+      this.noFreeDoc = true;
     }
     return this.meta.capacity++;
   }
