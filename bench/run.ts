@@ -11,13 +11,21 @@
 //          (dist/bench/scale/scale.js alone still runs the in-process 100k ranking and order-update suites)
 //        node dist/bench/run.js --similar-products 100000
 //          (only the similar-products suite, on a synthetic shop of that size)
+//        node dist/bench/run.js --abuse [--quick]
+//          (only the abuse suite: another key's latency while one key floods past its rate limit; ~2 min)
+//        node dist/bench/run.js --memory [--quick]
+//          (only the memory suite: RSS over 1M events, 1M cache keys and 1M pool tasks, a fresh server each; 10+ min)
 import { loadavg } from "node:os";
 import { installCleanup } from "./shared/children.js";
 import { describeError } from "./shared/exit-cause.js";
+import { runAbuse } from "./load/abuse.js";
 import { runLoad } from "./load/load.js";
+import { runMemory } from "./load/memory.js";
+import { formatAbuseReport } from "./report/abuse-report.js";
+import { formatMemoryReport } from "./report/memory-report.js";
 import { runMicro } from "./micro/micro.js";
 import { budgetsMarkdown, formatReport } from "./report/report.js";
-import { writeResultsSection } from "./report/results-file.js";
+import { writeResultsSection, type ResultsSection } from "./report/results-file.js";
 import { curveOptionsFrom, runScaleCurve } from "./scale/scale-curve.js";
 import { formatCurveReport } from "./report/curve-report.js";
 import { runSimilarBench } from "./micro/similar.js";
@@ -58,6 +66,26 @@ if (process.argv.includes("--search")) {
   if (search === null) errors.push(HOME_DEPOT_MISSING);
   console.log(formatReport({ quick, loadAtStart, micro: search ? [search] : [], load: null, errors }));
   process.exit(0);
+}
+
+/** Prints an opt-in suite's report and exits; a full-length run that measured writes it to its own RESULTS.md section. */
+function finishSuite(section: ResultsSection, measured: boolean, report: string): never {
+  console.log(report);
+  if (quick || !measured) process.stderr.write(`aisle bench --${section}: bench/RESULTS.md left as it was\n`);
+  else process.stderr.write(`aisle bench --${section}: wrote ${writeResultsSection(section, report)}\n`);
+  process.exit(0);
+}
+
+if (process.argv.includes("--abuse")) {
+  process.stderr.write(`aisle bench --abuse: key B's latency alone and while key A floods past its rate limit…\n`);
+  const abuse = await attempt("abuse suite", () => runAbuse({ quick }));
+  finishSuite("abuse", abuse !== null, formatAbuseReport(abuse, loadAtStart, quick, errors));
+}
+
+if (process.argv.includes("--memory")) {
+  process.stderr.write(`aisle bench --memory: the server's RSS under events, cache keys and pool tasks, a fresh server per run…\n`);
+  const memory = await attempt("memory suite", () => runMemory({ quick }));
+  finishSuite("memory", memory !== null, formatMemoryReport(memory, loadAtStart, quick, errors));
 }
 
 if (scale) {

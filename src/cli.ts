@@ -20,7 +20,7 @@ import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
 import { DataDirInUseError } from "./stores/serve-lock.js";
-import { AlreadyExistsError, Store, StoreFormatError } from "./stores/store.js";
+import { AlreadyExistsError, Store, StoreFormatError, StoreNotFoundError } from "./stores/store.js";
 import { VERSION } from "./version.js";
 
 function portOption(value: string): number {
@@ -60,7 +60,7 @@ async function importCommand(
   options: { merchant: string; type?: IngestKind; data?: string; train: boolean },
 ): Promise<void> {
   const config = loadConfig(process.env, { dataDir: options.data });
-  const store = Store.open(config.dataDir);
+  const store = Store.open(config.dataDir, { mustExist: true });
   let productsImported = false;
   try {
     if (!store.merchant(options.merchant))
@@ -170,7 +170,7 @@ merchants
   .description("list merchants")
   .option("--data <dir>", "data directory")
   .action(async (options: { data?: string }) => {
-    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir);
+    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     for (const m of store.listMerchants()) console.log(`${m.id}\t${m.domain}\t${m.currency}\t${m.name}`);
     await store.close();
   });
@@ -182,7 +182,7 @@ merchants
   .option("--api-key", "print only the public API key")
   .option("--data <dir>", "data directory")
   .action(async (id: string, options: { apiKey?: boolean; data?: string }) => {
-    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir);
+    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     try {
       const merchant = store.merchant(id);
       if (!merchant) throw new InvalidInput("merchant", `no merchant ${id}`);
@@ -198,7 +198,7 @@ program
   .requiredOption("--merchant <id>", "merchant")
   .option("--data <dir>", "data directory")
   .action(async (options: { merchant: string; data?: string }) => {
-    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir);
+    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     try {
       if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
       const started = performance.now();
@@ -219,7 +219,7 @@ program
   .option("--data <dir>", "data directory")
   .action(async (options: { merchant: string; textOnly?: boolean; data?: string }) => {
     const { dataDir } = loadConfig(process.env, { dataDir: options.data });
-    const store = Store.open(dataDir);
+    const store = Store.open(dataDir, { mustExist: true });
     const known = store.merchant(options.merchant) !== undefined;
     await store.close();
     if (!known) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
@@ -308,6 +308,7 @@ program.parseAsync().catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof AlreadyExistsError ||
     error instanceof StoreFormatError ||
+    error instanceof StoreNotFoundError ||
     error instanceof DataDirInUseError
   ) {
     console.error(`aisle: ${error.message}`);

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { DEFAULT_RATE_LIMITS, RATE_CLASSES, type RateLimit, type RateLimits } from "./core/rate-limit.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
+import type { Retention } from "./stores/retention.js";
 
 export interface Config {
   host: string;
@@ -13,12 +14,21 @@ export interface Config {
   adminToken: string | null;
   demo: "auto" | "off";
   workers: number;
+  /**
+   * Each pool worker's old-generation heap limit. A worker runs one task after
+   * another and blocks between them, so V8 never collects while idle: without a
+   * limit, garbage of finished tasks piles up to V8's default limit (GBs), at
+   * about 0.4 KB a task.
+   */
+  workerHeapMb: number;
   poolMaxQueue: number;
   cacheMaxBytes: number;
   /** Age after which cached behaviour-driven lists (trending, top sellers) are recomputed. */
   behaviourCacheTtlMs: number;
   /** While orders or add-to-cart events keep coming, the stored rankings (trending, top sellers) are refreshed at most this often. */
   rankingRefreshMs: number;
+  /** How long the event applier keeps the event log, histories and sessions, and how many sessions per merchant. */
+  retention: Retention;
   /** Admin and webhook bodies (bulk imports are large). */
   maxBodyBytes: number;
   /** Quick-view search bodies. */
@@ -48,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const logLevel = env.AISLE_LOG_LEVEL ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     throw new ConfigError(`AISLE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  const eventDays = integerSetting(env, "AISLE_EVENT_RETENTION_DAYS", 90, 1);
   const config: Config = {
     host: env.HOST ?? "0.0.0.0",
     port: integerSetting(env, "PORT", 8080, 0),
@@ -56,10 +67,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo,
     // One thread answers HTTP; the pool gets the rest of the machine, at least one.
     workers: integerSetting(env, "AISLE_WORKERS", Math.max(1, availableParallelism() - 1), 1),
+    workerHeapMb: integerSetting(env, "AISLE_WORKER_HEAP_MB", 256, 64),
     poolMaxQueue: integerSetting(env, "AISLE_POOL_MAX_QUEUE", 2_048, 1),
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
     rankingRefreshMs: integerSetting(env, "AISLE_RANKING_REFRESH_S", 30, 1) * 1000,
+    retention: {
+      days: eventDays,
+      sessionDays: integerSetting(env, "AISLE_SESSION_RETENTION_DAYS", eventDays, 1),
+      // Sessions further back than a million count little: the kNN's recency
+      // fade weighs them below exp(−1M / 150k) ≈ 0.13% of the newest.
+      maxSessions: integerSetting(env, "AISLE_SESSION_CAP", 1_000_000, 1),
+    },
     maxBodyBytes: integerSetting(env, "AISLE_MAX_BODY_MB", 32, 1) * 1024 * 1024,
     searchMaxBodyBytes: integerSetting(env, "AISLE_SEARCH_MAX_BODY_KB", 64, 1) * 1024,
     maxUrlBytes: 8 * 1024,

@@ -11,6 +11,7 @@ import { HttpServer } from "./http/server.js";
 import { RateLimiting } from "./http/rate-limiting.js";
 import { Router } from "./http/router.js";
 import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
+import { demoStorefrontRoutes } from "./http/routes/demo-storefront.js";
 import { eventRoutes } from "./http/routes/events.js";
 import { EventWriter } from "./ingest/event-writer.js";
 import { metaRoutes } from "./http/routes/meta.js";
@@ -19,7 +20,6 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
-import { warmIndexes, WarmUpProgress } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
@@ -84,6 +84,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     threads: config.workers,
+    heapMb: config.workerHeapMb,
     maxQueue: config.poolMaxQueue,
     onTask: (kind, ok, seconds) => metrics.task(kind, ok, seconds),
   });
@@ -96,7 +97,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store,
-    { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs },
+    { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs, retention: config.retention },
     () => store.refreshSnapshot(),
     (thread, error) =>
       log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
@@ -104,10 +105,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
-  // Every worker reads each merchant's session index in background steps (src/pool/warm-up.ts).
-  const warming = new WarmUpProgress();
-  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) =>
-    warmIndexes("sessions_warm", merchantIds, pool, config.workers, log, metrics, progress);
   const services: Services = {
     store,
     pool,
@@ -119,8 +116,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     version: VERSION,
     now: Date.now,
     // A merchant created later does not count: a new, empty shop must not take a busy instance out of service.
-    waitingFor: () => [...events.waitingFor, ...(warming.complete ? [] : [`${warming.count} index warm-ups at start`])],
-    onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
+    waitingFor: () => events.waitingFor,
   };
   const router = new Router([
     ...storefrontRoutes(services),
@@ -129,6 +125,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     ...adminRoutes(services),
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),
+    ...demoStorefrontRoutes(services, demo?.merchantId ?? null),
   ]);
   const accessLog = config.logLevel === "debug";
   const server = new HttpServer(router, {
@@ -151,10 +148,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     },
   });
   const port = await server.listen();
-  warmMerchants(
-    store.listMerchants().map((merchant) => merchant.id),
-    warming,
-  );
 
   let closing: Promise<void> | null = null;
   const close = () => {

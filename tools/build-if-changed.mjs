@@ -4,9 +4,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const BUILD_INFO = "dist/.tsbuildinfo";
-const INPUTS = ["src", "workers", "bench", "tsconfig.json", "package-lock.json"];
+const INPUTS = ["src", "workers", "bench", "client/src", "storefront", "tsconfig.json", "tsconfig.browser.json", "package-lock.json"];
 
 function newestChange(path) {
   const stat = statSync(path);
@@ -14,8 +15,15 @@ function newestChange(path) {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
 }
 
-const built = existsSync(BUILD_INFO) ? statSync(BUILD_INFO).mtimeMs : 0;
-if (Math.max(...INPUTS.filter((input) => existsSync(input)).map(newestChange)) > built) {
+/** Whether some input under `root` changed after the last build (or there was none). */
+export function needsBuild(root) {
+  const info = join(root, BUILD_INFO);
+  const built = existsSync(info) ? statSync(info).mtimeMs : 0;
+  const inputs = INPUTS.map((input) => join(root, input)).filter((input) => existsSync(input));
+  return Math.max(0, ...inputs.map(newestChange)) > built;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && needsBuild(".")) {
   execFileSync("npm", ["run", "--silent", "build"], { stdio: "inherit" });
   // The compiler leaves its build info alone when no output changed (a touched file): mark the build as current.
   const now = new Date();

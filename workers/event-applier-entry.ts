@@ -6,11 +6,12 @@ import { EventApplier } from "../src/ingest/event-applier.js";
 import type { EventApplierMessage, EventThreadData } from "../src/ingest/event-writer.js";
 import { Store } from "../src/stores/store.js";
 
-const { dataDir, rankingRefreshMs } = workerData as EventThreadData;
+const { dataDir, rankingRefreshMs, retention } = workerData as EventThreadData;
 const port = parentPort!;
 const applier = new EventApplier(
   Store.open(dataDir),
   rankingRefreshMs,
+  retention,
   (reply) => port.postMessage(reply),
   () => process.exit(0),
 );

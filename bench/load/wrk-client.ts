@@ -1,41 +1,17 @@
-// Event ingest under wrk (Debian package `wrk`): one C thread with epoll posts
-// the event URLs far faster than the autocannon client, whose own ceiling with
-// these POSTs was 11-16k req/s here, below the 30k events/s being measured.
-// wrk has no warm-up, so a scenario is two wrk runs: warm-up, then measured.
-// The bench looks for wrk and falls back to autocannon when it is missing.
+// wrk (Debian package `wrk`) as the bench's load generator for what the
+// autocannon client cannot do: one C thread with epoll posts event URLs far
+// faster (autocannon's own ceiling with these POSTs was 11-16k req/s here,
+// below the 30k events/s being measured), floods with hundreds of connections,
+// paces a closed loop, and builds a URL per request in Lua. wrk has no warm-up,
+// so a measured scenario is two wrk runs: warm-up, then measured. The bench
+// looks for wrk and falls back to autocannon for event ingest when it is missing.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { outputOf, spawnTracked } from "../shared/children.js";
+import { createInterface } from "node:readline";
+import { spawnTracked } from "../shared/children.js";
 import type { LatencySummaryMs, LoadSettings } from "../shared/results.js";
-
-/**
- * Posts the paths of the file in $AISLE_PATHS in turn (each request takes the
- * next; one thread, so one rotation), built once in init. done() prints one
- * JSON line; non-2xx/3xx answers are summary.errors.status, so 2xx = requests
- * minus those. No response() callback: defining one makes wrk parse every
- * answer in Lua and slows it down several times.
- */
-const POST_SCRIPT = `
-local requests = {}
-local next = 0
-function init(args)
-  for line in io.lines(os.getenv("AISLE_PATHS")) do
-    if #line > 0 then requests[#requests + 1] = wrk.format("POST", line) end
-  end
-  if #requests == 0 then error("no paths in " .. os.getenv("AISLE_PATHS")) end
-end
-function request()
-  next = next % #requests + 1
-  return requests[next]
-end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRK_RESULT {"requests":%d,"durationUs":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"meanUs":%f,"p50Us":%d,"p90Us":%d,"p99Us":%d,"p999Us":%d,"maxUs":%d}\\n',
-    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout, latency.mean,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9), latency.max))
-end
-`;
+import { ROTATION_SCRIPT } from "./wrk-scripts.js";
 
 /** wrk's version line, or null when it is not installed. */
 export function findWrk(): string | null {
@@ -44,6 +20,115 @@ export function findWrk(): string | null {
   // wrk --version prints its banner and exits 1.
   const line = `${probe.stdout}${probe.stderr}`.split("\n").find((l) => l.startsWith("wrk "));
   return line?.split(" [")[0] ?? null;
+}
+
+/** The summary line every script of wrk-scripts.ts prints at the end. */
+export interface WrkResult {
+  requests: number;
+  durationUs: number;
+  /** Answers with a status of 400 or more. */
+  status: number;
+  connect: number;
+  read: number;
+  write: number;
+  timeout: number;
+  meanUs: number;
+  p50Us: number;
+  p90Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
+}
+
+export interface WrkProcessSpec {
+  origin: string;
+  connections: number;
+  /** wrk takes whole seconds. */
+  durationS: number;
+  timeoutS: number;
+  /** The Lua script file. */
+  script: string;
+  /** The script's inputs. */
+  env: Record<string, string>;
+  /** Called with every line the script prints while it runs. */
+  onLine?: (line: string) => void;
+}
+
+export interface WrkProcess {
+  pid: number;
+  /** Ends the run now: wrk stops its threads and prints its summary as at the end of its duration. */
+  interrupt(): void;
+  result: Promise<WrkResult>;
+}
+
+/** One wrk process, one thread: the server has one HTTP thread and the machine two cores. */
+export function startWrk(spec: WrkProcessSpec): WrkProcess {
+  const args = [
+    "-t1",
+    `-c${spec.connections}`,
+    `-d${Math.max(1, Math.round(spec.durationS))}s`,
+    "--timeout",
+    `${spec.timeoutS}s`,
+    "-s",
+    spec.script,
+    spec.origin,
+  ];
+  const child = spawnTracked("wrk", args, { env: { ...process.env, ...spec.env } });
+  if (child.pid === undefined) throw new Error("could not spawn wrk");
+  let summary: WrkResult | null = null;
+  const output: string[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    if (line.startsWith("WRK_RESULT ")) summary = JSON.parse(line.slice("WRK_RESULT ".length)) as WrkResult;
+    else output.push(line);
+    spec.onLine?.(line);
+  });
+  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  const result = new Promise<WrkResult>((resolve, reject) =>
+    child.once("close", (code: number | null) => {
+      if (code === 0 && summary !== null) resolve(summary);
+      else reject(new Error(`wrk failed (${code}): ${output.join("\n").slice(-1000)}`));
+    }),
+  );
+  return { pid: child.pid, interrupt: () => child.kill("SIGINT"), result };
+}
+
+export function latencyOf(run: WrkResult): LatencySummaryMs {
+  const ms = (us: number) => us / 1000;
+  return {
+    count: run.requests,
+    mean: ms(run.meanUs),
+    p50: ms(run.p50Us),
+    p90: ms(run.p90Us),
+    p99: ms(run.p99Us),
+    p999: ms(run.p999Us),
+    max: ms(run.maxUs),
+  };
+}
+
+export interface WrkRotationSpec {
+  origin: string;
+  /** A file of paths, one per line, sent in turn. */
+  pathsFile: string;
+  method: "GET" | "POST";
+  connections: number;
+  durationS: number;
+  timeoutS: number;
+  /** Each connection waits this long after an answer before its next request (0: none). */
+  pauseMs: number;
+  /** Where the Lua script is written. */
+  scratch: string;
+}
+
+/** A run of ROTATION_SCRIPT. */
+export function startRotation(spec: WrkRotationSpec): WrkProcess {
+  const script = join(spec.scratch, "wrk-rotation.lua");
+  // Written once: rewriting it while a concurrent wrk loads it would hand that one a truncated file.
+  if (!existsSync(script)) writeFileSync(script, ROTATION_SCRIPT);
+  return startWrk({
+    ...spec,
+    script,
+    env: { AISLE_PATHS: spec.pathsFile, AISLE_METHOD: spec.method, AISLE_PAUSE_MS: String(spec.pauseMs) },
+  });
 }
 
 export interface WrkSpec extends LoadSettings {
@@ -65,61 +150,17 @@ export interface WrkOutcome {
   non2xx: number;
 }
 
-interface WrkResult {
-  requests: number;
-  durationUs: number;
-  status: number;
-  connect: number;
-  read: number;
-  write: number;
-  timeout: number;
-  meanUs: number;
-  p50Us: number;
-  p90Us: number;
-  p99Us: number;
-  p999Us: number;
-  maxUs: number;
-}
-
-async function runOnce(spec: WrkSpec, script: string, seconds: number): Promise<WrkResult> {
-  // One thread: the server has one uWS thread and the machine two cores. wrk takes whole seconds.
-  const args = [
-    "-t1",
-    `-c${spec.connections}`,
-    `-d${Math.max(1, Math.round(seconds))}s`,
-    `--timeout`,
-    `${spec.timeoutS}s`,
-    "-s",
-    script,
-    spec.origin,
-  ];
-  const child = spawnTracked("wrk", args, { env: { ...process.env, AISLE_PATHS: spec.pathsFile } });
-  const { code, stdout, stderr } = await outputOf(child);
-  const line = stdout.split("\n").find((l) => l.startsWith("WRK_RESULT "));
-  if (code !== 0 || line === undefined) throw new Error(`wrk failed (${code}): ${(stderr || stdout).slice(-1000)}`);
-  return JSON.parse(line.slice("WRK_RESULT ".length)) as WrkResult;
-}
-
+/** Event ingest: the POSTs of the paths file at full speed, a warm-up run, then the measured one. */
 export async function runWrk(spec: WrkSpec): Promise<WrkOutcome> {
-  const script = join(spec.scratch, "wrk-post.lua");
-  writeFileSync(script, POST_SCRIPT);
-  const warmup = spec.warmupS > 0 ? await runOnce(spec, script, spec.warmupS) : null;
-  const run = await runOnce(spec, script, spec.durationS);
+  const once = (durationS: number) => startRotation({ ...spec, durationS, method: "POST", pauseMs: 0 }).result;
+  const warmup = spec.warmupS > 0 ? await once(spec.warmupS) : null;
+  const run = await once(spec.durationS);
   const seconds = run.durationUs / 1e6;
   const ok = run.requests - run.status;
-  const ms = (us: number) => us / 1000;
   return {
     reqPerSec: run.requests / seconds,
     okPerSec: ok / seconds,
-    latencyMs: {
-      count: run.requests,
-      mean: ms(run.meanUs),
-      p50: ms(run.p50Us),
-      p90: ms(run.p90Us),
-      p99: ms(run.p99Us),
-      p999: ms(run.p999Us),
-      max: ms(run.maxUs),
-    },
+    latencyMs: latencyOf(run),
     acknowledged: ok + (warmup ? warmup.requests - warmup.status : 0),
     socketErrors: run.connect + run.read + run.write + (warmup ? warmup.connect + warmup.read + warmup.write : 0),
     timeouts: run.timeout + (warmup?.timeout ?? 0),

@@ -77,12 +77,19 @@ export function rssPartsMB(pid: number): { total: number; anon: number; file: nu
  * `expectSeed`: the data dir is empty and the start seeds the demo (the default);
  * false: the data dir already holds a merchant with the id "demo" (the scale curve's
  * imported shops), whose key the banner prints all the same.
+ * `settings`: more environment for the server (rate limits, cache size), over the bench's own.
  */
-export async function startAisle(dataDir: string, adminToken: string, expectSeed = true): Promise<AisleProcess> {
+export async function startAisle(
+  dataDir: string,
+  adminToken: string,
+  expectSeed = true,
+  settings: Record<string, string> = {},
+): Promise<AisleProcess> {
   const spawnedAt = performance.now();
   const child = spawnTracked(process.execPath, [CLI, "serve"], {
     env: {
       ...process.env,
+      ...settings,
       AISLE_DATA_DIR: dataDir,
       AISLE_ADMIN_TOKEN: adminToken,
       AISLE_DEMO: "auto",

@@ -274,3 +274,98 @@ export interface CurvePoint extends ShopOutcome {
   /** The server's warn/error and model-training log lines during the run. */
   serverNotes: string[];
 }
+
+// ── Protection: an abusive key, and memory under many distinct requests ─────
+
+/** What one wrk run answered. */
+export interface WrkFigures {
+  requests: number;
+  reqPerSec: number;
+  /** Answers with a status of 400 or more (wrk does not tell them apart). */
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  socketErrors: number;
+  latencyMs: LatencySummaryMs;
+}
+
+/** Cores used over key B's measured seconds (CPU seconds per second; the machine has availableParallelism() of them). */
+export interface PhaseCpu {
+  server: number;
+  /** The flood's wrk process (null: no flood in this phase). */
+  floodGenerator: number | null;
+  /** Every process of the machine together, these included (/proc/stat). */
+  machine: number;
+}
+
+export interface AbusePhase {
+  name: string;
+  /** Key B's two paced loads over the measured seconds. */
+  cached: WrkFigures;
+  uncached: WrkFigures;
+  /** Key A's flood over its whole run: the URLs it cycled through, and the 429s the server counted meanwhile (null: B alone). */
+  flood: (WrkFigures & { urls: number; tooManyRequests: number }) | null;
+  cpu: PhaseCpu;
+}
+
+export interface AbuseReport {
+  /** AISLE_RATE_LIMIT_PRODUCT_READS of the server: per second / burst, for every key. */
+  productReadsLimit: { perSecond: number; burst: number };
+  keyB: { merchant: string; cachedUrls: number; uncachedUrls: number; connectionsPerLoad: number; pauseMs: number };
+  keyA: { merchant: string; products: number; connections: number };
+  /** Seconds: B's warm-up and measured runs; the flood's lead before B starts and its tail after B ends. */
+  timing: { warmupS: number; measuredS: number; floodLeadS: number; floodTailS: number };
+  /** Key B alone (before), under each of key A's floods, alone (after), in the order run. */
+  phases: AbusePhase[];
+  generator: string;
+}
+
+/** One reading of the server while a memory run loads it. */
+export interface MemorySample {
+  /** Requests sent so far (answers lag by at most the connections). */
+  requests: number;
+  /** Seconds since the run's load started. */
+  atS: number;
+  anonMB: number;
+  fileMB: number;
+  /**
+   * The HTTP thread's V8 heap (committed) and its external memory (array
+   * buffers: the response cache's bodies), from /metrics; what anonMB holds
+   * beyond them is the other threads' heaps (pool workers, applier) and native memory.
+   */
+  httpHeapMB: number;
+  httpExternalMB: number;
+  /** aisle_response_cache_bytes, in MB. */
+  cacheMB: number;
+  /** aisle_events_unapplied: acknowledged events still held for the applier. */
+  unappliedEvents: number;
+}
+
+export interface MemoryRun {
+  name: string;
+  /** What each request was, for the notes. */
+  requestShape: string;
+  connections: number;
+  /** Sampled at 0 and every MemoryReport.every requests. */
+  samples: MemorySample[];
+  /** After the load: once the applier has applied every event (or gave up waiting), plus a few idle seconds (null: not reached). */
+  idle: MemorySample | null;
+  answered: WrkFigures | null;
+  /** Response-cache lookups during the load (aisle_response_cache_lookups_total): a run of new cache keys has no hits. */
+  cacheLookups: { hits: number; misses: number } | null;
+  /** Why the run stopped short or was not measured. */
+  error: string | null;
+}
+
+export interface MemoryReport {
+  /** Requests per run, the sampling step, and the plateau rule: the last `plateauWindow` requests grow anonymous RSS by less than `plateauGrowth`. */
+  total: number;
+  every: number;
+  plateauWindow: number;
+  plateauGrowth: number;
+  /** Seconds the server is left idle after the load (and after the applier caught up) before the "idle after" sample. */
+  idleS: number;
+  /** The server's memory settings as the runs had them ("unset" where the service's default applied). */
+  settings: Record<string, string>;
+  runs: MemoryRun[];
+  generator: string;
+}

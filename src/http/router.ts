@@ -3,7 +3,7 @@ import type { QueryParams } from "../core/params/query.js";
 import type { RouteLimit } from "./rate-limiting.js";
 import type { Reply } from "./respond.js";
 
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Everything a handler may use, copied out of uWS's request before any await. */
 export interface RequestInfo {

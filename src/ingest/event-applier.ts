@@ -9,7 +9,10 @@
 // slice's cart record): a round of refreshes folds the carts into the counts
 // and recomputes each list once however many carts touched it (recomputing
 // one reads every partner of its product), a round at most every
-// REFRESH_EVERY_MS while events keep coming.
+// REFRESH_EVERY_MS while events keep coming. When nothing else is due, it
+// builds derived stores a data dir lacks, and prunes the event log, histories
+// and viewed-related's session index to the retention (retention-pass.ts), a
+// slice per transaction.
 //
 // It is also the one writer of the stored shop-wide rankings (trending, top
 // sellers; src/stores/ranking-writer.ts): every RANKINGS_LOOK_MS it looks
@@ -19,6 +22,8 @@
 // applied. Orders are written on the HTTP thread: the counts' stamps, which
 // their transaction moves, are how it learns of them.
 import type { MerchantId } from "../core/types.js";
+import type { Retention } from "../stores/retention.js";
+import { retentionPass } from "./retention-pass.js";
 import type { Store } from "../stores/store.js";
 import type { EventApplierMessage, EventApplierReply } from "./event-writer.js";
 
@@ -48,6 +53,10 @@ const BUILD_RETRY_MS = 1_000;
 const RANKINGS_LOOK_MS = 1_000;
 /** A ranking refresh reads and computes in turns of about this long, with events applied between them. */
 const RANKINGS_SLICE_MS = 20;
+/** How often the applier prunes what is past the retention: it ages also while no event comes. */
+const PRUNE_EVERY_MS = 60_000;
+/** How often a pruning pass also walks every history and session pair: a second or two of reading at a million sessions. */
+const WALK_ALL_EVERY_MS = 3_600_000;
 
 export class EventApplier {
   /** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
@@ -58,18 +67,26 @@ export class EventApplier {
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
   private rankingsTurn: NodeJS.Timeout | null = null;
+  /** When to prune what is past the retention next (0: at the first poll). */
+  private nextPruneAt = 0;
+  /** When a pass is next to walk every history and session pair. */
+  private nextWalkAllAt = 0;
+  /** The pruning pass under way, a transaction a step. */
+  private pruning: Generator<void, void, void> | null = null;
   private closing = false;
   /** Builds whose last slice failed, by build and merchant: when each may be tried again. */
   private readonly buildRetryAt = new Map<string, number>();
 
   /**
    * `rankingRefreshMs`: while counts keep changing, a merchant's rankings are
-   * refreshed at most this often. `post` answers the HTTP thread; `exit` ends
+   * refreshed at most this often. `retention`: what pruning keeps of the
+   * event log, histories and sessions. `post` answers the HTTP thread; `exit` ends
    * the thread once the store is closed.
    */
   constructor(
     private readonly store: Store,
     private readonly rankingRefreshMs: number,
+    private readonly retention: Retention,
     private readonly post: (reply: EventApplierReply) => void,
     private readonly exit: () => void,
   ) {}
@@ -82,7 +99,8 @@ export class EventApplier {
       this.refreshAll(merchant);
     }
     this.post({ type: "ready", recovered, through: this.watermarks(), buildsPending: this.buildsPending() });
-    if (this.buildsPending() > 0) this.schedulePoll(0);
+    // Builds and pruning, if any is due.
+    this.schedulePoll(0);
     this.scheduleRankings(0);
   }
 
@@ -144,14 +162,18 @@ export class EventApplier {
       this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
     this.refreshIfDue(quiet);
-    // Derived stores a merchant lacks are built when nothing else is due: events first.
-    if (due.length === 0 && this.refreshRoundStarted === 0) this.buildSlice();
+    // Derived stores a merchant lacks are built when nothing else is due: events first; then pruning.
+    const idle = due.length === 0 && this.refreshRoundStarted === 0;
+    if (idle) this.buildSlice();
     const building = this.nextBuildAt();
-    const more = [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building === 0;
+    const pruning = idle && building !== 0 && this.pruneStep();
+    const more =
+      [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building === 0 || pruning;
     if (this.behind.size > 0 || more) this.schedulePoll(more ? 0 : POLL_MS);
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
-    // A build that waits out a failure still needs its turn, whatever else is quiet.
+    // A build that waits out a failure still needs its turn, whatever else is quiet; sessions age also while no event comes.
     if (building !== null && building > 0) this.schedulePoll(building);
+    this.schedulePoll(Math.max(0, this.nextPruneAt - Date.now()));
   }
 
   private scheduleRankings(delayMs: number): void {
@@ -224,6 +246,29 @@ export class EventApplier {
     }
     this.buildRetryAt.delete(key);
     this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
+  }
+
+  /**
+   * When due, one step (a transaction) of a pruning pass; true while the pass
+   * goes on. Once it is over, the next one starts PRUNE_EVERY_MS later.
+   */
+  private pruneStep(): boolean {
+    const now = Date.now();
+    if (this.pruning === null) {
+      if (now < this.nextPruneAt) return false;
+      const walkAll = now >= this.nextWalkAllAt;
+      if (walkAll) this.nextWalkAllAt = now + WALK_ALL_EVERY_MS;
+      this.pruning = retentionPass(this.store, this.merchantIds(), this.retention, now, walkAll);
+    }
+    try {
+      if (!this.pruning.next().done) return true;
+    } catch (error) {
+      // The next pass tries again.
+      console.error(`pruning to the retention failed: ${String((error as Error)?.stack ?? error)}`);
+    }
+    this.pruning = null;
+    this.nextPruneAt = Date.now() + PRUNE_EVERY_MS;
+    return false;
   }
 
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */

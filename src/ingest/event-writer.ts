@@ -13,6 +13,7 @@ import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { compiledWorkerFile } from "../pool/worker-file.js";
+import type { Retention } from "../stores/retention.js";
 import { PendingEvents, type PendingSource } from "./pending-events.js";
 
 /** What the applier thread is started with. */
@@ -20,6 +21,8 @@ export interface EventThreadData {
   dataDir: string;
   /** While sales or add-to-cart counts keep changing, the stored rankings are refreshed at most this often. */
   rankingRefreshMs: number;
+  /** What the applier prunes from viewed-related's session index. */
+  retention: Retention;
 }
 
 /** The part of the store that logs events (Store.logEvents). */
@@ -116,7 +119,7 @@ export class EventWriter implements PendingSource {
    */
   constructor(
     private readonly log: EventLog,
-    private readonly thread: EventThreadData,
+    private readonly threadData: EventThreadData,
     private readonly afterCommit: () => void = () => {},
     private readonly onRestart: (thread: string, error: Error) => void = () => {},
   ) {
@@ -188,7 +191,7 @@ export class EventWriter implements PendingSource {
     let everStarted = false;
     let restarts = 0;
     const start = () => {
-      const worker = new Worker(compiledWorkerFile(file), { workerData: this.thread });
+      const worker = new Worker(compiledWorkerFile(file), { workerData: this.threadData });
       thread.worker = worker;
       thread.exited = new Promise((resolve) => worker.once("exit", () => resolve()));
       let stopped = false;

@@ -5,25 +5,31 @@ import { InvalidInput } from "../core/ingest/fields.js";
  * (one object per line). A parse error names the line it is on.
  */
 export function parseObjects(text: string, what: string): unknown[] {
+  return parseObjectsWithLines(text, what).items;
+}
+
+/** parseObjects, with each object's line when the text is NDJSON (null otherwise): errors can name the line an operator finds. */
+export function parseObjectsWithLines(text: string, what: string): { items: unknown[]; lines: number[] | null } {
   const trimmed = text.trim();
   if (trimmed === "") throw new InvalidInput(what, "is empty");
-  if (trimmed.startsWith("[")) return parseWhole(trimmed, what) as unknown[];
+  if (trimmed.startsWith("[")) return { items: parseWhole(trimmed, what) as unknown[], lines: null };
   try {
-    return [JSON.parse(trimmed)];
+    return { items: [JSON.parse(trimmed)], lines: null };
   } catch {
     // Not a single document: read it as NDJSON below.
   }
   const items: unknown[] = [];
-  const lines = text.split("\n");
-  lines.forEach((line, index) => {
+  const lines: number[] = [];
+  text.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
     try {
       items.push(JSON.parse(line));
+      lines.push(index + 1);
     } catch (error) {
       throw new InvalidInput(`${what} line ${index + 1}`, `is not valid JSON (${(error as Error).message})`);
     }
   });
-  return items;
+  return { items, lines };
 }
 
 function parseWhole(text: string, what: string): unknown {

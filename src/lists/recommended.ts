@@ -7,7 +7,7 @@ import type { RecommendedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { boughtTogether } from "../recs/copurchase-ranking.js";
 import { topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
-import { hasSimilarModel, similarTo } from "../recs/similar-ranking.js";
+import { hasSimilarModel, similarByStarter, similarTo } from "../recs/similar-ranking.js";
 import { merchantCatalog } from "../stores/catalog.js";
 import { DEFAULT_WINDOW_DAYS } from "../stores/ranked-lists.js";
 import type { Store } from "../stores/store.js";
@@ -23,10 +23,12 @@ export function resolveInputs(store: Store, task: RecommendedTask): number[] {
   return [...ids];
 }
 
-/** The model's own ranking for the inputs; a shop whose embedding model is not trained yet gets bought-together. */
+/** The model's own ranking for the inputs; a shop whose embedding model is not trained yet gets its starter vectors' neighbours. */
 function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): number[] {
-  if (task.context === "similar" && hasSimilarModel(store, task.merchantId)) return similarTo(store, task.merchantId, inputs);
-  return boughtTogether(store, task.merchantId, inputs);
+  if (task.context === "bought_together") return boughtTogether(store, task.merchantId, inputs);
+  return hasSimilarModel(store, task.merchantId)
+    ? similarTo(store, task.merchantId, inputs)
+    : similarByStarter(store, task.merchantId, inputs);
 }
 
 /**

@@ -3,7 +3,7 @@ import { DEFAULT_SESSION_KNN, type SessionKnnConfig } from "../core/recs/session
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
-import { sessionsForRequest } from "./session-model.js";
+import { scoreNextViews } from "./session-model.js";
 
 /** Recent viewed products that seed the bought-together part of the blend. */
 const MAX_COPURCHASE_INPUTS = 5;
@@ -14,8 +14,6 @@ const COPURCHASE_WEIGHT = 0.3;
  * Scores of products to show after these views (product ids, oldest first):
  * sessions that viewed the same products, blended with what is bought together
  * with the most recent ones. `uuid` is the viewing session itself, if stored.
- * Until this thread has read a large event log to its end, the session part
- * comes from the sessions read so far (see sessionsForRequest).
  */
 export function relatedToViews(
   store: Store,
@@ -26,7 +24,7 @@ export function relatedToViews(
 ): Map<number, number> {
   const recent = [...new Set([...viewedInOrder].reverse())].slice(0, MAX_COPURCHASE_INPUTS);
   return blendScores([
-    { scores: sessionsForRequest(store, merchant).scoreNext(viewedInOrder, uuid, knn), weight: 1 },
+    { scores: scoreNextViews(store, merchant, viewedInOrder, uuid, knn), weight: 1 },
     { scores: boughtTogetherScores(store, merchant, recent), weight: COPURCHASE_WEIGHT },
   ]);
 }

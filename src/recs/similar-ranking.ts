@@ -1,3 +1,4 @@
+import { nearestByStarter } from "../core/embedding/starter.js";
 import { combineNeighbours } from "../core/recs/copurchase.js";
 import { rankByScore } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
@@ -6,6 +7,18 @@ import type { Store } from "../stores/store.js";
 /** Whether the merchant has a trained similar-products model to answer from. */
 export function hasSimilarModel(store: Store, merchant: MerchantId): boolean {
   return store.similar.manifest(merchant) !== undefined;
+}
+
+/** As many products as a trained model lists per product. */
+const STARTER_NEIGHBOURS = 50;
+
+/**
+ * Products most like the inputs by their starter vectors (every shop has them,
+ * from its first product on), best first: the answer until a trained model exists.
+ */
+export function similarByStarter(store: Store, merchant: MerchantId, inputs: readonly number[]): number[] {
+  const vectors = inputs.map((id) => store.starterVectors.vector(merchant, id)).filter((vector) => vector !== undefined);
+  return nearestByStarter(vectors, new Set(inputs), store.starterVectors.all(merchant), STARTER_NEIGHBOURS);
 }
 
 /**

@@ -8,13 +8,20 @@
 // folds it into the head once it is full: a head write per TAIL_ENTRIES
 // events of a history. Readers read both.
 import type { Database, RootDatabase } from "lmdb";
-import type { BehaviourEvent } from "../core/types.js";
-import { appendEncoded, concatEncoded, decodeHistory, encodedCount, encodeHistory } from "../core/recs/history-codec.js";
+import type { BehaviourEvent, MerchantId } from "../core/types.js";
+import { appendEncoded, concatEncoded, decodeHistory, encodedCount, encodeHistory, lastEncodedAt } from "../core/recs/history-codec.js";
 import { HISTORY_LIMIT, type History } from "../core/recs/history.js";
-import type { Key } from "./merchant-keys.js";
+import { merchantRange, type Key } from "./merchant-keys.js";
 
 /** Events a tail holds before it is folded into its head: about 540 bytes, a few to a leaf page. */
 export const TAIL_ENTRIES = 32;
+
+/** Where a walk over a merchant's histories stands (EventHistories.prune): heads first, then tails that have no head. */
+export interface HistoryWalk {
+  table: "heads" | "tails";
+  /** The last key looked at (null: none yet). */
+  after: Key | null;
+}
 
 export class EventHistories {
   /** The older part of each history; all of it before format 6, which added tails. */
@@ -48,9 +55,53 @@ export class EventHistories {
     if (tail !== undefined) this.tails.remove(key);
   }
 
+  /**
+   * Looks at the next `limit` of the merchant's histories on the walk `walk`
+   * (null: from the start), in the caller's write transaction, and removes
+   * those whose latest event as logged is before `before` (ms). Returns where
+   * the walk stands, or null once every history was looked at.
+   */
+  prune(merchant: MerchantId, before: number, walk: HistoryWalk | null, limit: number): HistoryWalk | null {
+    const at = walk ?? { table: "heads", after: null };
+    const range = merchantRange(merchant);
+    const expired: Key[] = [];
+    let looked = 0;
+    let last: Key | null = null;
+    // The range starts at `after` itself, which was looked at before.
+    const table = at.table === "heads" ? this.heads : this.tails;
+    for (const { key, value } of table.getRange({ start: at.after ?? range.start, end: range.end, limit: limit + 1 })) {
+      if (at.after !== null && sameKey(key, at.after)) continue;
+      if (looked === limit) break;
+      looked++;
+      last = key;
+      let latest: number;
+      if (at.table === "heads") {
+        // Read before the tail: getBinaryFast may reuse the buffer.
+        latest = lastEncodedAt(value);
+        const tail = this.tails.getBinaryFast(key);
+        if (tail !== undefined) latest = lastEncodedAt(tail);
+      } else {
+        // A history with a head was looked at with it.
+        if (this.heads.doesExist(key)) continue;
+        latest = lastEncodedAt(value);
+      }
+      if (latest < before) expired.push(key);
+    }
+    for (const key of expired) {
+      this.heads.remove(key);
+      this.tails.remove(key);
+    }
+    if (looked === limit) return { table: at.table, after: last };
+    return at.table === "heads" ? { table: "tails", after: null } : null;
+  }
+
   /** Replaces a history whole (migrations), in the caller's write transaction. */
   putWhole(key: Key, history: History): void {
     this.heads.put(key, encodeHistory(history));
     this.tails.remove(key);
   }
+}
+
+function sameKey(a: Key, b: Key): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
 }

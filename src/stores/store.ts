@@ -1,6 +1,6 @@
 import { open, type Database, type RootDatabase } from "lmdb";
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidInput } from "../core/ingest/fields.js";
 import type { NormalisedProduct } from "../core/ingest/product.js";
@@ -22,13 +22,17 @@ import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
-import { EventHistories } from "./event-histories.js";
+import { EventHistories, type HistoryWalk } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
+import { StarterVectors } from "./starter-vectors.js";
 import { DEFAULT_TOP_SELLERS, RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
+import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type Retention, type SessionPairDay } from "./retention.js";
 import { SearchIndexStore } from "./search-index.js";
+import { SessionIndex } from "./session-index.js";
+import { SessionIndexBuild } from "./session-index-build.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -57,6 +61,13 @@ export type DataDomain = "catalogue" | "customers" | "orders" | "similar" | "col
 
 export class StoreFormatError extends Error {}
 
+/** A command that needs existing data found none where it looked. */
+export class StoreNotFoundError extends Error {
+  constructor(readonly dataDir: string) {
+    super(`no aisle data in ${dataDir}: pass --data (or set AISLE_DATA_DIR) to the data dir aisle serve uses`);
+  }
+}
+
 /** Where each environment keeps the id that pairs aisle.lmdb with its events.lmdb. */
 const PAIR_KEY = "environment_pair";
 /** A bulk append (appendEvents) logs records of at most this many events. */
@@ -77,6 +88,9 @@ function derivedKey(merchant: MerchantId): string {
 }
 
 export type ProductsChanged = (merchant: MerchantId, productIds: number[]) => void;
+
+/** The kinds of record a merchant has, as the admin API names them. */
+export type RecordKind = "products" | "collections" | "customers" | "orders" | "markets";
 
 /** A create of something that exists already (merchants are created once, never upserted). */
 export class AlreadyExistsError extends Error {}
@@ -124,8 +138,11 @@ export class Store {
   readonly dailyAdds: DailyCounts;
   /** Up to format 6: session → the last merchant that logged it. Read, never written: a session belongs to whoever logs it. */
   private readonly sessionMerchants: Database<MerchantId, string>;
-  /** [uuid, merchant] of every merchant that logged the session: one shop's events never move a session away from another. */
-  private readonly sessionMerchantPairs: Database<true, [string, MerchantId]>;
+  /**
+   * [uuid, merchant] of every merchant that logged the session (one shop's
+   * events never move a session away from another) → the day it last did.
+   */
+  private readonly sessionMerchantPairs: Database<SessionPairDay, [string, MerchantId]>;
   private readonly customerEmails: Database<number, Key>;
   private readonly coCounts: CopurchaseCounts;
   private readonly coNeighbours: Database<WeightedIds, Key>;
@@ -138,10 +155,15 @@ export class Store {
   readonly productRender: ProductRenderStore;
   /** Quick-view search's index: catalogue writes keep it, the stored top sellers its popularity. */
   readonly searchIndex: SearchIndexStore;
+  /** Each product's starter vector: similar lists before a trained model exists. */
+  readonly starterVectors: StarterVectors;
   /** The shop-wide rankings, as stored lists every thread reads. */
   readonly rankings: RankedLists;
   /** Their one writer, the applier thread's background job (other threads only read the lists). */
   readonly rankingWriter: RankingWriter;
+  /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
+  readonly sessionIndex: SessionIndex;
+  private readonly sessionIndexBuild: SessionIndexBuild;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
@@ -151,7 +173,7 @@ export class Store {
   /** Per merchant, the next sequence number logEvents hands out, once it has logged for that merchant. */
   private readonly nextSequences = new Map<MerchantId, number>();
   /** Sessions logEvents has indexed lately: most events come from a session it has seen, and a Map is cheaper than an LMDB read. */
-  private readonly indexedSessions = new RecentMap<string, true>(RECENT_SESSIONS);
+  private readonly indexedSessions = new RecentMap<string, number>(RECENT_SESSIONS);
 
   private constructor(
     private readonly root: RootDatabase,
@@ -203,6 +225,7 @@ export class Store {
       topSellers: (merchant: MerchantId) => this.rankings.read(merchant, DEFAULT_TOP_SELLERS),
     };
     this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => this.bump(merchant, "catalogue"));
+    this.starterVectors = new StarterVectors(root, this);
     this.rankings = new RankedLists(root, (merchant, previous, next) => this.searchIndex.followTopSellers(merchant, previous, next));
     const rankingSources = {
       dailySales: this.dailySales,
@@ -211,10 +234,24 @@ export class Store {
       collectionsVersion: (merchant: MerchantId) => this.version(merchant, "collections"),
     };
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
-    this.derived = new DerivedBuilds(this.meta, [this.productRender, this.rankingWriter.build, this.searchIndex]);
+    this.sessionIndex = new SessionIndex(root);
+    this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.derived = new DerivedBuilds(this.meta, [
+      this.productRender,
+      this.rankingWriter.build,
+      this.starterVectors,
+      this.sessionIndexBuild,
+      this.searchIndex,
+    ]);
   }
 
-  static open(dataDir: string, options: { copurchase?: CopurchaseConfig } = {}): Store {
+  /**
+   * Opens the store of a data dir, creating it if the dir has none. `mustExist`:
+   * for commands that only read or change what is there, so that a mistyped
+   * --data names the problem instead of quietly creating an empty store.
+   */
+  static open(dataDir: string, options: { copurchase?: CopurchaseConfig; mustExist?: boolean } = {}): Store {
+    if (options.mustExist && !existsSync(join(dataDir, "aisle.lmdb"))) throw new StoreNotFoundError(dataDir);
     mkdirSync(dataDir, { recursive: true });
     const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64, mapSize: 64 * 1024 ** 3 });
     // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
@@ -446,22 +483,45 @@ export class Store {
 
   /** Up to `limit` product ids above `after` (from the first when null), in id order: the catalogue read a slice at a time. */
   productIdsAfter(merchant: MerchantId, after: number | null, limit: number): number[] {
+    return this.idsAfter("products", merchant, after, limit);
+  }
+
+  /** Up to `limit` ids of a kind of record above `after` (from the first when null), in id order: a listing a page at a time. */
+  idsAfter(kind: RecordKind, merchant: MerchantId, after: number | null, limit: number): number[] {
     const { start, end } = merchantRange(merchant);
     const ids: number[] = [];
-    for (const key of this.products.getKeys({ start: after === null ? start : [merchant, after], end, limit: limit + 1 })) {
+    for (const key of this.tableOf(kind).getKeys({ start: after === null ? start : [merchant, after], end, limit: limit + 1 })) {
       const id = (key as Key)[1] as number;
       if (id !== after && ids.length < limit) ids.push(id);
     }
     return ids;
   }
 
+  private tableOf(kind: RecordKind): { getKeys: Database<unknown, Key>["getKeys"]; getKeysCount: Database<unknown, Key>["getKeysCount"] } {
+    return {
+      products: this.products,
+      collections: this.collections,
+      customers: this.customers,
+      orders: this.orders,
+      markets: this.markets,
+    }[kind];
+  }
+
+  /** A market's price list, by variant id (as the admin API takes it). */
+  marketPriceList(merchant: MerchantId, marketId: number): Record<string, VariantPrice> {
+    const prices: Record<string, VariantPrice> = {};
+    for (const { key, value } of this.marketPrices.getRange({ start: [merchant, marketId], end: [merchant, marketId, "\uffff"] })) {
+      prices[String(key[2])] = value;
+    }
+    return prices;
+  }
+
   collectionsOf(merchant: MerchantId): Collection[] {
     return [...this.collections.getRange(merchantRange(merchant)).map(({ value }) => value)];
   }
 
-  countOf(merchant: MerchantId, kind: "products" | "collections" | "customers" | "orders"): number {
-    const db = { products: this.products, collections: this.collections, customers: this.customers, orders: this.orders }[kind];
-    return db.getKeysCount(merchantRange(merchant));
+  countOf(merchant: MerchantId, kind: RecordKind): number {
+    return this.tableOf(kind).getKeysCount(merchantRange(merchant));
   }
 
   // ── writes: each call is one transaction; a thrown InvalidInput writes nothing ──
@@ -498,6 +558,7 @@ export class Store {
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
+      for (const { value } of items) this.starterVectors.write(merchant, value.product);
       const products = items.map(({ value }) => value.product);
       this.productRender.writeProducts(merchant, products);
       this.searchIndex.writeProducts(merchant, products);
@@ -518,6 +579,7 @@ export class Store {
       this.products.remove([merchant, id]);
       this.productRender.removeProduct(merchant, id);
       this.searchIndex.removeProduct(merchant, id);
+      this.starterVectors.remove(merchant, id);
       this.bump(merchant, "catalogue");
       return true;
     });
@@ -753,8 +815,9 @@ export class Store {
    * blocks. They join this event-loop turn's write batch, which lmdb's own
    * write thread commits as one transaction, and with overlappingSync flushes
    * to disk while the next batch is written. Sequence numbers are handed out
-   * from memory: while the service runs it is the log's only writer (a bulk
-   * appendEvents is for seeding and evaluation, with no service running).
+   * from memory: while the service runs it is the log's only appender (a bulk
+   * appendEvents is for seeding and evaluation, with no service running; the
+   * applier only removes records past the retention, pruneEventLogSync).
    * Returns each merchant's first sequence number and a promise that resolves
    * once the batch is committed and flushed, or rejects if its commit failed;
    * the numbers it took then stay unused, a gap readers of the log skip.
@@ -768,7 +831,7 @@ export class Store {
       const lastSequence = first + events.length - 1;
       // Encoded now, so the caller may go on reading the array.
       void this.eventRecords.put([merchant, lastSequence], events);
-      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+      for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant, event.at);
       this.nextSequences.set(merchant, lastSequence + 1);
       firsts.set(merchant, first);
       last = this.logMeta.put(eventSequenceKey(merchant), lastSequence);
@@ -782,25 +845,31 @@ export class Store {
     return { firsts, durable };
   }
 
-  /** Adds a session to the session → merchant index (in the write batch or transaction under way) unless it is there already. */
-  private indexSession(uuid: string, merchant: MerchantId): void {
+  /**
+   * Adds a session to the session → merchant index, or moves its pair's day
+   * (what retention prunes by) to the day of `at`, in the write batch or
+   * transaction under way: once a day per session at most.
+   */
+  private indexSession(uuid: string, merchant: MerchantId, at: number): void {
     const memo = `${merchant}\u0000${uuid}`;
-    if (this.indexedSessions.get(memo)) return;
-    if (!this.sessionMerchantPairs.doesExist([uuid, merchant])) void this.sessionMerchantPairs.put([uuid, merchant], true);
-    this.indexedSessions.set(memo, true);
+    const day = dayNumber(at);
+    if ((this.indexedSessions.get(memo) ?? -1) >= day) return;
+    const stored = this.sessionMerchantPairs.get([uuid, merchant]);
+    if (typeof stored !== "number" || stored < day) void this.sessionMerchantPairs.put([uuid, merchant], day);
+    this.indexedSessions.set(memo, Math.max(day, typeof stored === "number" ? stored : day));
   }
 
   /**
    * Applies the oldest logged events not yet applied — at most `maxEvents` —
-   * to each session's and customer's history and the add-to-cart day counts,
-   * logs their carts for the bought-together model, marks the lists those
-   * carts change as stale and moves the merchant's derived watermark past
-   * them, in one transaction: each event is applied exactly once, also after a
-   * crash between the two commits. Returns how many events it applied (0:
-   * nothing was behind) and the products whose bought-together lists the
-   * carts change: the caller refreshes those (refreshNeighboursSync, which
-   * folds the carts into the counts first), at its own pace, since
-   * recomputing a list reads every partner of the product.
+   * to each session's and customer's history, the session index and the
+   * add-to-cart day counts, logs their carts for the bought-together model,
+   * marks the lists those carts change as stale and moves the merchant's
+   * derived watermark past them, in one transaction: each event is applied
+   * exactly once, also after a crash between the two commits. Returns how
+   * many events it applied (0: nothing was behind) and the products whose
+   * bought-together lists the carts change: the caller refreshes those
+   * (refreshNeighboursSync, which folds the carts into the counts first), at
+   * its own pace, since recomputing a list reads every partner of the product.
    */
   deriveEventsSync(merchant: MerchantId, maxEvents: number): { applied: number; cartProducts: number[] } {
     return this.root.transactionSync(() => this.deriveInTransaction(merchant, maxEvents));
@@ -842,6 +911,36 @@ export class Store {
     return { applied: events.length, cartProducts };
   }
 
+  /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
+  pruneSessionsSync(merchant: MerchantId, retention: Retention, now: number, limit: number): number {
+    return this.root.transactionSync(() => this.sessionIndex.prune(merchant, retention, now, limit));
+  }
+
+  /**
+   * Removes up to `limit` of the merchant's oldest log records (or events
+   * logged one by one) whose events are all before `before` (ms) and applied,
+   * in one transaction of the log's environment; returns how many (below
+   * `limit`: done). The HTTP thread goes on logging meanwhile: it numbers
+   * events from its own counter, which this leaves alone.
+   */
+  pruneEventLogSync(merchant: MerchantId, before: number, limit: number): number {
+    const applied = this.derivedSequence(merchant);
+    return this.logRoot.transactionSync(() => {
+      const oneByOne = pruneLoggedOneByOne(this.eventsOneByOne, merchant, before, applied, limit);
+      return oneByOne + pruneEventRecords(this.eventRecords, merchant, before, applied, limit - oneByOne);
+    });
+  }
+
+  /** A slice of a walk over the merchant's histories, removing those whose latest event is before `before` (EventHistories.prune). */
+  pruneHistoriesSync(merchant: MerchantId, before: number, walk: HistoryWalk | null, limit: number): HistoryWalk | null {
+    return this.root.transactionSync(() => this.histories.prune(merchant, before, walk, limit));
+  }
+
+  /** A slice of a walk over the session → merchant pairs, removing those last logged before `before` (pruneSessionPairs). */
+  pruneSessionPairsSync(before: number, now: number, after: [string, MerchantId] | null, limit: number): [string, MerchantId] | null {
+    return this.logRoot.transactionSync(() => pruneSessionPairs(this.sessionMerchantPairs, before, now, after, limit));
+  }
+
   /** The last event sequence whose histories, add counts and carts are stored (0: none yet). */
   derivedSequence(merchant: MerchantId): number {
     return (this.meta.get(derivedKey(merchant)) as number | undefined) ?? 0;
@@ -855,7 +954,7 @@ export class Store {
       const record = events.slice(start, start + BULK_RECORD_EVENTS);
       this.eventRecords.put([merchant, before + start + record.length], record);
     }
-    for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant);
+    for (const event of events) if (event.uuid !== null) this.indexSession(event.uuid, merchant, event.at);
     const lastSequence = before + events.length;
     this.logMeta.put(counterKey, lastSequence);
     this.nextSequences.set(merchant, lastSequence + 1);
@@ -894,6 +993,8 @@ export class Store {
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, appended } of touched.values()) this.histories.append(key, appended);
+    // A data dir that lacks the index gets it from the log first (SessionIndexBuild), up to the watermark.
+    if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.apply(merchant, events);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.coCounts.addCarts(merchant, through, carts);

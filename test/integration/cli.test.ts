@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/stores/store.js";
@@ -67,6 +67,10 @@ describe("aisle serve", () => {
         }
       }
     }
+    // The demo storefront the banner points at: a page that carries the demo's public key.
+    const storefront = await fetch(/storefront: {4}(\S+)/.exec(banner)![1]!);
+    expect(storefront.status).toBe(200);
+    expect(await storefront.text()).toContain(`<meta name="aisle-key" content="${/demo API key: {2}(pk_\S+)/.exec(banner)![1]}" />`);
     // A second service on the same data dir is refused while the first runs: both would number events from memory.
     const rival = aisle(["serve", "--port", "0"], dataDir);
     expect(rival.status).toBe(2);
@@ -114,6 +118,39 @@ describe("aisle merchants add and aisle import", () => {
     expect(invalid.status).toBe(2);
     expect(invalid.stderr).toContain("products[1].variants: is required");
     expect(aisle(["import", "--merchant", "nobody", join(files, "products.ndjson")], dataDir).status).toBe(2);
+
+    // Every invalid object of a file at once (up to 20), by NDJSON line and field; nothing written.
+    const bad = (id: number, overrides: Record<string, unknown>) => JSON.stringify(product(id, overrides));
+    writeFileSync(
+      join(files, "broken-products.ndjson"),
+      [
+        bad(6, {}),
+        "",
+        bad(7, { title: "" }),
+        bad(8, { variants: [] }),
+        ...Array.from({ length: 25 }, (_, i) => bad(20 + i, { handle: "no spaces allowed" })),
+      ].join("\n"),
+    );
+    const broken = aisle(["import", "--merchant", "cli", join(files, "broken-products.ndjson")], dataDir);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain("broken-products.ndjson: 27 invalid objects, the first 20 listed; nothing was written");
+    expect(broken.stderr).toContain("  line 3: title: must not be empty");
+    expect(broken.stderr).toContain("  line 4: variants: must contain at least one variant");
+    expect(broken.stderr).toContain("  line 5: handle: must be a URL handle");
+    expect(broken.stderr.split("\n").filter((line) => line.startsWith("  line "))).toHaveLength(20);
+    // A missing file, and one whose name does not say what it holds: one line each, no stack trace.
+    const missing = aisle(["import", "--merchant", "cli", join(files, "nope.ndjson")], dataDir);
+    expect([missing.status, missing.stderr.trim()]).toEqual([2, `aisle: ${join(files, "nope.ndjson")}: cannot be read: no such file`]);
+    writeFileSync(join(files, "p2.ndjson"), [product(9), product(10)].map((p) => JSON.stringify(p)).join("\n"));
+    const unnamed = aisle(["import", "--merchant", "cli", join(files, "p2.ndjson")], dataDir);
+    expect(unnamed.status).toBe(2);
+    expect(unnamed.stderr).toContain("cannot tell what it holds: pass --type");
+    // A read-only command with the wrong data dir says so, and creates nothing there.
+    const elsewhere = join(files, "not-a-data-dir");
+    const show = aisle(["merchants", "show", "cli"], elsewhere);
+    expect(show.status).toBe(2);
+    expect(show.stderr).toContain(`no aisle data in ${elsewhere}`);
+    expect(existsSync(elsewhere)).toBe(false);
 
     const store = Store.open(dataDir);
     try {

@@ -1,16 +1,20 @@
+import { open } from "lmdb";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { HISTORY_LIMIT } from "../../src/core/recs/history.js";
+import { MAX_SESSION_VIEWS } from "../../src/stores/session-index.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { buildIndex, dumpDataDir, dumpSessionIndex } from "../helpers/session-index.js";
 
 const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
 const ADMIN = "crash-test-admin-token";
 const dataDir = mkdtempSync(join(tmpdir(), "aisle-crash-"));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const rebuildDir = mkdtempSync(join(tmpdir(), "aisle-crash-rebuilt-"));
+afterAll(() => [dataDir, rebuildDir].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function serve(): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", dataDir], {
@@ -85,6 +89,7 @@ describe("event durability", () => {
     await new Promise((resolve) => second.child.on("exit", resolve));
 
     const store = Store.open(dataDir);
+    let rebuilt: string[];
     try {
       const stored = [...store.eventsSince("crash", 0)].map(({ event }) => event.theme_id);
       expect(new Set(stored).size).toBe(stored.length);
@@ -97,8 +102,19 @@ describe("event durability", () => {
       const history = store.sessionHistory("crash", uuid)!;
       expect(history.products).toEqual(tail.map((event) => event.product_id));
       expect(history.ats).toEqual(tail.map((event) => event.at));
+      // The session index, written with the watermark, holds the session's first views, each once.
+      const logged = [...store.eventsSince("crash", 0)].map(({ event }) => event.product_id);
+      expect([...store.sessionIndex.source("crash")!.viewsOf(store.sessionIndex.numberOf("crash", uuid)!)!]).toEqual(
+        logged.slice(0, MAX_SESSION_VIEWS),
+      );
+      // And is, byte for byte, what a build from the log up to the watermark writes.
+      const root = open({ path: rebuildDir, maxDbs: 16 });
+      buildIndex(root, "crash", store);
+      rebuilt = dumpSessionIndex(root, "crash");
+      await root.close();
     } finally {
       await store.close();
     }
+    expect(await dumpDataDir(dataDir, "crash")).toEqual(rebuilt);
   }, 60_000);
 });

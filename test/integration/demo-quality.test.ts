@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -64,4 +64,26 @@ describe("the engine on the demo shop", () => {
     for (const query of gibberish) if ((await suggestions(query)).length > 0) filled.push(query);
     expect(filled.length, filled.join(", ")).toBeLessThanOrEqual(4);
   }, 60_000);
+
+  it("runs the README tour's price change: PATCH keeps the product's other fields, and the next answer shows the new price", async () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
+    const step =
+      /curl -X PATCH -H "Authorization: Bearer \$ADMIN" "http:\/\/localhost:8080([^"]+)" \\\n\s+-d '([^']+)'\ncurl "http:\/\/localhost:8080([^"]+)"/.exec(
+        readme,
+      );
+    expect(step).not.toBeNull();
+    const [, patchPath, body, checkPath] = step!;
+    const before = (await (await t.admin(patchPath!)).json()) as any;
+    const patched = await t.admin(patchPath!, { method: "PATCH", body: body! });
+    expect(patched.status).toBe(200);
+    const after = (await patched.json()) as any;
+    const change = JSON.parse(body!) as { variants: { id: number; price: string }[] };
+    for (const field of ["title", "vendor", "product_type", "tags", "images", "options", "metafields", "body_html"]) {
+      expect(after[field], field).toEqual(before[field]);
+    }
+    expect(after.variants.map((v: any) => v.sku)).toEqual(before.variants.map((v: any) => v.sku));
+    const shown = (await (await fetch(`${t.base}${checkPath!.replace("$KEY", key)}`)).json()) as any;
+    const variant = shown.data[0].variants.find((v: any) => v.id === change.variants[0]!.id);
+    expect(variant.price).toBe(change.variants[0]!.price);
+  });
 });

@@ -2,19 +2,18 @@ import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { HISTORY_LIMIT } from "../../src/core/recs/history.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
-import { EventWriter, type EventThreadData } from "../../src/ingest/event-writer.js";
+import { EventWriter } from "../../src/ingest/event-writer.js";
 import { BACKGROUND_NICE } from "../../src/pool/thread-priority.js";
 import { Store } from "../../src/stores/store.js";
 import { historyOf } from "../../src/lists/history.js";
 import { product } from "../helpers/fixtures.js";
 import { storedMerchant, storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
+import { applierThread } from "../helpers/applier-thread.js";
 import { threadsAtNice } from "../helpers/threads.js";
 import { eventually } from "../helpers/service.js";
 
 const tempDir = tempDirs("aisle-event-writer-");
-/** The applier thread on a data dir, with the default ranking refresh interval. */
-const applierThread = (dataDir: string): EventThreadData => ({ dataDir, rankingRefreshMs: 30_000 });
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({

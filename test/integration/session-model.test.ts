@@ -1,70 +1,74 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+// viewed-related's session kNN over the index the store keeps with the
+// histories, read in place: the answers of kNN over every session of the log,
+// always at the snapshot read.
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SESSION_KNN } from "../../src/core/recs/session-knn.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
-import { MerchantSessions, sessionsForRequest, warmSessions } from "../../src/recs/session-model.js";
+import { scoreNextViews } from "../../src/recs/session-model.js";
+import { MAX_SESSION_VIEWS, SESSIONS_KEPT_PER_ITEM } from "../../src/stores/session-index.js";
+import { referenceQuery } from "../helpers/session-knn-reference.js";
 import { storeWithMerchant } from "../helpers/store.js";
+import { tempDirs } from "../helpers/temp-dirs.js";
 
-const dir = mkdtempSync(join(tmpdir(), "aisle-session-model-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tempDir = tempDirs("aisle-session-model-");
 
-describe("a worker's session index read from the event log", () => {
-  it("read in steps that stop at a deadline, ranks as one read in full", async () => {
-    const store = await storeWithMerchant(dir);
-    // 3,000 views by 300 sessions over 40 products, in a fixed pseudo-random order.
-    let seed = 7;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
-    const events: BehaviourEvent[] = Array.from({ length: 3_000 }, (_, i) => ({
-      at: 1_000 + i,
-      uuid: `session-${next() % 300}`,
-      customer_id: null,
-      verb: "viewed",
-      product_id: 1 + (next() % 40),
-      theme_id: null,
-    }));
-    await store.appendEvents("shop", events);
+/** 3,000 views by 300 sessions over 40 products, in a fixed pseudo-random order, from `first` on. */
+function views(first: number, seed = 7): BehaviourEvent[] {
+  let state = seed;
+  const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31);
+  return Array.from({ length: 3_000 }, (_, i) => ({
+    at: first + i,
+    uuid: `session-${next() % 300}`,
+    customer_id: null,
+    verb: "viewed",
+    product_id: 1 + (next() % 40),
+    theme_id: null,
+  }));
+}
 
-    const whole = new MerchantSessions(store, "shop");
-    expect(whole.catchUp()).toBe(true);
-    const stepped = new MerchantSessions(store, "shop");
-    let steps = 1;
-    // A deadline already passed: each step reads one batch of events between looks at the clock.
-    while (!stepped.catchUp(Number.NEGATIVE_INFINITY)) steps++;
-    expect(steps).toBeGreaterThan(5);
-    expect(stepped.index.sessionCount).toBe(whole.index.sessionCount);
-    for (const viewed of [[1], [2, 3], [5, 8, 13, 21]]) {
-      expect([...stepped.scoreNext(viewed, null)]).toEqual([...whole.scoreNext(viewed, null)]);
+const asViews = (log: BehaviourEvent[]) => log.map((event) => ({ session: event.uuid!, item: event.product_id }));
+const PREFIXES = [[1], [2, 3], [5, 8, 13, 21], [41, 2]];
+
+describe("viewed-related's session kNN over the stored index", () => {
+  it("answers as kNN over every session of the log, the session itself left out of its neighbours", async () => {
+    const store = await storeWithMerchant(tempDir());
+    const log = views(1_000);
+    // Written as the applier would, in batches.
+    for (let start = 0; start < log.length; start += 700) await store.appendEvents("shop", log.slice(start, start + 700));
+    for (const prefix of PREFIXES) {
+      for (const uuid of [null, "session-5"]) {
+        const expected = referenceQuery(asViews(log), prefix, DEFAULT_SESSION_KNN, uuid, MAX_SESSION_VIEWS);
+        expect([...scoreNextViews(store, "shop", prefix, uuid)]).toEqual([...expected]);
+      }
     }
-    // Caught up: nothing more to read.
-    expect(stepped.catchUp(Number.NEGATIVE_INFINITY)).toBe(true);
     await store.close();
   });
 
-  it("for a shopper's request reads the log only within its budget; the warm-up steps read on to the end", async () => {
-    const store = await storeWithMerchant(dir, "budget");
-    const events: BehaviourEvent[] = Array.from({ length: 5_000 }, (_, i) => ({
-      at: 1_000 + i,
-      uuid: `budget-session-${i}`,
-      customer_id: null,
-      verb: "viewed",
-      product_id: 1 + (i % 40),
-      theme_id: null,
-    }));
-    await store.appendEvents("budget", events);
-    // No time to spare: the request reads one batch of events between looks at the clock, not the whole log.
-    const first = sessionsForRequest(store, "budget", 0).index.sessionCount;
-    expect(first).toBeGreaterThan(0);
-    expect(first).toBeLessThan(1_000);
-    expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBeGreaterThan(first);
-    while (!warmSessions(store, "budget", 0).done);
-    expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBe(5_000);
-    // Once the first read is complete, a request reads everything logged since, budget or not.
-    await store.appendEvents(
-      "budget",
-      events.map((event, i) => ({ ...event, uuid: `budget-later-${i}`, at: 9_000 + i })),
-    );
-    expect(sessionsForRequest(store, "budget", 0).index.sessionCount).toBe(10_000);
+  it("takes in logged events with the watermark that applies them, and answers from what changed after reading before", async () => {
+    const store = await storeWithMerchant(tempDir());
+    const before = views(1_000);
+    await store.appendEvents("shop", before);
+    // Read once: whatever this thread keeps of the index must not outlive a change.
+    for (const prefix of PREFIXES) scoreNextViews(store, "shop", prefix, null);
+    const later = views(9_000, 11);
+    await store.logEvents([["shop", later]]).durable;
+    store.refreshSnapshot();
+    // Logged, not applied: not in the index yet.
+    expect([...scoreNextViews(store, "shop", [1], null)]).toEqual([...referenceQuery(asViews(before), [1], DEFAULT_SESSION_KNN)]);
+    expect(store.deriveEventsSync("shop", 1_000).applied).toBe(1_000);
+    store.refreshSnapshot();
+    const applied = asViews([...before, ...later.slice(0, 1_000)]);
+    for (const prefix of PREFIXES) {
+      expect([...scoreNextViews(store, "shop", prefix, null)]).toEqual([...referenceQuery(applied, prefix, DEFAULT_SESSION_KNN)]);
+    }
+    await store.close();
+  });
+
+  it("answers nothing for a merchant without sessions, and refuses a sample larger than the index keeps", async () => {
+    const store = await storeWithMerchant(tempDir());
+    expect(scoreNextViews(store, "shop", [1, 2], null).size).toBe(0);
+    const tooMany = { ...DEFAULT_SESSION_KNN, sampleSize: SESSIONS_KEPT_PER_ITEM + 1 };
+    expect(() => scoreNextViews(store, "shop", [1], null, tooMany)).toThrow(RangeError);
     await store.close();
   });
 });

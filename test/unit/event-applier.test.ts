@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { EventApplier } from "../../src/ingest/event-applier.js";
 import type { EventApplierMessage, EventApplierReply } from "../../src/ingest/event-writer.js";
 import type { DerivedBuild } from "../../src/stores/derived-builds.js";
+import type { Retention } from "../../src/stores/retention.js";
 import type { Store } from "../../src/stores/store.js";
 
 /** A store with builds of given slice counts (a negative count: every slice fails) and an event log of `behind` events. */
@@ -14,6 +15,8 @@ function fakeStore(slices: Record<string, number>) {
   const build = (name: string): DerivedBuild => ({ name, layout: 1, clear() {}, buildSlice: () => null });
   const builds = new Map([...left.keys()].map((name) => [name, build(name)]));
   let behind = 0;
+  let expired = 0;
+  const pruneCalls: string[] = [];
   const store = {
     listMerchants: () => [{ id: "shop" }],
     refreshSnapshot() {},
@@ -35,6 +38,15 @@ function fakeStore(slices: Record<string, number>) {
     refreshNeighboursSync() {},
     // The ranking job finds nothing due in these tests.
     rankingWriter: { due: () => false },
+    pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
+      const pruned = Math.min(expired, max);
+      expired -= pruned;
+      pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
+      return pruned;
+    },
+    pruneEventLogSync: () => 0,
+    pruneHistoriesSync: () => null,
+    pruneSessionPairsSync: () => null,
     close: async () => {},
   };
   return {
@@ -42,9 +54,13 @@ function fakeStore(slices: Record<string, number>) {
     log: (n: number) => (behind += n),
     left: (name: string) => left.get(name),
     attempts: (name: string) => attempts.get(name) ?? 0,
+    expire: (n: number) => (expired += n),
+    expired: () => expired,
+    pruneCalls,
   };
 }
 
+const RETENTION: Retention = { days: 90, sessionDays: 90, maxSessions: 1_000_000 };
 const logged = (count: number): EventApplierMessage => ({ type: "logged", counts: [["shop", count]] });
 
 afterEach(() => {
@@ -60,6 +76,7 @@ describe("derived-store builds in the applier", () => {
     const applier = new EventApplier(
       fake.store,
       30_000,
+      RETENTION,
       (reply) => replies.push(reply),
       () => {},
     );
@@ -80,6 +97,7 @@ describe("derived-store builds in the applier", () => {
     const applier = new EventApplier(
       fake.store,
       30_000,
+      RETENTION,
       () => {},
       () => {},
     );
@@ -92,5 +110,33 @@ describe("derived-store builds in the applier", () => {
     }
     expect(fake.attempts("broken")).toBeLessThanOrEqual(2);
     expect(fake.left("sessions")).toBe(0);
+  });
+});
+
+describe("session pruning in the applier", () => {
+  it("waits for the builds, prunes slice after slice while a slice is full, then looks again a minute later", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({ sessions: 5 });
+    fake.expire(1_200);
+    const applier = new EventApplier(
+      fake.store,
+      30_000,
+      RETENTION,
+      () => {},
+      () => {},
+    );
+    applier.start();
+    vi.advanceTimersByTime(100);
+    expect(fake.left("sessions")).toBe(0);
+    expect(fake.expired()).toBe(0);
+    expect(fake.pruneCalls.every((when) => when === "after builds")).toBe(true);
+    // 500 a slice: three slices empty it, the third short, which ends the look.
+    expect(fake.pruneCalls).toHaveLength(3);
+    fake.expire(10);
+    vi.advanceTimersByTime(30_000);
+    expect(fake.expired()).toBe(10);
+    vi.advanceTimersByTime(31_000);
+    expect(fake.expired()).toBe(0);
+    expect(fake.pruneCalls).toHaveLength(4);
   });
 });

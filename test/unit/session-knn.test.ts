@@ -1,79 +1,25 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_SESSION_KNN,
-  REMINDING_SESSION_KNN,
-  SessionIndex,
-  topInOrder,
-  type SessionKnnConfig,
-} from "../../src/core/recs/session-knn.js";
+import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn, topInOrder, type SessionSource } from "../../src/core/recs/session-knn.js";
+import { referenceQuery, sessionsOfStream, type View } from "../helpers/session-knn-reference.js";
 
-/**
- * V-SKNN as first written here, with maps and sets and full sorts: the
- * reference the scratch-array version must match exactly (same scores, same
- * order of first vote), since rankings break ties by that order.
- */
-function referenceQuery(sessions: number[][], prefix: readonly number[], config: SessionKnnConfig, self = -1): Map<number, number> {
-  const postings: number[][] = [];
-  sessions.forEach((items, session) => {
-    const seen = new Set<number>();
-    for (const item of items) {
-      while (postings.length <= item) postings.push([]);
-      if (!seen.has(item)) postings[item]!.push(session);
-      seen.add(item);
-    }
-  });
-  const weights = new Map<number, number>();
-  const steps = new Map<number, number>();
-  prefix.forEach((item, p) => {
-    if (item >= postings.length) return;
-    weights.set(item, (p + 1) / prefix.length);
-    steps.set(item, prefix.length - p);
-  });
-  const similarity = new Map<number, number>();
-  for (const [item, weight] of weights) {
-    const posting = postings[item]!;
-    for (let k = posting.length - 1; k >= Math.max(0, posting.length - config.sampleSize); k--) {
-      const session = posting[k]!;
-      if (session !== self) similarity.set(session, (similarity.get(session) ?? 0) + weight);
-    }
-  }
-  const sample = [...similarity.keys()].sort((a, b) => b - a).slice(0, config.sampleSize);
-  sample.sort((a, b) => similarity.get(b)! - similarity.get(a)! || b - a);
-  const scores = new Map<number, number>();
-  const newest = sessions.length - 1;
-  for (const session of sample.slice(0, config.neighbours)) {
-    const list = sessions[session]!;
-    let nearest = Number.POSITIVE_INFINITY;
-    let anchor = -1;
-    list.forEach((item, i) => {
-      const step = steps.get(item) ?? Number.POSITIVE_INFINITY;
-      if (step < nearest || (step === nearest && i > anchor)) [nearest, anchor] = [step, i];
-    });
-    if (nearest === Number.POSITIVE_INFINITY) continue;
-    let vote = similarity.get(session)! / nearest;
-    if (config.recencyScale > 0) vote *= Math.exp(-(newest - session) / config.recencyScale);
-    const voted = new Set<number>();
-    list.forEach((item, i) => {
-      if (voted.has(item) || (!config.remind && steps.has(item))) return;
-      voted.add(item);
-      const position = config.positionDecay > 0 ? Math.exp(-Math.abs(i - anchor) / config.positionDecay) : 1;
-      scores.set(item, (scores.get(item) ?? 0) + vote * position);
-    });
-  }
-  if (config.idfWeight > 0 && sessions.length > 1) {
-    for (const [item, score] of scores) {
-      const idf = Math.log(sessions.length / Math.max(1, postings[item]?.length ?? 1)) / Math.log(sessions.length);
-      scores.set(item, score * (1 + config.idfWeight * idf));
-    }
-  }
-  if (config.remind && config.boost > 0) {
-    const best = Math.max(0, ...scores.values());
-    if (best > 0) for (const [item, score] of scores) scores.set(item, score / best);
-    prefix.forEach((item, p) => scores.set(item, (scores.get(item) ?? 0) + config.boost * config.boostDecay ** (prefix.length - p - 1)));
-  }
-  return scores;
+/** The stream's sessions as a store would keep them: each item's `kept` most recent sessions, exact counts. */
+function keptSource(views: readonly View[], kept: number): SessionSource {
+  const { sessions, postings } = sessionsOfStream(views);
+  return {
+    sessionCount: sessions.length,
+    newestSession: sessions.length - 1,
+    recentSessionsWith: (item) => {
+      const posting = postings.get(item);
+      return posting === undefined ? null : Int32Array.from(posting.slice(-kept));
+    },
+    sessionCountWith: (item) => postings.get(item)?.length ?? 0,
+    viewsOf: (session) => (sessions[session] === undefined ? null : Float64Array.from(sessions[session])),
+  };
 }
+
+/** Product ids past 2³² (as real ones are), so scratch slots key them by both halves. */
+const BIG = 7_100_000_000_000;
 
 const sessionsArb = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 120 });
 const configArb = fc.record({
@@ -83,23 +29,26 @@ const configArb = fc.record({
 });
 
 describe("session kNN query", () => {
-  it("scores exactly as the map-and-sort reference, in the same order, over queries that reuse its scratch", () => {
+  it("scores exactly as the map-and-sort reference over all sessions, in the same order, from a source keeping each item's sample", () => {
     fc.assert(
       fc.property(
         sessionsArb,
         fc.array(fc.array(fc.integer({ min: 0, max: 35 }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }),
         configArb,
-        (sessions, prefixes, { base, sampleSize, neighbours }) => {
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer(),
+        (sessions, prefixes, { base, sampleSize, neighbours }, extraKept, seed) => {
           const config = { ...base, sampleSize, neighbours, recencyScale: 50 };
-          const index = new SessionIndex();
-          // Sessions of over four items and the postings of items, which grow interleaved, move in the index's pools.
-          for (const items of sessions) {
-            const session = index.newSession();
-            for (const item of items) index.append(session, item);
-          }
+          // Sessions interleaved, as live traffic sends them: an item's sessions are then not in arrival order.
+          const views = interleave(sessions, seed).map(({ session, item }) => ({ session, item: BIG + item }));
+          const source = keptSource(views, sampleSize + extraKept);
+          // One instance for every query: each reuses the scratch the one before left.
+          const knn = new SessionKnn();
           prefixes.forEach((prefix, q) => {
-            const self = q % 2 === 0 ? -1 : q % sessions.length;
-            expect([...index.query(prefix, config, self)]).toEqual([...referenceQuery(sessions, prefix, config, self)]);
+            const items = prefix.map((item) => BIG + item);
+            const self = q % 2 === 0 ? null : q % sessions.length;
+            const selfNumber = self === null ? -1 : sessionsOfStream(views).numbers.get(self)!;
+            expect([...knn.query(source, items, config, selfNumber)]).toEqual([...referenceQuery(views, items, config, self)]);
           });
         },
       ),
@@ -120,3 +69,16 @@ describe("session kNN query", () => {
     );
   });
 });
+
+/** Each session's views in order, the sessions' views interleaved by a seeded shuffle of whose turn it is. */
+function interleave(sessions: number[][], seed: number): View[] {
+  const turns = sessions.flatMap((items, session) => items.map(() => session));
+  let state = seed | 0;
+  for (let i = turns.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) | 0;
+    const j = (state >>> 8) % (i + 1);
+    [turns[i], turns[j]] = [turns[j]!, turns[i]!];
+  }
+  const next = sessions.map(() => 0);
+  return turns.map((session) => ({ session, item: sessions[session]![next[session]!++]! }));
+}

@@ -122,7 +122,7 @@ export const P = {
     ...param(
       "context",
       "text",
-      "default: products bought together with the inputs. similar (alias similar_products): products most like the inputs, from the shop's embedding model (as /api/v1/products/similar_products); until that model is trained for the shop, the bought-together model answers. Other values fall back to default.",
+      "default: products bought together with the inputs. similar (alias similar_products): products most like the inputs, from the shop's embedding model (as /api/v1/products/similar_products); until that model is trained for the shop, products most like the inputs by their text. Other values fall back to default.",
       "default",
     ),
     default: "default",

@@ -42,6 +42,13 @@ export function encodedCount(bytes: Uint8Array | undefined): number {
   return (bytes?.length ?? 0) / ENTRY_BYTES;
 }
 
+/** The time (ms) of an encoded history's last entry, its latest event as logged (-Infinity: empty). */
+export function lastEncodedAt(bytes: Uint8Array): number {
+  const count = encodedCount(bytes);
+  if (count === 0) return Number.NEGATIVE_INFINITY;
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getFloat64((count - 1) * ENTRY_BYTES + 8, true);
+}
+
 /** The encoded history `older` followed by `newer`, keeping the last `limit` entries. */
 export function concatEncoded(older: Uint8Array | undefined, newer: Uint8Array, limit = HISTORY_LIMIT): Uint8Array {
   const keptNewer = newer.subarray(Math.max(0, newer.length - limit * ENTRY_BYTES));

@@ -1,9 +1,11 @@
-// Dense numbers for the session index's session uuids and product ids, held in
-// typed arrays. A Map over millions of sessions costs an entry and the uuid
-// string each (~110 bytes a session, and millions of strings for the garbage
-// collector to trace); product ids are integers past 2³¹, which a Map keys as
-// heap numbers (reading a large event log spent a fifth of its time there).
-// Both are keyed here by a pair of 32-bit ints in one open-addressing table.
+// Dense numbers for session uuids (the similar model's view sessions, read
+// from the whole event log) and product ids (the ranking writer's daily
+// counts), held in typed arrays. A Map over millions of sessions costs an
+// entry and the uuid string each (~110 bytes a session, and millions of
+// strings for the garbage collector to trace); product ids are integers past
+// 2³¹, which a Map keys as heap numbers (reading a large event log spent a
+// fifth of its time there). Both are keyed here by a pair of 32-bit ints in
+// one open-addressing table.
 // Keys come from clients (uuids), so each table hashes with a seed of its own:
 // keys crafted to collide in one table, which would make its probing
 // quadratic, do not collide in another.

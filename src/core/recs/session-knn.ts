@@ -1,9 +1,12 @@
 // Session-based kNN (V-SKNN, Ludewig & Jannach 2018): a session is scored
 // against recent past sessions that share its items, weighting its own recent
-// views most; items of the most similar sessions are recommended. Everything is
-// typed arrays and integer ids so a query costs well under a millisecond.
+// views most; items of the most similar sessions are recommended. The query
+// reads its sessions through SessionSource (the stored index reads LMDB in
+// place) and keeps its own state in typed arrays, so it costs well under a
+// millisecond.
 
-import { IntListPool } from "./int-list-pool.js";
+import { grownTo } from "../typed-arrays.js";
+import { KeySlots } from "./key-slots.js";
 import { selectFirst } from "./ranking.js";
 
 export interface SessionKnnConfig {
@@ -49,148 +52,167 @@ export const DEFAULT_SESSION_KNN: SessionKnnConfig = {
 export const REMINDING_SESSION_KNN: SessionKnnConfig = { ...DEFAULT_SESSION_KNN, remind: true, boost: 1 };
 
 /**
- * Sessions and, per item, the sessions that contain it (in order of arrival,
- * so the tail holds the most recent). Items and sessions are dense ints; the
- * caller maps its own ids in and out.
+ * What a query reads of a session index. Sessions are numbered by arrival (0,
+ * 1, … as each first views a product), so a larger number is a more recent
+ * session; items are product ids. Arrays handed out are valid until the next
+ * call (a store may hand out a view of a reused buffer).
  */
-export class SessionIndex {
-  /** Items of each session, in order: list s is session s. */
-  private readonly sessions = new IntListPool();
-  /** Per item: sessions containing it, each once, most recent last (list i is item i). */
-  private readonly postings = new IntListPool();
-  /** Scratch per session for one query: its similarity, valid where sessionMark equals the query's stamp. */
-  private sessionScores = new Float64Array(0);
-  private sessionMark = new Int32Array(0);
-  /** Scratch for one query's candidate sessions. */
-  private candidates = new Int32Array(0);
-  /** Scratch per item for one query, valid where its mark equals the query's stamp: its step back from the prefix's end, its score. */
-  private itemStep = new Int32Array(0);
-  private itemStepMark = new Int32Array(0);
-  private itemScores = new Float64Array(0);
-  private itemScoreMark = new Int32Array(0);
-  /** Per item, the last neighbour that voted for it (a stamp per neighbour). */
-  private itemBallot = new Int32Array(0);
-  private queryStamp = 0;
-  private ballotStamp = 0;
+export interface SessionSource {
+  /** Sessions in the index. */
+  readonly sessionCount: number;
+  /** The arrival number of the newest session. */
+  readonly newestSession: number;
+  /**
+   * The sessions that viewed `item`, each at its first view of it, most
+   * recent last: at least the `sampleSize` most recent of any query asked of
+   * this source; null when no session in the index viewed it.
+   */
+  recentSessionsWith(item: number): Int32Array | null;
+  /** How many sessions in the index viewed `item`. */
+  sessionCountWith(item: number): number;
+  /** The products a session viewed, in order; null for a session not in the index. */
+  viewsOf(session: number): Float64Array | null;
+}
 
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
-  get itemCount(): number {
-    return this.postings.size;
-  }
-
-  newSession(): number {
-    return this.sessions.add();
-  }
-
-  /** Appends an item view to a session (sessions grow as their events arrive). */
-  append(session: number, item: number): void {
-    const { data } = this.sessions;
-    const start = this.sessions.start(session);
-    const end = start + this.sessions.length(session);
-    let seen = false;
-    for (let i = start; i < end; i++) if (data[i] === item) seen = true;
-    this.sessions.push(session, item);
-    while (this.postings.size <= item) this.postings.add();
-    if (!seen) this.postings.push(item, session);
-  }
+/**
+ * The session kNN query with its scratch: per-item and per-session values live
+ * in typed arrays indexed by slots (KeySlots) that one query hands out and the
+ * next forgets, standing in for maps and sets. One instance serves any number
+ * of queries, one at a time.
+ */
+export class SessionKnn {
+  private readonly items = new KeySlots();
+  private readonly sessions = new KeySlots();
+  /** Per item slot: steps back from the prefix's end to its last view there (1 = the latest; 0: not in the prefix). */
+  private itemStep = new Int32Array(SCRATCH);
+  /** Per item slot: its prefix weight (its last view counts: i/L, the latest view weighs 1). */
+  private itemWeight = new Float64Array(SCRATCH);
+  /** Per item slot of a prefix item: where its recent sessions start in `recent`, and how many (-1: unknown to the index). */
+  private recentStart = new Int32Array(SCRATCH);
+  private recentLength = new Int32Array(SCRATCH);
+  private itemScore = new Float64Array(SCRATCH);
+  private itemVoted = new Uint8Array(SCRATCH);
+  /** Per item slot: the last neighbour that voted for it (neighbours are numbered from 1 per query). */
+  private itemBallot = new Int32Array(SCRATCH);
+  /** Per session slot: its similarity to the prefix. */
+  private similarity = new Float64Array(SCRATCH);
+  /** The prefix items' recent sessions, copied one after another (the source's arrays do not outlive the next read). */
+  private recent = new Int32Array(SCRATCH);
+  /** Candidates' arrival numbers, for the sort that finds the oldest sampled (oldestSampled). */
+  private numbers = new Int32Array(SCRATCH);
 
   /**
-   * Scores for the next item after `prefix` (items in view order), excluding
-   * the session `self` from its own neighbours. Returns item → score for the
-   * items worth ranking (in the order they were first voted for); the caller
-   * sorts. Per-session and per-item scratch arrays, reset by stamps, stand in
-   * for maps and sets: a query runs in ~0.1-0.3 ms on the demo.
+   * Scores for the next item after `prefix` (product ids in view order),
+   * excluding the session `self` from its own neighbours. Returns item → score
+   * for the items worth ranking (in the order they were first voted for); the
+   * caller sorts. Products no session in the index viewed are left out of the
+   * prefix, as if never viewed.
    */
-  query(prefix: readonly number[], config: SessionKnnConfig, self = -1): Map<number, number> {
-    this.ensureScratch();
-    const stamp = ++this.queryStamp;
-    const length = prefix.length;
+  query(source: SessionSource, prefix: readonly number[], config: SessionKnnConfig, self = -1): Map<number, number> {
+    const { items, sessions } = this;
+    items.clear();
+    sessions.clear();
 
-    // Weight of each distinct prefix item (its last occurrence counts: i/L, the
-    // latest view weighs 1) and its step back from the end (1 = the latest).
-    const weights = new Map<number, number>();
-    for (let p = 0; p < length; p++) {
-      const item = prefix[p]!;
-      if (item >= this.postings.size) continue;
-      weights.set(item, (p + 1) / length);
-      this.itemStep[item] = length - p;
-      this.itemStepMark[item] = stamp;
-    }
-    const stepOf = (item: number) => (this.itemStepMark[item] === stamp ? this.itemStep[item]! : Number.POSITIVE_INFINITY);
-
-    // Candidates: the most recent sessions holding any prefix item (session ids
-    // grow with time), scored by the weights of the items they share.
-    let candidateCount = 0;
-    const postings = this.postings.data;
-    for (const [item, weight] of weights) {
-      const first = this.postings.start(item);
-      const last = first + this.postings.length(item) - 1;
-      for (let k = last; k >= Math.max(first, last + 1 - config.sampleSize); k--) {
-        const session = postings[k]!;
-        if (session === self) continue;
-        if (this.sessionMark[session] !== stamp) {
-          this.sessionMark[session] = stamp;
-          this.sessionScores[session] = 0;
-          this.candidates[candidateCount++] = session;
+    // Each distinct prefix item's recent sessions, read once, in order of first view.
+    const known: number[] = [];
+    let copied = 0;
+    for (const item of prefix) {
+      const before = items.size;
+      const slot = this.itemSlot(item);
+      if (slot === before) {
+        const recent = source.recentSessionsWith(item);
+        this.recentLength[slot] = recent === null ? -1 : recent.length;
+        if (recent !== null) {
+          if (copied + recent.length > this.recent.length) this.recent = grownTo(this.recent, 2 * (copied + recent.length));
+          this.recent.set(recent, copied);
+          this.recentStart[slot] = copied;
+          copied += recent.length;
         }
-        this.sessionScores[session] = this.sessionScores[session]! + weight;
+      }
+      if (this.recentLength[slot]! >= 0) known.push(item);
+    }
+    const length = known.length;
+    for (let p = 0; p < length; p++) {
+      const slot = items.find(known[p]!);
+      this.itemWeight[slot] = (p + 1) / length;
+      this.itemStep[slot] = length - p;
+    }
+
+    // Candidates: the most recent sessions holding any prefix item (arrival
+    // numbers grow with time), scored by the weights of the items they share.
+    // Only the sampleSize most recent of them are sampled, so only those are scored.
+    const prefixSlots = items.size;
+    const oldestSampled = this.oldestSampled(prefixSlots, config.sampleSize, self);
+    for (let slot = 0; slot < prefixSlots; slot++) {
+      const count = this.recentLength[slot]!;
+      if (count < 0) continue;
+      const weight = this.itemWeight[slot]!;
+      const first = this.recentStart[slot]!;
+      const last = first + count - 1;
+      for (let k = last; k >= Math.max(first, last + 1 - config.sampleSize); k--) {
+        const session = this.recent[k]!;
+        if (session === self || session < oldestSampled) continue;
+        const before = sessions.size;
+        const slot = sessions.slotOf(session);
+        if (slot === before) {
+          if (slot === this.similarity.length) this.similarity = grownTo(this.similarity, 2 * slot);
+          this.similarity[slot] = 0;
+        }
+        this.similarity[slot] = this.similarity[slot]! + weight;
       }
     }
-    // The sampleSize most recent: the largest ids (a native numeric sort, when there are more).
-    let found = this.candidates.subarray(0, candidateCount);
-    if (candidateCount > config.sampleSize) found = found.sort().subarray(candidateCount - config.sampleSize);
-    const sample = Array.from(found);
-    const bySimilarity = (a: number, b: number) => this.sessionScores[b]! - this.sessionScores[a]! || b - a;
+    const similarity = this.similarity;
+    const sample = Array.from({ length: sessions.size }, (_, slot) => slot);
+    const bySimilarity = (a: number, b: number) => similarity[b]! - similarity[a]! || sessions.keyOf(b) - sessions.keyOf(a);
     const neighbours = topInOrder(sample, config.neighbours, bySimilarity);
 
     // Each neighbour votes for its items with its similarity, divided by how far
     // back the latest prefix item it shares sits.
     const voted: number[] = [];
-    const newest = this.sessions.size - 1;
-    const items = this.sessions.data;
-    for (let n = 0; n < neighbours.length; n++) {
-      const session = neighbours[n]!;
-      const start = this.sessions.start(session);
-      const length = this.sessions.length(session);
+    const newest = source.newestSession;
+    let ballot = 0;
+    for (const neighbour of neighbours) {
+      const session = sessions.keyOf(neighbour);
+      const views = source.viewsOf(session);
+      if (views === null) continue;
       let nearest = Number.POSITIVE_INFINITY;
       let anchor = -1;
-      for (let i = 0; i < length; i++) {
-        const step = stepOf(items[start + i]!);
+      for (let i = 0; i < views.length; i++) {
+        const slot = items.find(views[i]!);
+        const step = slot >= 0 && this.itemStep[slot]! > 0 ? this.itemStep[slot]! : Number.POSITIVE_INFINITY;
         if (step < nearest || (step === nearest && i > anchor)) {
           nearest = step;
           anchor = i;
         }
       }
       if (nearest === Number.POSITIVE_INFINITY) continue;
-      let vote = this.sessionScores[session]! / nearest;
+      let vote = similarity[neighbour]! / nearest;
       if (config.recencyScale > 0) vote *= Math.exp(-(newest - session) / config.recencyScale);
-      // A stamp per neighbour: each of its items votes once.
-      const ballot = ++this.ballotStamp;
-      for (let i = 0; i < length; i++) {
-        const item = items[start + i]!;
-        if (this.itemBallot[item] === ballot || (!config.remind && this.itemStepMark[item] === stamp)) continue;
-        this.itemBallot[item] = ballot;
+      // Each of its items votes once.
+      ballot++;
+      for (let i = 0; i < views.length; i++) {
+        const slot = this.itemSlot(views[i]!);
+        if (this.itemBallot[slot] === ballot || (!config.remind && this.itemStep[slot]! > 0)) continue;
+        this.itemBallot[slot] = ballot;
         const position = config.positionDecay > 0 ? positionWeight(Math.abs(i - anchor), config.positionDecay) : 1;
-        if (this.itemScoreMark[item] !== stamp) {
-          this.itemScoreMark[item] = stamp;
-          this.itemScores[item] = 0;
-          voted.push(item);
+        if (this.itemVoted[slot] === 0) {
+          this.itemVoted[slot] = 1;
+          this.itemScore[slot] = 0;
+          voted.push(slot);
         }
-        this.itemScores[item] = this.itemScores[item]! + vote * position;
+        this.itemScore[slot] = this.itemScore[slot]! + vote * position;
       }
     }
     const scores = new Map<number, number>();
-    const sessionCount = this.sessions.size;
+    const sessionCount = source.sessionCount;
     const lift = config.idfWeight > 0 && sessionCount > 1;
     const logSessions = Math.log(sessionCount);
-    for (const item of voted) {
-      const score = this.itemScores[item]!;
+    for (const slot of voted) {
+      const item = items.keyOf(slot);
+      const score = this.itemScore[slot]!;
       if (!lift) scores.set(item, score);
       else {
-        const idf = Math.log(sessionCount / Math.max(1, this.postings.length(item))) / logSessions;
+        const idf = Math.log(sessionCount / Math.max(1, source.sessionCountWith(item))) / logSessions;
         scores.set(item, score * (1 + config.idfWeight * idf));
       }
     }
@@ -199,36 +221,67 @@ export class SessionIndex {
       for (const score of scores.values()) best = Math.max(best, score);
       if (best > 0) for (const [item, score] of scores) scores.set(item, score / best);
       for (let p = 0; p < length; p++) {
-        const item = prefix[p]!;
+        const item = known[p]!;
         scores.set(item, (scores.get(item) ?? 0) + config.boost * config.boostDecay ** (length - p - 1));
       }
     }
     return scores;
   }
 
-  private ensureScratch(): void {
-    if (this.sessionMark.length < this.sessions.size) {
-      const size = Math.max(1024, this.sessions.size * 2);
-      this.sessionMark = new Int32Array(size);
-      this.sessionScores = new Float64Array(size);
-      this.candidates = new Int32Array(size);
-      this.queryStamp = 0;
-      this.itemStepMark.fill(0);
-      this.itemScoreMark.fill(0);
+  /**
+   * The arrival number of the oldest of the `sampleSize` most recent
+   * candidates: each prefix item's last `sampleSize` sessions but `self`,
+   * sorted (a native numeric sort) and counted from the newest, each once.
+   */
+  private oldestSampled(prefixSlots: number, sampleSize: number, self: number): number {
+    let count = 0;
+    for (let slot = 0; slot < prefixSlots; slot++) count += Math.min(sampleSize, Math.max(0, this.recentLength[slot]!));
+    if (count <= sampleSize) return Number.NEGATIVE_INFINITY;
+    if (count > this.numbers.length) this.numbers = new Int32Array(2 * count);
+    let at = 0;
+    for (let slot = 0; slot < prefixSlots; slot++) {
+      const length = this.recentLength[slot]!;
+      const end = this.recentStart[slot]! + length;
+      for (let k = end - Math.min(sampleSize, Math.max(0, length)); k < end; k++) {
+        const session = this.recent[k]!;
+        if (session !== self) this.numbers[at++] = session;
+      }
     }
-    if (this.itemStepMark.length < this.postings.size) {
-      const size = Math.max(1024, this.postings.size * 2);
-      this.itemStep = new Int32Array(size);
-      this.itemStepMark = new Int32Array(size);
-      this.itemScores = new Float64Array(size);
-      this.itemScoreMark = new Int32Array(size);
-      this.itemBallot = new Int32Array(size);
-      this.queryStamp = 0;
-      this.ballotStamp = 0;
-      this.sessionMark.fill(0);
+    const numbers = this.numbers.subarray(0, at).sort();
+    let distinct = 0;
+    for (let k = at - 1; k >= 0; k--) {
+      if (k === at - 1 || numbers[k] !== numbers[k + 1]) distinct++;
+      if (distinct === sampleSize) return numbers[k]!;
     }
+    return Number.NEGATIVE_INFINITY;
+  }
+
+  /** The item's slot; a new one has its values reset. */
+  private itemSlot(item: number): number {
+    const before = this.items.size;
+    const slot = this.items.slotOf(item);
+    if (slot < before) return slot;
+    if (slot === this.itemStep.length) {
+      const size = 2 * slot;
+      this.itemStep = grownTo(this.itemStep, size);
+      this.itemWeight = grownTo(this.itemWeight, size);
+      this.recentStart = grownTo(this.recentStart, size);
+      this.recentLength = grownTo(this.recentLength, size);
+      this.itemScore = grownTo(this.itemScore, size);
+      this.itemVoted = grownTo(this.itemVoted, size);
+      this.itemBallot = grownTo(this.itemBallot, size);
+    }
+    this.itemStep[slot] = 0;
+    this.itemWeight[slot] = 0;
+    this.recentLength[slot] = -1;
+    this.itemVoted[slot] = 0;
+    this.itemBallot[slot] = 0;
+    return slot;
   }
 }
+
+/** Slots each scratch array starts with; they double when a query needs more. */
+const SCRATCH = 1024;
 
 /** exp(−distance / decay) by distance, for the decay last asked for: the same values Math.exp gives, computed once. */
 let positionWeights = { decay: Number.NaN, weights: [] as number[] };

@@ -1,10 +1,12 @@
 import type { OperationDoc } from "../../core/api/openapi.js";
-import { parseId } from "../../core/ingest/fields.js";
+import { isPlainObject, parseId } from "../../core/ingest/fields.js";
 import { normaliseRateLimits } from "../../core/ingest/records.js";
 import { RATE_CLASSES, type RateLimit, type RateLimits } from "../../core/rate-limit.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
-import { ingest, INGEST_KINDS, isIngestKind } from "../../ingest/ingest.js";
+import { ingest, INGEST_KINDS, isIngestKind, type IngestKind } from "../../ingest/ingest.js";
+import { isPatchable, mergePatch, PATCHABLE_KINDS } from "../../ingest/patch.js";
+import { MAX_PAGE, readPage, readRecord } from "../../ingest/read-back.js";
 import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
 import { ADMIN_AUTH_HEADERS, forgetVerifiedKeys, requireAdmin } from "../auth.js";
@@ -12,6 +14,27 @@ import { bodyJson, bodyText, merchantInPath, quoted } from "../request.js";
 import { jsonReply, type Reply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
+
+/** A listing's page: `after` a cursor (an id), `limit` up to MAX_PAGE. */
+function pageOf(request: RequestInfo): { after: number | null; limit: number } {
+  const rawAfter = request.query.get("after");
+  const after = rawAfter === null || rawAfter === "" ? null : parseId(rawAfter);
+  if (after === null && rawAfter !== null && rawAfter !== "")
+    throw new ApiError("invalid_params", `Invalid after: "${quoted(rawAfter)}" is not an id`);
+  const rawLimit = request.query.get("limit");
+  const limit = rawLimit === null ? DEFAULT_PAGE : /^\d{1,4}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_PAGE))
+    throw new ApiError("invalid_params", `Invalid limit: must be a whole number from 1 to ${MAX_PAGE}`);
+  return { after, limit };
+}
+
+const DEFAULT_PAGE = 50;
+
+/** The merchant as the admin API shows it: everything but its secrets (the key and webhook secret are shown once, at creation). */
+function merchantRecord(merchant: Merchant) {
+  const { api_key: _key, webhook_secret: _secret, ...shown } = merchant;
+  return shown;
+}
 
 /** The merchant's own limits and the ones in force, per class (null: no limit), in the admin API's spelling. */
 function rateLimitsOf(merchant: Merchant, defaults: RateLimits) {
@@ -28,37 +51,90 @@ function publicMerchant(merchant: Merchant): Record<string, string> {
   return { id, name, domain, currency };
 }
 
+/** An admin route's documentation: every one takes the admin token. */
+const adminOperation = (operation: Omit<OperationDoc, "tag" | "security">): OperationDoc => ({
+  ...operation,
+  tag: "Admin",
+  security: "admin",
+});
+
+/** "products" → "Products"; singular: "Product". */
+const titled = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+const oneOf = (kind: string) => titled(kind).slice(0, -1);
+
 export const ADMIN_OPERATIONS: OperationDoc[] = [
-  { method: "GET", path: "/admin/v1/merchants", summary: "List merchants", security: "admin" },
-  {
+  adminOperation({ method: "GET", path: "/admin/v1/merchants", operationId: "listMerchants", summary: "List merchants" }),
+  adminOperation({
     method: "POST",
     path: "/admin/v1/merchants",
+    operationId: "createMerchant",
     summary: "Create a merchant: {id, name, domain, currency} → {id, api_key, webhook_secret}",
-    security: "admin",
     requestBody: "{id, name, domain, currency}",
-  },
-  ...INGEST_KINDS.map((kind): OperationDoc => ({
-    method: "POST",
-    path: `/admin/v1/merchants/:merchant/${kind}`,
-    summary: `Upsert ${kind} by id (JSON array, one object, or NDJSON); all or nothing`,
-    security: "admin",
-    requestBody: `${kind} in the platform's Admin REST shape`,
-  })),
-  {
+    successStatus: 201,
+  }),
+  ...INGEST_KINDS.map((kind) =>
+    adminOperation({
+      method: "POST",
+      path: `/admin/v1/merchants/:merchant/${kind}`,
+      operationId: `upsert${titled(kind)}`,
+      summary: `Upsert ${kind} by id (JSON array, one object, or NDJSON); all or nothing`,
+      requestBody: `${kind} in the platform's Admin REST shape`,
+    }),
+  ),
+  adminOperation({
     method: "GET",
     path: "/admin/v1/merchants/:merchant/rate-limits",
+    operationId: "getRateLimits",
     summary: "A merchant's own rate limits and those in force",
-    security: "admin",
-  },
-  {
+  }),
+  adminOperation({
     method: "PUT",
     path: "/admin/v1/merchants/:merchant/rate-limits",
+    operationId: "setRateLimits",
     summary: "Replace a merchant's own rate limits: per class {per_second, burst?} or null (no limit); classes left out follow the service",
-    security: "admin",
     requestBody: `{${RATE_CLASSES.join("?, ")}?}`,
-  },
-  { method: "DELETE", path: "/admin/v1/merchants/:merchant/products/:id", summary: "Delete a product", security: "admin" },
-  { method: "DELETE", path: "/admin/v1/merchants/:merchant/collections/:id", summary: "Delete a collection", security: "admin" },
+  }),
+  adminOperation({
+    method: "GET",
+    path: "/admin/v1/merchants/:merchant",
+    operationId: "getMerchant",
+    summary: "A merchant, without its secrets",
+  }),
+  ...INGEST_KINDS.flatMap((kind) => [
+    adminOperation({
+      method: "GET",
+      path: `/admin/v1/merchants/:merchant/${kind}`,
+      operationId: `list${titled(kind)}`,
+      summary: `List ${kind} in id order, as the admin API takes them: ?limit (1 to ${MAX_PAGE}, default 50) and ?after (the next cursor of the page before) → {data, next}`,
+    }),
+    adminOperation({
+      method: "GET",
+      path: `/admin/v1/merchants/:merchant/${kind}/:id`,
+      operationId: `get${oneOf(kind)}`,
+      summary: `One of the ${kind}, as the admin API takes it`,
+    }),
+  ]),
+  ...PATCHABLE_KINDS.map((kind) =>
+    adminOperation({
+      method: "PATCH",
+      path: `/admin/v1/merchants/:merchant/${kind}/:id`,
+      operationId: `patch${oneOf(kind)}`,
+      summary: `Update some fields of one of the ${kind}: top-level fields replace, lists of objects with ids merge by id; validated and written as every write`,
+      requestBody: "the fields to change",
+    }),
+  ),
+  adminOperation({
+    method: "DELETE",
+    path: "/admin/v1/merchants/:merchant/products/:id",
+    operationId: "deleteProduct",
+    summary: "Delete a product",
+  }),
+  adminOperation({
+    method: "DELETE",
+    path: "/admin/v1/merchants/:merchant/collections/:id",
+    operationId: "deleteCollection",
+    summary: "Delete a collection",
+  }),
 ];
 
 export function adminRoutes(services: Services): Route[] {
@@ -96,13 +172,19 @@ export function adminRoutes(services: Services): Route[] {
     if (id === null) throw new ApiError("invalid_params", `"${quoted(request.params.id ?? "")}" is not an id`);
     return id;
   };
+  const kindOf = (request: RequestInfo): IngestKind => {
+    const kind = request.params.kind ?? "";
+    if (!isIngestKind(kind)) throw new ApiError("not_found", `No endpoint for ${quoted(kind)}; use one of ${INGEST_KINDS.join(", ")}`);
+    return kind;
+  };
+  /** `what`, singular, for messages: "No product 7". */
+  const singular = (kind: IngestKind) => kind.slice(0, -1);
 
   return [
     route("GET", "/admin/v1/merchants", false, () => jsonReply(200, { data: store.listMerchants().map(publicMerchant) })),
     route("POST", "/admin/v1/merchants", true, async (request) => {
       const [input] = parseObjects(bodyText(request), "merchant");
       const merchant = await createMerchant(store, input);
-      services.onMerchantCreated?.(merchant.id);
       return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
     }),
     route("GET", "/admin/v1/merchants/:merchant/rate-limits", false, (request) =>
@@ -115,12 +197,41 @@ export function adminRoutes(services: Services): Route[] {
       forgetVerifiedKeys(store);
       return jsonReply(200, rateLimitsOf(updated, services.config.rateLimits));
     }),
+    route("GET", "/admin/v1/merchants/:merchant", false, (request) => jsonReply(200, merchantRecord(merchantOf(request)))),
     route("POST", "/admin/v1/merchants/:merchant/:kind", true, async (request) => {
       const merchant = merchantOf(request);
-      const kind = request.params.kind ?? "";
-      if (!isIngestKind(kind)) throw new ApiError("not_found", `No endpoint for ${kind}; use one of ${INGEST_KINDS.join(", ")}`);
+      const kind = kindOf(request);
       const written = await ingest(store, merchant.id, kind, parseObjects(bodyText(request), kind));
       return jsonReply(200, { written });
+    }),
+    route("GET", "/admin/v1/merchants/:merchant/:kind", false, (request) => {
+      const merchant = merchantOf(request);
+      const kind = kindOf(request);
+      const { after, limit } = pageOf(request);
+      return jsonReply(200, readPage(store, merchant.id, kind, after, limit));
+    }),
+    route("GET", "/admin/v1/merchants/:merchant/:kind/:id", false, (request) => {
+      const merchant = merchantOf(request);
+      const kind = kindOf(request);
+      const id = idOf(request);
+      const record = readRecord(store, merchant.id, kind, id);
+      if (!record) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
+      return jsonReply(200, record);
+    }),
+    route("PATCH", "/admin/v1/merchants/:merchant/:kind/:id", true, async (request) => {
+      const merchant = merchantOf(request);
+      const kind = kindOf(request);
+      if (!isPatchable(kind))
+        throw new ApiError("method_not_allowed", `${kind} are written whole: POST them; PATCH takes ${PATCHABLE_KINDS.join(", ")}`);
+      const id = idOf(request);
+      const stored = readRecord(store, merchant.id, kind, id);
+      if (!stored) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
+      const patch = bodyJson(request, singular(kind));
+      if (!isPlainObject(patch)) throw new ApiError("invalid_body", `A ${singular(kind)} patch must be a JSON object`);
+      if (patch.id !== undefined && String(patch.id) !== String(id))
+        throw new ApiError("invalid_body", `${singular(kind)}.id: must be ${id}, the id in the path`);
+      await ingest(store, merchant.id, kind, [mergePatch(kind, stored, patch)]);
+      return jsonReply(200, readRecord(store, merchant.id, kind, id));
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/products/:id", false, async (request) => {
       const id = idOf(request);

@@ -1,0 +1,110 @@
+// Reads of the session index (src/stores/session-index.ts) for session kNN, in
+// place at the thread's snapshot. A query reads about a hundred neighbours'
+// views and the viewer counts of a few hundred products, each a random read
+// of the map (about 1-3 µs on a large index): the ones already read are kept
+// while the index stays as it is, in caches bounded per merchant. Any change to a
+// merchant's index moves its head (views indexed, sessions numbered, sessions
+// kept), and a moved head empties that merchant's caches, so answers are
+// always those of the snapshot.
+import {
+  itemViewers,
+  readRecent,
+  readSessionViews,
+  recentCount,
+  sessionViewCount,
+  type IndexHead,
+} from "../core/recs/session-index-codec.js";
+import { KeySlots } from "../core/recs/key-slots.js";
+import type { SessionSource } from "../core/recs/session-knn.js";
+import type { MerchantId } from "../core/types.js";
+import type { SessionTables } from "./session-index.js";
+
+/** Viewer counts and sessions' views kept per merchant: about 2.5 and 4 MB at most (sessions of five views). */
+const COUNTS_KEPT = 50_000;
+const SESSIONS_KEPT = 20_000;
+/** Merchants whose reads are kept; a reader that serves more starts over. */
+const MERCHANTS_KEPT = 2;
+
+/** What a thread has read of one merchant's index, at the head it read it at. */
+interface Kept {
+  head: IndexHead;
+  /** Products whose viewer counts were read (product ids past 2³¹ make slow Map keys), and the counts by slot. */
+  counted: KeySlots;
+  counts: Uint32Array;
+  /** Sessions' views by arrival number. */
+  views: Map<number, Float64Array>;
+}
+
+export class SessionIndexReader {
+  /** An item's recent sessions, head then tail; valid until the next read. */
+  private recent = new Int32Array(1024);
+  private readonly kept = new Map<MerchantId, Kept>();
+
+  constructor(private readonly tables: SessionTables) {}
+
+  /** The merchant's index, whose head (read at this snapshot) is `head`. */
+  source(merchant: MerchantId, head: IndexHead): SessionSource {
+    const { sessions, itemTails, itemHeads } = this.tables;
+    const { counted, counts, views } = this.keptFor(merchant, head);
+    return {
+      sessionCount: head.live,
+      newestSession: head.next - 1,
+      recentSessionsWith: (item) => {
+        const tail = itemTails.getBinaryFast([merchant, item]);
+        if (tail === undefined) return null;
+        // Copied before the head is read: a read reuses the buffer the last one returned.
+        const tailCount = recentCount(tail, "tail");
+        this.ensureRecent(tailCount);
+        readRecent(tail, "tail", this.recent, 0);
+        const older = itemHeads.getBinaryFast([merchant, item]);
+        if (older === undefined) return this.recent.subarray(0, tailCount);
+        const headCount = recentCount(older, "head");
+        this.ensureRecent(headCount + tailCount);
+        this.recent.copyWithin(headCount, 0, tailCount);
+        readRecent(older, "head", this.recent, 0);
+        return this.recent.subarray(0, headCount + tailCount);
+      },
+      sessionCountWith: (item) => {
+        if (counted.size === COUNTS_KEPT) counted.clear();
+        const before = counted.size;
+        const slot = counted.slotOf(item);
+        if (slot < before) return counts[slot]!;
+        const tail = itemTails.getBinaryFast([merchant, item]);
+        return (counts[slot] = tail === undefined ? 0 : itemViewers(tail));
+      },
+      viewsOf: (session) => {
+        let found = views.get(session);
+        if (found === undefined) {
+          const bytes = sessions.getBinaryFast([merchant, session]);
+          if (bytes === undefined) return null;
+          found = new Float64Array(sessionViewCount(bytes));
+          readSessionViews(bytes, found);
+          if (views.size === SESSIONS_KEPT) views.clear();
+          views.set(session, found);
+        }
+        return found;
+      },
+    };
+  }
+
+  private keptFor(merchant: MerchantId, head: IndexHead): Kept {
+    let kept = this.kept.get(merchant);
+    if (kept === undefined || !sameHead(kept.head, head)) {
+      if (kept === undefined && this.kept.size === MERCHANTS_KEPT) this.kept.clear();
+      kept = { head, counted: new KeySlots(), counts: new Uint32Array(COUNTS_KEPT), views: new Map() };
+      this.kept.set(merchant, kept);
+    }
+    return kept;
+  }
+
+  private ensureRecent(count: number): void {
+    if (count <= this.recent.length) return;
+    const grown = new Int32Array(2 * count);
+    grown.set(this.recent);
+    this.recent = grown;
+  }
+}
+
+function sameHead(a: IndexHead, b: IndexHead): boolean {
+  return a.next === b.next && a.live === b.live && a.views === b.views;
+}
