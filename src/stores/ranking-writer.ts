@@ -145,7 +145,10 @@ export class RankingWriter {
   /**
    * Whether the merchant's lists are due at `now`: none stored yet, a refresh
    * under way, a new day (the windows moved), a different set of windows asked
-   * for, or counts or collections that changed and lists older than `refreshMs`.
+   * for, or counts or collections that changed and lists older than `refreshMs`
+   * — at once when the stored lists were computed before the shop's first
+   * sale or add, so a shop's first orders (an import, the demo's seed) show
+   * in its top sellers and trending within a look, not an interval later.
    */
   due(merchant: MerchantId, now: number, refreshMs: number): boolean {
     if (this.refreshes.has(merchant)) return true;
@@ -156,7 +159,8 @@ export class RankingWriter {
       state.sales !== this.sources.dailySales.versionOf(merchant) ||
       state.adds !== this.sources.dailyAdds.versionOf(merchant) ||
       state.collections !== this.sources.collectionsVersion(merchant);
-    return changed && now - state.computedAt >= refreshMs;
+    const computedFromNothing = state.sales === 0 && state.adds === 0;
+    return changed && (computedFromNothing || now - state.computedAt >= refreshMs);
   }
 
   /**

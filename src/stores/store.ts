@@ -796,6 +796,7 @@ export class Store {
     await this.root.transaction(() => {
       // Everything behind the watermark, so events the service logged and has not applied yet keep their order.
       this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
+      if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.follow(merchant, this, Number.POSITIVE_INFINITY);
       // Every list the carts left stale, also those an interrupted service left.
       this.coCounts.foldCarts(merchant);
       const stale = this.staleListProducts(merchant);
@@ -861,8 +862,8 @@ export class Store {
 
   /**
    * Applies the oldest logged events not yet applied — at most `maxEvents` —
-   * to each session's and customer's history, the session index and the
-   * add-to-cart day counts, logs their carts for the bought-together model,
+   * to each session's and customer's history and the add-to-cart day counts
+   * (the session index follows on its own: followSessionIndexSync), logs their carts for the bought-together model,
    * marks the lists those carts change as stale and moves the merchant's
    * derived watermark past them, in one transaction: each event is applied
    * exactly once, also after a crash between the two commits. Returns how
@@ -911,6 +912,16 @@ export class Store {
     return { applied: events.length, cartProducts };
   }
 
+  /** Whether viewed-related's session index has events of the log to take in (a data dir building it: no, the build takes them). */
+  sessionIndexBehind(merchant: MerchantId): boolean {
+    return this.derived.isBuilt(this.sessionIndexBuild, merchant) && this.sessionIndex.through(merchant) < this.derivedSequence(merchant);
+  }
+
+  /** Takes up to `maxEvents` applied events into the session index in one transaction; true once it has caught up. */
+  followSessionIndexSync(merchant: MerchantId, maxEvents: number): boolean {
+    return this.root.transactionSync(() => this.sessionIndex.follow(merchant, this, maxEvents));
+  }
+
   /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
   pruneSessionsSync(merchant: MerchantId, retention: Retention, now: number, limit: number): number {
     return this.root.transactionSync(() => this.sessionIndex.prune(merchant, retention, now, limit));
@@ -924,7 +935,8 @@ export class Store {
    * events from its own counter, which this leaves alone.
    */
   pruneEventLogSync(merchant: MerchantId, before: number, limit: number): number {
-    const applied = this.derivedSequence(merchant);
+    // What the histories and the session index have both taken in.
+    const applied = Math.min(this.derivedSequence(merchant), this.sessionIndex.through(merchant));
     return this.logRoot.transactionSync(() => {
       const oneByOne = pruneLoggedOneByOne(this.eventsOneByOne, merchant, before, applied, limit);
       return oneByOne + pruneEventRecords(this.eventRecords, merchant, before, applied, limit - oneByOne);
@@ -993,8 +1005,6 @@ export class Store {
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, appended } of touched.values()) this.histories.append(key, appended);
-    // A data dir that lacks the index gets it from the log first (SessionIndexBuild), up to the watermark.
-    if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.apply(merchant, events);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.coCounts.addCarts(merchant, through, carts);
