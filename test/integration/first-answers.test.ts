@@ -11,8 +11,8 @@ const tempDir = tempDirs("aisle-first-answers-");
 const running: TestService[] = [];
 afterAll(() => Promise.all(running.map((t) => t.stop())));
 
-async function start(dataDir: string): Promise<TestService> {
-  const t = await startTestService({ demo: true, dataDir });
+async function start(dataDir: string, demo: boolean): Promise<TestService> {
+  const t = await startTestService({ demo, dataDir });
   running.push(t);
   return t;
 }
@@ -35,7 +35,7 @@ const poolTaskKinds = async (t: TestService) =>
 describe("the first requests after a start", () => {
   it("search the whole catalogue and answer the bytes the previous run answered, with no warm-up task in the pool", async () => {
     const dataDir = tempDir();
-    const first = await start(dataDir);
+    const first = await start(dataDir, true);
     const demo = first.service.demo!;
     // Popularity comes from the stored top sellers: the answers to compare are those given once the applier has stored them.
     await eventually(async () => {
@@ -52,15 +52,15 @@ describe("the first requests after a start", () => {
     await first.stop();
     running.splice(running.indexOf(first), 1);
 
-    const second = await start(dataDir);
+    const second = await start(dataDir, true);
     const after: string[] = [];
     for (const query of queries) after.push((await search(second, demo.apiKey, query)).bytes);
     expect(after).toEqual(before);
     expect(await poolTaskKinds(second)).toEqual(["quick_view"]);
-  });
+  }, 60_000);
 
   it("find a merchant's products as soon as the write that creates the merchant's first products returns", async () => {
-    const t = await start(tempDir());
+    const t = await start(tempDir(), false);
     const shop = await createTestMerchant(t, "created-later");
     await postJson(t, "/admin/v1/merchants/created-later/products", [product(1), product(2)]);
     const { suggestions } = await search(t, shop.api_key, "product");
