@@ -73,6 +73,12 @@ export class EventApplier {
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
   private rankingsTurn: NodeJS.Timeout | null = null;
+  /**
+   * Merchants that had sales or adds at start and no rankings computed from
+   * them yet (a demo just seeded, a first import): the service is not ready
+   * until their first lists are stored. One created later does not count.
+   */
+  private readonly firstRankingsAwaited = new Set<MerchantId>();
   /** When the session index last caught up with the log, and whether a round of its follow goes on. */
   private indexFollowedAt = 0;
   private indexRoundOn = false;
@@ -104,6 +110,7 @@ export class EventApplier {
   start(): void {
     let recovered = 0;
     for (const merchant of this.merchantIds()) {
+      if (this.store.rankingWriter.awaitingFirst(merchant)) this.firstRankingsAwaited.add(merchant);
       for (let applied = this.applySlice(merchant); applied > 0; applied = this.applySlice(merchant)) recovered += applied;
       this.refreshAll(merchant);
     }
@@ -213,6 +220,8 @@ export class EventApplier {
       try {
         if (!this.store.rankingWriter.due(merchant, now, this.rankingRefreshMs)) continue;
         if (performance.now() >= deadline || !this.store.rankingWriter.refreshStep(merchant, now, deadline)) unfinished = true;
+        else if (this.firstRankingsAwaited.delete(merchant))
+          this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
       } catch (error) {
         // The next look tries this merchant again.
         console.error(`refreshing the rankings of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -221,9 +230,9 @@ export class EventApplier {
     this.scheduleRankings(unfinished ? 0 : Math.min(RANKINGS_LOOK_MS, this.rankingRefreshMs));
   }
 
-  /** How many derived stores some merchant lacks. */
+  /** How many derived stores some merchant lacks, first rankings awaited included. */
   private buildsPending(): number {
-    return this.store.pendingBuilds().length;
+    return this.store.pendingBuilds().length + this.firstRankingsAwaited.size;
   }
 
   /** The builds some merchant lacks that may run now (not waiting out a failure), oldest registered first. */

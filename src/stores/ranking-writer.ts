@@ -128,6 +128,11 @@ interface Refresh {
   toRead: { units: DailyUnits; day: number }[];
 }
 
+/** Lists computed before the merchant's first sale or add: empty whatever has come since. */
+function computedFromNothing(state: RankingState): boolean {
+  return state.sales === 0 && state.adds === 0;
+}
+
 export class RankingWriter {
   private readonly counts = new Map<MerchantId, MerchantCounts>();
   private readonly refreshes = new Map<MerchantId, Refresh>();
@@ -159,8 +164,14 @@ export class RankingWriter {
       state.sales !== this.sources.dailySales.versionOf(merchant) ||
       state.adds !== this.sources.dailyAdds.versionOf(merchant) ||
       state.collections !== this.sources.collectionsVersion(merchant);
-    const computedFromNothing = state.sales === 0 && state.adds === 0;
-    return changed && (computedFromNothing || now - state.computedAt >= refreshMs);
+    return changed && (computedFromNothing(state) || now - state.computedAt >= refreshMs);
+  }
+
+  /** Whether the merchant has sales or adds and no lists computed from any yet (none stored, or stored before the first). */
+  awaitingFirst(merchant: MerchantId): boolean {
+    const state = this.lists.state(merchant);
+    const counted = this.sources.dailySales.versionOf(merchant) > 0 || this.sources.dailyAdds.versionOf(merchant) > 0;
+    return counted && (state === undefined || computedFromNothing(state));
   }
 
   /**

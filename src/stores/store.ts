@@ -20,6 +20,7 @@ import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { customerCounters } from "../core/customer-counters.js";
 import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
+import { CustomerCountersBuild } from "./customer-counters-build.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories, type HistoryWalk } from "./event-histories.js";
@@ -236,11 +237,20 @@ export class Store {
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
     this.sessionIndex = new SessionIndex(root);
     this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    const customerCountersBuild = new CustomerCountersBuild({
+      customerIdsAfter: (merchant, after, limit) => this.idsAfter("customers", merchant, after, limit),
+      recountCustomers: (merchant, ids) => {
+        const changed = this.recountCustomers(merchant, ids);
+        if (changed) this.bump(merchant, "customers");
+        return changed;
+      },
+    });
     this.derived = new DerivedBuilds(this.meta, [
       this.productRender,
       this.rankingWriter.build,
       this.starterVectors,
       this.sessionIndexBuild,
+      customerCountersBuild,
       this.searchIndex,
     ]);
   }

@@ -41,7 +41,7 @@ function fakeStore(slices: Record<string, number>) {
     staleListProducts: () => [],
     refreshNeighboursSync() {},
     // The ranking job finds nothing due in these tests.
-    rankingWriter: { due: () => false },
+    rankingWriter: { due: () => false, awaitingFirst: () => false },
     pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
       const pruned = Math.min(expired, max);
       expired -= pruned;
@@ -179,5 +179,37 @@ describe("the session index's follow in the applier", () => {
     expect(fake.indexLag()).toBeGreaterThan(0);
     vi.advanceTimersByTime(1_000);
     expect(fake.indexLag()).toBe(0);
+  });
+});
+
+describe("readiness and a shop's first rankings", () => {
+  it("counts a shop that had sales at start and no rankings from them until its first lists are stored", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    let stored = false;
+    Object.assign(fake.store, {
+      rankingWriter: {
+        awaitingFirst: () => !stored,
+        due: () => !stored,
+        // Two turns of reading, then the lists are written.
+        refreshStep: (() => {
+          let steps = 0;
+          return () => (stored = ++steps === 2);
+        })(),
+      },
+    });
+    const replies: EventApplierReply[] = [];
+    const applier = new EventApplier(
+      fake.store,
+      30_000,
+      RETENTION,
+      (reply) => replies.push(reply),
+      () => {},
+    );
+    applier.start();
+    expect(replies[0]).toMatchObject({ type: "ready", buildsPending: 1 });
+    vi.advanceTimersByTime(100);
+    expect(stored).toBe(true);
+    expect(replies.at(-1)).toMatchObject({ type: "applied", buildsPending: 0 });
   });
 });
