@@ -20,7 +20,6 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
-import { warmIndexes, WarmUpProgress } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
 import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
 import { lockDataDir } from "./stores/serve-lock.js";
@@ -109,12 +108,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
-  // Every worker reads each merchant's in-memory indexes in background steps,
-  // the two kinds taking turns (src/pool/warm-up.ts).
-  const warming = new WarmUpProgress();
-  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) => {
-    warmIndexes("search_warm", merchantIds, pool, config.workers, log, metrics, progress);
-  };
   const services: Services = {
     store,
     pool,
@@ -126,8 +119,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     version: VERSION,
     now: Date.now,
     // A merchant created later does not count: a new, empty shop must not take a busy instance out of service.
-    waitingFor: () => [...events.waitingFor, ...(warming.complete ? [] : [`${warming.count} index warm-ups at start`])],
-    onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
+    waitingFor: () => events.waitingFor,
   };
   const router = new Router([
     ...storefrontRoutes(services),
@@ -159,10 +151,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     },
   });
   const port = await server.listen();
-  warmMerchants(
-    store.listMerchants().map((merchant) => merchant.id),
-    warming,
-  );
 
   let closing: Promise<void> | null = null;
   const close = () => {

@@ -27,10 +27,11 @@ import { EventHistories, type HistoryWalk } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
 import { StarterVectors } from "./starter-vectors.js";
-import { RankedLists } from "./ranked-lists.js";
+import { DEFAULT_TOP_SELLERS, RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
 import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type Retention, type SessionPairDay } from "./retention.js";
+import { SearchIndexStore } from "./search-index.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
 import { ViewedRelatedTunings } from "./viewed-related-tuning.js";
@@ -89,18 +90,6 @@ function derivedKey(merchant: MerchantId): string {
 }
 
 export type ProductsChanged = (merchant: MerchantId, productIds: number[]) => void;
-
-/** One entry of a merchant's catalogue change log: which product or collection changed. */
-export interface CatalogueChange {
-  kind: "product" | "collection";
-  id: number;
-}
-
-/**
- * Entries kept in a merchant's catalogue change log. A reader that fell further
- * behind than this (or finds more changes than it cares to patch) rebuilds.
- */
-export const CATALOGUE_LOG_KEEP = 100_000;
 
 /** The kinds of record a merchant has, as the admin API names them. */
 export type RecordKind = "products" | "collections" | "customers" | "orders" | "markets";
@@ -166,6 +155,8 @@ export class Store {
   readonly similar: SimilarStore;
   /** Each product's eligibility record and JSON, and markets' prices of it: what lists read instead of products. */
   readonly productRender: ProductRenderStore;
+  /** Quick-view search's index: catalogue writes keep it, the stored top sellers its popularity. */
+  readonly searchIndex: SearchIndexStore;
   /** Each product's starter vector: similar lists before a trained model exists. */
   readonly starterVectors: StarterVectors;
   /** The shop-wide rankings, as stored lists every thread reads. */
@@ -180,8 +171,6 @@ export class Store {
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
-  /** [merchant, sequence] → the product or collection that changed: lets search indexes patch themselves. */
-  private readonly catalogueChanges: Database<CatalogueChange, Key>;
 
   /** Event-log sequence counters ("event_sequence:<merchant>"), in the log's environment. */
   private readonly logMeta: Database<unknown, string>;
@@ -232,10 +221,16 @@ export class Store {
     this.coListVersions = db("copurchase_list_versions");
     this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
-    this.catalogueChanges = db("catalogue_changes");
     this.productRender = new ProductRenderStore(root, this);
+    const searchSource = {
+      product: (merchant: MerchantId, id: number) => this.product(merchant, id),
+      productIdsAfter: (merchant: MerchantId, after: number | null, limit: number) => this.productIdsAfter(merchant, after, limit),
+      collectionsOf: (merchant: MerchantId) => this.collectionsOf(merchant),
+      topSellers: (merchant: MerchantId) => this.rankings.read(merchant, DEFAULT_TOP_SELLERS),
+    };
+    this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => this.bump(merchant, "catalogue"));
     this.starterVectors = new StarterVectors(root, this);
-    this.rankings = new RankedLists(root);
+    this.rankings = new RankedLists(root, (merchant, previous, next) => this.searchIndex.followTopSellers(merchant, previous, next));
     const rankingSources = {
       dailySales: this.dailySales,
       dailyAdds: this.dailyAdds,
@@ -260,6 +255,7 @@ export class Store {
       this.starterVectors,
       this.sessionIndexBuild,
       customerCountersBuild,
+      this.searchIndex,
     ]);
   }
 
@@ -577,15 +573,9 @@ export class Store {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
       for (const { value } of items) this.starterVectors.write(merchant, value.product);
-      this.productRender.writeProducts(
-        merchant,
-        items.map(({ value }) => value.product),
-      );
-      this.logCatalogueChanges(
-        merchant,
-        "product",
-        items.map(({ value }) => value.product.id),
-      );
+      const products = items.map(({ value }) => value.product);
+      this.productRender.writeProducts(merchant, products);
+      this.searchIndex.writeProducts(merchant, products);
       this.bump(merchant, "catalogue");
     });
     this.productsChanged(
@@ -602,8 +592,8 @@ export class Store {
       this.unindexProduct(merchant, old);
       this.products.remove([merchant, id]);
       this.productRender.removeProduct(merchant, id);
+      this.searchIndex.removeProduct(merchant, id);
       this.starterVectors.remove(merchant, id);
-      this.logCatalogueChanges(merchant, "product", [id]);
       this.bump(merchant, "catalogue");
       return true;
     });
@@ -614,10 +604,9 @@ export class Store {
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { value } of items) this.collections.put([merchant, value.id], value);
-      this.logCatalogueChanges(
+      this.searchIndex.writeCollections(
         merchant,
-        "collection",
-        items.map(({ value }) => value.id),
+        items.map(({ value }) => value),
       );
       this.bump(merchant, "catalogue");
       this.bump(merchant, "collections");
@@ -628,7 +617,7 @@ export class Store {
     return this.root.childTransaction(() => {
       if (!this.collections.get([merchant, id])) return false;
       this.collections.remove([merchant, id]);
-      this.logCatalogueChanges(merchant, "collection", [id]);
+      this.searchIndex.removeCollection(merchant, id);
       this.bump(merchant, "catalogue");
       this.bump(merchant, "collections");
       return true;
@@ -1112,38 +1101,6 @@ export class Store {
       if (variant.sku !== "" && this.skus.get([merchant, variant.sku]) === variant.id) {
         this.skus.remove([merchant, variant.sku]);
       }
-    }
-  }
-
-  /** The latest catalogue change log sequence number of a merchant (0: none yet). */
-  catalogueSequence(merchant: MerchantId): number {
-    return (this.meta.get(`catalogue_sequence:${merchant}`) as number | undefined) ?? 0;
-  }
-
-  /**
-   * Catalogue changes after sequence `after`, oldest first, or null when some
-   * of them were already dropped from the log (the reader must rebuild).
-   */
-  catalogueChangesSince(merchant: MerchantId, after: number): { sequence: number; change: CatalogueChange }[] | null {
-    const latest = this.catalogueSequence(merchant);
-    if (after < latest - CATALOGUE_LOG_KEEP) return null;
-    const found: { sequence: number; change: CatalogueChange }[] = [];
-    for (const { key, value } of this.catalogueChanges.getRange({ start: [merchant, after + 1], end: [merchant, latest + 1] })) {
-      found.push({ sequence: key[1] as number, change: value });
-    }
-    return found;
-  }
-
-  /** Appends to the change log in the caller's transaction and drops what is older than the log keeps. */
-  private logCatalogueChanges(merchant: MerchantId, kind: CatalogueChange["kind"], ids: number[]): void {
-    const counterKey = `catalogue_sequence:${merchant}`;
-    let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
-    for (const id of ids) this.catalogueChanges.put([merchant, ++sequence], { kind, id });
-    this.meta.put(counterKey, sequence);
-    const keepFrom = sequence - CATALOGUE_LOG_KEEP + 1;
-    if (keepFrom > 1) {
-      for (const key of this.catalogueChanges.getKeys({ start: [merchant, 0], end: [merchant, keepFrom] }))
-        this.catalogueChanges.remove(key);
     }
   }
 
