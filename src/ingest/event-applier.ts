@@ -173,7 +173,7 @@ export class EventApplier {
         const applied = this.applySlice(merchant);
         if (applied < APPLY_SLICE || entry.count <= applied) this.behind.delete(merchant);
         else this.behind.set(merchant, { count: entry.count - applied, since: Date.now() });
-        through.push([merchant, this.store.derivedSequence(merchant)]);
+        through.push([merchant, this.store.applied.derivedSequence(merchant)]);
       }
       this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
@@ -299,7 +299,7 @@ export class EventApplier {
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */
   private applySlice(merchant: MerchantId): number {
     try {
-      return this.store.deriveEventsSync(merchant, APPLY_SLICE).applied;
+      return this.store.applied.deriveEventsSync(merchant, APPLY_SLICE).applied;
     } catch (error) {
       // The log keeps the events: the next round (or the next start) tries again.
       console.error(`applying behaviour events of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -316,8 +316,8 @@ export class EventApplier {
     if (!this.indexRoundOn && !quiet && Date.now() - this.indexFollowedAt < INDEX_FOLLOW_EVERY_MS) return false;
     for (const merchant of this.merchantIds()) {
       try {
-        if (!this.store.sessionIndexBehind(merchant)) continue;
-        this.store.followSessionIndexSync(merchant, APPLY_SLICE);
+        if (!this.store.applied.sessionIndexBehind(merchant)) continue;
+        this.store.applied.followSessionIndexSync(merchant, APPLY_SLICE);
         this.indexRoundOn = true;
         return true;
       } catch (error) {
@@ -339,7 +339,7 @@ export class EventApplier {
   private refreshIfDue(quiet: boolean): void {
     if (this.refreshRoundStarted === 0 && !quiet && Date.now() - this.lastRoundEnded < REFRESH_EVERY_MS) return;
     for (const merchant of this.merchantIds()) {
-      const ids = this.store.staleListProducts(merchant, REFRESH_SLICE);
+      const ids = this.store.orders.staleListProducts(merchant, REFRESH_SLICE);
       if (ids.length === 0) continue;
       if (this.refreshRoundStarted === 0) this.refreshRoundStarted = Date.now();
       if (this.refresh(merchant, ids)) return;
@@ -352,7 +352,7 @@ export class EventApplier {
   /** Recomputes the lists; false if that failed (they stay marked, for a later round). */
   private refresh(merchant: MerchantId, ids: number[]): boolean {
     try {
-      this.store.refreshNeighboursSync(merchant, ids);
+      this.store.orders.refreshNeighboursSync(merchant, ids);
       return true;
     } catch (error) {
       console.error(`refreshing bought-together lists of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -361,20 +361,24 @@ export class EventApplier {
   }
 
   private refreshAll(merchant: MerchantId): void {
-    for (let ids = this.store.staleListProducts(merchant, 1_000); ids.length > 0; ids = this.store.staleListProducts(merchant, 1_000)) {
+    for (
+      let ids = this.store.orders.staleListProducts(merchant, 1_000);
+      ids.length > 0;
+      ids = this.store.orders.staleListProducts(merchant, 1_000)
+    ) {
       if (!this.refresh(merchant, ids)) return;
     }
   }
 
   private hasStaleLists(): boolean {
-    return this.merchantIds().some((merchant) => this.store.staleListProducts(merchant, 1).length > 0);
+    return this.merchantIds().some((merchant) => this.store.orders.staleListProducts(merchant, 1).length > 0);
   }
 
   private merchantIds(): MerchantId[] {
-    return this.store.listMerchants().map((merchant) => merchant.id);
+    return this.store.catalogue.listMerchants().map((merchant) => merchant.id);
   }
 
   private watermarks(): [MerchantId, number][] {
-    return this.merchantIds().map((merchant) => [merchant, this.store.derivedSequence(merchant)]);
+    return this.merchantIds().map((merchant) => [merchant, this.store.applied.derivedSequence(merchant)]);
   }
 }
