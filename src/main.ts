@@ -22,7 +22,6 @@ import { sourceAdminRoutes } from "./http/routes/source-admin.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
-import { warmIndexes, WarmUpProgress } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
 import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
 import { lockDataDir } from "./stores/serve-lock.js";
@@ -73,7 +72,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
 async function startLocked(config: Config, log: Logger, unlock: () => void): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const { token: adminToken, source: adminTokenSource } = adminTokenFor(config);
-  const seeding = config.demo === "auto" && store.isEmpty();
+  const seeding = config.demo === "auto" && store.catalogue.isEmpty();
   const demo = seeding ? await seedDemoInThread(config.dataDir) : describeDemo(store);
   // The seed was written by another thread: read from the latest state.
   if (seeding) store.refreshSnapshot();
@@ -102,7 +101,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const tuner = new ViewedRelatedTuner(store, config.dataDir, log);
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
-    store,
+    store.events,
     { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs, retention: config.retention },
     () => store.refreshSnapshot(),
     (thread, error) =>
@@ -111,12 +110,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
-  // Every worker reads each merchant's in-memory indexes in background steps,
-  // the two kinds taking turns (src/pool/warm-up.ts).
-  const warming = new WarmUpProgress();
-  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) => {
-    warmIndexes("search_warm", merchantIds, pool, config.workers, log, metrics, progress);
-  };
   const services: Services = {
     store,
     pool,
@@ -128,8 +121,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     version: VERSION,
     now: Date.now,
     // A merchant created later does not count: a new, empty shop must not take a busy instance out of service.
-    waitingFor: () => [...events.waitingFor, ...(warming.complete ? [] : [`${warming.count} index warm-ups at start`])],
-    onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
+    waitingFor: () => events.waitingFor,
   };
   const router = new Router([
     ...storefrontRoutes(services),
@@ -164,10 +156,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     },
   });
   const port = await server.listen();
-  warmMerchants(
-    store.listMerchants().map((merchant) => merchant.id),
-    warming,
-  );
 
   let closing: Promise<void> | null = null;
   const close = () => {

@@ -10,7 +10,6 @@ import { purchased, viewed } from "../src/lists/history.js";
 import { viewedRelated } from "../src/lists/viewed-related.js";
 import { customSource } from "../src/lists/custom-source.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
-import { warmUp } from "../src/pool/warm-up-step.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
 import { quickView } from "../src/search/quick-view.js";
 import { refreshSimilar } from "../src/similar/refresh.js";
@@ -51,8 +50,6 @@ async function run(task: Task): Promise<TaskResult> {
       return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":
       return quickView(store, task, searchDependencies);
-    case "search_warm":
-      return warmUp(store, task);
     case "ping":
       return answer(new Uint8Array(0));
     default:
@@ -72,5 +69,5 @@ export default async function handle(task: Task): Promise<WireResult> {
     store.refreshSnapshot();
   }
   if (!result.ok) return result;
-  return result.warming !== undefined ? { warming: result.warming, body: result.body } : (move(result.body) as Uint8Array);
+  return move(result.body) as Uint8Array;
 }

@@ -15,8 +15,8 @@ const RULES = 20;
 
 /** Twenty rules over every kind of field, half of which match the request below; their products are given ids, collections and tags. */
 function twentyRules(store: Store, merchantId: string, ids: number[]): CustomSource {
-  const collections = store.collectionsOf(merchantId).map((collection) => collection.id);
-  const input = store.product(merchantId, ids[0]!)!;
+  const collections = store.catalogue.collectionsOf(merchantId).map((collection) => collection.id);
+  const input = store.catalogue.product(merchantId, ids[0]!)!;
   const conditions = [
     { field: "product.tags", operator: "contains_any", values: input.tags.split(",").slice(0, 2) },
     { field: "product.product_type", operator: "does_not_equal", values: ["Sofa"] },
@@ -50,7 +50,7 @@ export async function customSourceEvaluation(store: Store, merchantId: string): 
   const source = twentyRules(store, merchantId, ids);
   await store.customSources.put(merchantId, [source]);
   const stored = store.customSources.get(merchantId, source.id)!;
-  const customers = store.idsAfter("customers", merchantId, null, 64);
+  const customers = store.catalogue.idsAfter("customers", merchantId, null, 64);
   const tasks: CustomSourceTask[] = customers.map((customerId, i) => ({
     kind: "custom_source",
     merchantId,

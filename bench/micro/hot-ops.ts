@@ -21,7 +21,6 @@ import type { Product } from "../../src/core/types.js";
 import { relatedToViews } from "../../src/recs/related-to-views.js";
 import { scoreNextViews } from "../../src/recs/session-model.js";
 import { flexsearchOnlyRanking } from "../../src/search/flexsearch-baseline.js";
-import { searchIndexOf } from "../../src/search/merchant-index.js";
 import { quickView } from "../../src/search/quick-view.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
@@ -36,7 +35,7 @@ const CANDIDATES = 100;
 
 export async function runHotOps(store: Store, merchantId: string, apiKey: string, timing: SuiteTiming): Promise<MicroSuite> {
   const catalog = merchantCatalog(store, merchantId);
-  const ids = store.productIds(merchantId);
+  const ids = store.catalogue.productIds(merchantId);
   const { withNeighbours } = recommendationInputs(store, merchantId);
 
   // Key encoding: what the product endpoint builds before every cache lookup (hit or miss).
@@ -47,7 +46,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
 
   // Co-occurrence merge: neighbour lists of 3 inputs read beforehand, so only the merge is timed.
   const neighbourSets: WeightedIds[][] = inputSets(withNeighbours, SETS, () => 3, 43).map((set) =>
-    set.map((id) => store.copurchaseNeighbours(merchantId, id)!),
+    set.map((id) => store.orders.copurchaseNeighbours(merchantId, id)!),
   );
   const exclusions = inputSets(withNeighbours, SETS, () => 3, 43).map((set) => new Set(set));
 
@@ -56,7 +55,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   if (prefixes.length === 0) throw new Error("the demo has no view sessions");
 
   // Eligibility: the checks renderProductList applies to each candidate, on products already read.
-  const products: Product[] = ids.slice(0, CANDIDATES).map((id) => store.product(merchantId, id)!);
+  const products: Product[] = ids.slice(0, CANDIDATES).map((id) => store.catalogue.product(merchantId, id)!);
   const market = marketForCountry(catalog.markets(), "CA");
   const priceOf = catalog.marketPrice.bind(catalog);
   const priceFilter: PriceFilter = { atLeast: 1_00, atMost: 500_00 };
@@ -74,8 +73,8 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
 
   // Text search: keystrokes of demo titles against aisle's index and a FlexSearch index of the same titles.
   const typed = titleKeystrokes(store, merchantId, 200);
-  const index = searchIndexOf(store, merchantId).products;
-  const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.product(merchantId, id)!.title })));
+
+  const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.catalogue.product(merchantId, id)!.title })));
 
   const { add, run } = judgedBench(timing);
   let i = 0;
@@ -117,6 +116,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   );
   add(`text search, aisle's index: planQuery + rankProducts, ${typed.length} demo-title keystrokes`, () => {
     const prefix = typed[i++ % typed.length]!;
+    const index = store.searchIndex.view(merchantId);
     sink += rankProducts(index, planQuery(index, prefix), { k: 10, outOfStock: "last" }).length;
   });
   add(

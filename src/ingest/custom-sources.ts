@@ -18,8 +18,8 @@ export interface SourcesWritten {
 /** The references of `source` the merchant's catalogue lacks. */
 export function catalogueWarnings(store: Store, merchant: MerchantId, source: CustomSource): string[] {
   return referenceWarnings(source, {
-    product: (id) => store.product(merchant, id) !== undefined,
-    collection: (id) => store.collection(merchant, id) !== undefined,
+    product: (id) => store.catalogue.product(merchant, id) !== undefined,
+    collection: (id) => store.catalogue.collection(merchant, id) !== undefined,
   });
 }
 

@@ -49,11 +49,11 @@ export function requestProducts(store: Store, task: CustomSourceTask): RequestPr
   const { merchantId, inputs } = task;
   const inputIds = new Set(inputs.productIds);
   for (const variantId of inputs.variantIds) {
-    const id = store.productIdByVariant(merchantId, variantId);
+    const id = store.catalogue.productIdByVariant(merchantId, variantId);
     if (id !== undefined) inputIds.add(id);
   }
   const lines: ResolvedLine[] = task.cart.map((line) => ({
-    productId: line.product_id ?? store.productIdByVariant(merchantId, line.variant_id!),
+    productId: line.product_id ?? store.catalogue.productIdByVariant(merchantId, line.variant_id!),
     variantId: line.variant_id,
     quantity: line.quantity,
   }));
@@ -106,7 +106,7 @@ export function readFacts(store: Store, task: CustomSourceTask, products: Reques
     values.add("cart.subtotal", subtotal);
   }
   if (wants("customer.") && task.customerId !== null) {
-    const customer = store.customer(merchantId, task.customerId);
+    const customer = store.catalogue.customer(merchantId, task.customerId);
     if (customer) {
       values.add("customer.tags", ...splitTags(customer.tags));
       values.add("customer.orders_count", customer.orders_count);

@@ -47,8 +47,8 @@ function warningsOf(store: Store, merchant: MerchantId, ready: ReadySource): str
   const catalogueVersion = store.version(merchant, "catalogue");
   if (ready.warnings?.catalogueVersion !== catalogueVersion) {
     const list = referenceWarnings(ready.compiled.source, {
-      product: (id) => store.productRender.eligibility(merchant, id) !== undefined || store.product(merchant, id) !== undefined,
-      collection: (id) => store.collection(merchant, id) !== undefined,
+      product: (id) => store.productRender.eligibility(merchant, id) !== undefined || store.catalogue.product(merchant, id) !== undefined,
+      collection: (id) => store.catalogue.collection(merchant, id) !== undefined,
     });
     ready.warnings = { catalogueVersion, list };
   }
@@ -67,7 +67,7 @@ export interface CustomSourceEvaluation {
 
 /** The products a collection lists, none for an unknown one. */
 function collectionMembers(store: Store, merchant: MerchantId, collectionId: number): ReadonlySet<number> {
-  return new Set(store.collection(merchant, collectionId)?.product_ids);
+  return new Set(store.catalogue.collection(merchant, collectionId)?.product_ids);
 }
 
 /** A rule's candidates, its boosted products first and buried ones last (within REORDERED_WINDOW). */

@@ -93,7 +93,7 @@ export function ruleCandidates(store: Store, task: CustomSourceTask, products: R
     case "products":
       return returned.product_ids;
     case "collection":
-      return store.collection(task.merchantId, returned.collection_id)?.product_ids ?? [];
+      return store.catalogue.collection(task.merchantId, returned.collection_id)?.product_ids ?? [];
     case "tags":
     case "vendors":
     case "product_types": {

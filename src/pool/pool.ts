@@ -1,5 +1,4 @@
 import { Piscina } from "piscina";
-import { BACKGROUND, BackgroundLastQueue } from "./background-last-queue.js";
 import { compiledWorkerFile } from "./worker-file.js";
 import { PoolSaturatedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
 
@@ -35,32 +34,22 @@ export class WorkerPool {
       // Without strict FIFO a busy pool lets later tasks overtake earlier ones,
       // and a request can wait seconds behind newer ones.
       stricterFIFO: true,
-      taskQueue: new BackgroundLastQueue(),
       ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
   }
 
-  /**
-   * The task's answer; a worker's expected failure rejects with TaskFailedError.
-   * `background`: the task waits until no other task is queued (see BackgroundLastQueue).
-   */
-  async run(task: Task, options: { background?: boolean } = {}): Promise<TaskAnswer> {
+  /** The task's answer; a worker's expected failure rejects with TaskFailedError. */
+  async run(task: Task): Promise<TaskAnswer> {
     if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
       throw new PoolSaturatedError("worker pool queue is full");
     }
     const started = performance.now();
     let ok = false;
     try {
-      // The queue option travels under a symbol, which the structured clone to the worker leaves behind.
-      const queued = options.background ? { ...task, [Piscina.queueOptionsSymbol]: BACKGROUND } : task;
-      const wire = (await this.piscina.run(queued)) as WireResult;
+      const wire = (await this.piscina.run(task)) as WireResult;
       if (wire instanceof Uint8Array) {
         ok = true;
         return { body: wire };
-      }
-      if ("warming" in wire) {
-        ok = true;
-        return { body: wire.body, warming: wire.warming };
       }
       throw new TaskFailedError(task.kind, wire.code, wire.message);
     } finally {

@@ -20,7 +20,7 @@ export interface AttributeSource {
   productIdsAfter(merchant: MerchantId, after: number | null, limit: number): number[];
   collection(merchant: MerchantId, id: number): Collection | undefined;
   collectionsOf(merchant: MerchantId): Collection[];
-  version(merchant: MerchantId, domain: "catalogue"): number;
+  catalogueVersion(merchant: MerchantId): number;
 }
 
 /** The products carrying one value of an attribute, in id order. */
@@ -110,7 +110,7 @@ export class ProductAttributesStore implements DerivedBuild {
 
   /** The products carrying this value (lower case) of the attribute. */
   carriers(merchant: MerchantId, attribute: Attribute, value: string): Carriers {
-    const version = this.source.version(merchant, "catalogue");
+    const version = this.source.catalogueVersion(merchant);
     const name = `${merchant}\u0000${attribute}\u0000${value}`;
     let known = this.cached.get(name);
     if (known?.version !== version) {

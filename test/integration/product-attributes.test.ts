@@ -26,7 +26,7 @@ const carriers = (store: Store, attribute: Attribute, value: string) => [...stor
 describe("stored product attributes", () => {
   it("follow product and collection writes in their own transactions", async () => {
     const store = await storeWithMerchant(tempDir());
-    await store.upsertProducts("shop", [
+    await store.catalogue.upsertProducts("shop", [
       located(product(1, { tags: "Summer, Sale", vendor: " Acme ", product_type: "Mug", title: " Blue Mug " }), 0),
       located(product(2, { tags: "summer", vendor: "Other", product_type: "" }), 1),
     ]);
@@ -43,22 +43,22 @@ describe("stored product attributes", () => {
     expect(store.productAttributes.carriers("shop", "tags", "sale").has(1)).toBe(true);
 
     // A changed product leaves the values it no longer carries; a deleted one leaves every value.
-    await store.upsertProducts("shop", [located(product(1, { tags: "winter", vendor: "Acme", product_type: "Cup" }))]);
+    await store.catalogue.upsertProducts("shop", [located(product(1, { tags: "winter", vendor: "Acme", product_type: "Cup" }))]);
     expect(carriers(store, "tags", "summer")).toEqual([2]);
     expect(carriers(store, "tags", "sale")).toEqual([]);
     expect(carriers(store, "product_types", "mug")).toEqual([]);
     expect(carriers(store, "product_types", "cup")).toEqual([1]);
-    await store.deleteProduct("shop", 2);
+    await store.catalogue.deleteProduct("shop", 2);
     expect(carriers(store, "tags", "summer")).toEqual([]);
     expect(store.productAttributes.textsOf("shop", 2)).toBeUndefined();
 
-    await store.upsertCollections("shop", [collection(7, [1, 2]), collection(5, [1])]);
+    await store.catalogue.upsertCollections("shop", [collection(7, [1, 2]), collection(5, [1])]);
     expect(store.productAttributes.collectionsOf("shop", 1)).toEqual([5, 7]);
     expect(store.productAttributes.collectionsOf("shop", 2)).toEqual([7]);
-    await store.upsertCollections("shop", [collection(7, [2, 3])]);
+    await store.catalogue.upsertCollections("shop", [collection(7, [2, 3])]);
     expect(store.productAttributes.collectionsOf("shop", 1)).toEqual([5]);
     expect(store.productAttributes.collectionsOf("shop", 3)).toEqual([7]);
-    await store.deleteCollection("shop", 7);
+    await store.catalogue.deleteCollection("shop", 7);
     expect([1, 2, 3].map((id) => store.productAttributes.collectionsOf("shop", id))).toEqual([[5], [], []]);
     await store.close();
   });
@@ -67,11 +67,11 @@ describe("stored product attributes", () => {
     const dataDir = tempDir();
     let store = await storeWithMerchant(dataDir);
     const ids = Array.from({ length: 1_050 }, (_, i) => i + 1);
-    await store.upsertProducts(
+    await store.catalogue.upsertProducts(
       "shop",
       ids.map((id, i) => located(product(id, { tags: `tag-${id % 3}, all`, vendor: `Vendor ${id % 4}` }), i)),
     );
-    await store.upsertCollections("shop", [
+    await store.catalogue.upsertCollections("shop", [
       collection(1, ids.slice(0, 40)),
       collection(
         2,
