@@ -10,7 +10,7 @@ import { NEIGHBOURS_PER_PRODUCT, neighbourLists } from "./neighbours.js";
 
 export interface RefreshSummary {
   model: string | null;
-  /** Why the worker refused the stored model's file (nothing was refreshed then); null otherwise. */
+  /** Why the refresh thread refused the stored model's file (nothing was refreshed then); null otherwise. */
   refused: string | null;
   embedded: number;
   removed: number;
@@ -81,7 +81,7 @@ function reachedRows(
   return rows;
 }
 
-/** Runs in a pool worker; writes its result in one transaction. */
+/** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
   const { model, refused } = await lookUpModel(store, dataDir, merchant);
   if (!model) return { model: null, refused: refused?.message ?? null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
