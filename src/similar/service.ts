@@ -43,7 +43,10 @@ export class SimilarModels {
     store.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
   }
 
-  /** At start: train shops that have products but no model; embed products added while the service was down. */
+  /**
+   * At start: train shops that have products but no model; lay out the rows of
+   * a model stored before rows were; embed products added while the service was down.
+   */
   reconcile(): void {
     for (const { id: merchant } of this.store.listMerchants()) {
       const products = this.store.productIds(merchant);
@@ -52,6 +55,8 @@ export class SimilarModels {
         void this.train(merchant).catch(() => {});
         continue;
       }
+      // A model trained before its rows were stored for searching gets them laid out by its first refresh.
+      if (!this.store.similar.hasRows(merchant)) this.productsChanged(merchant, []);
       const embedded = this.store.similar.vectorIds(merchant);
       const missing = products.filter((id) => !embedded.has(id));
       // A set difference of ids, not a product read per vector: at 1M products, decoding each took
