@@ -40,7 +40,7 @@ export class SimilarModels {
     private readonly onTrained: (seconds: number) => void = () => {},
   ) {
     this.refresher = new RefreshThread(dataDir);
-    store.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
+    store.catalogue.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
   }
 
   /**
@@ -48,8 +48,8 @@ export class SimilarModels {
    * a model stored before rows were; embed products added while the service was down.
    */
   reconcile(): void {
-    for (const { id: merchant } of this.store.listMerchants()) {
-      const products = this.store.productIds(merchant);
+    for (const { id: merchant } of this.store.catalogue.listMerchants()) {
+      const products = this.store.catalogue.productIds(merchant);
       if (products.length === 0) continue;
       if (!this.store.similar.manifest(merchant)) {
         void this.train(merchant).catch(() => {});

@@ -21,7 +21,7 @@ function fakeStore(slices: Record<string, number>) {
   const follows: number[] = [];
   const pruneCalls: string[] = [];
   const store = {
-    listMerchants: () => [{ id: "shop" }],
+    catalogue: { listMerchants: () => [{ id: "shop" }] },
     refreshSnapshot() {},
     pendingBuilds: () => [...left].filter(([, n]) => n !== 0).map(([name]) => ({ build: builds.get(name)!, merchant: "shop" })),
     buildStepSync(build: DerivedBuild) {
@@ -31,32 +31,32 @@ function fakeStore(slices: Record<string, number>) {
       left.set(build.name, n - 1);
       return n - 1 === 0;
     },
-    deriveEventsSync(_merchant: string, max: number) {
-      const applied = Math.min(behind, max);
-      behind -= applied;
-      indexLag += applied;
-      return { applied, cartProducts: [] };
+    applied: {
+      deriveEventsSync(_merchant: string, max: number) {
+        const applied = Math.min(behind, max);
+        behind -= applied;
+        indexLag += applied;
+        return { applied, cartProducts: [] };
+      },
+      derivedSequence: () => 0,
+      pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
+        const pruned = Math.min(expired, max);
+        expired -= pruned;
+        pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
+        return pruned;
+      },
+      sessionIndexBehind: () => indexLag > 0,
+      followSessionIndexSync(_merchant: string, max: number) {
+        indexLag -= Math.min(indexLag, max);
+        follows.push(Date.now());
+        return indexLag === 0;
+      },
+      pruneHistoriesSync: () => null,
     },
-    derivedSequence: () => 0,
-    staleListProducts: () => [],
-    refreshNeighboursSync() {},
+    orders: { staleListProducts: () => [], refreshNeighboursSync() {} },
     // The ranking job finds nothing due in these tests.
     rankingWriter: { due: () => false, awaitingFirst: () => false },
-    pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
-      const pruned = Math.min(expired, max);
-      expired -= pruned;
-      pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
-      return pruned;
-    },
-    sessionIndexBehind: () => indexLag > 0,
-    followSessionIndexSync(_merchant: string, max: number) {
-      indexLag -= Math.min(indexLag, max);
-      follows.push(Date.now());
-      return indexLag === 0;
-    },
-    pruneEventLogSync: () => 0,
-    pruneHistoriesSync: () => null,
-    pruneSessionPairsSync: () => null,
+    events: { pruneEventLogSync: () => 0, pruneSessionPairsSync: () => null },
     close: async () => {},
   };
   return {
@@ -75,6 +75,28 @@ function fakeStore(slices: Record<string, number>) {
 const RETENTION: Retention = { days: 90, sessionDays: 90, maxSessions: 1_000_000 };
 const logged = (count: number): EventApplierMessage => ({ type: "logged", counts: [["shop", count]] });
 
+/** An applier over the fake store, started; its replies go to `replies`. */
+function startedApplier(fake: ReturnType<typeof fakeStore>, replies: EventApplierReply[] = []): EventApplier {
+  const applier = new EventApplier(
+    fake.store,
+    30_000,
+    RETENTION,
+    (reply) => replies.push(reply),
+    () => {},
+  );
+  applier.start();
+  return applier;
+}
+
+/** An event logged every 20 ms for `durationMs`: never a quiet log. */
+function eventEvery20Ms(fake: ReturnType<typeof fakeStore>, applier: EventApplier, durationMs: number): void {
+  for (let elapsed = 0; elapsed < durationMs; elapsed += 20) {
+    fake.log(1);
+    applier.handle(logged(1));
+    vi.advanceTimersByTime(20);
+  }
+}
+
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
@@ -85,14 +107,7 @@ describe("derived-store builds in the applier", () => {
     vi.useFakeTimers();
     const fake = fakeStore({ search: 1_000 });
     const replies: EventApplierReply[] = [];
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      (reply) => replies.push(reply),
-      () => {},
-    );
-    applier.start();
+    const applier = startedApplier(fake, replies);
     vi.advanceTimersByTime(5);
     expect(fake.left("search")).toBeLessThan(1_000);
     fake.log(3);
@@ -106,20 +121,9 @@ describe("derived-store builds in the applier", () => {
     vi.useFakeTimers();
     vi.spyOn(console, "error").mockImplementation(() => {});
     const fake = fakeStore({ broken: -1, sessions: 20 });
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      () => {},
-      () => {},
-    );
-    applier.start();
+    const applier = startedApplier(fake);
     // An event every 20 ms for a second: never a quiet log.
-    for (let elapsed = 0; elapsed < 1_000; elapsed += 20) {
-      fake.log(1);
-      applier.handle(logged(1));
-      vi.advanceTimersByTime(20);
-    }
+    eventEvery20Ms(fake, applier, 1_000);
     expect(fake.attempts("broken")).toBeLessThanOrEqual(2);
     expect(fake.left("sessions")).toBe(0);
   });
@@ -130,14 +134,7 @@ describe("session pruning in the applier", () => {
     vi.useFakeTimers();
     const fake = fakeStore({ sessions: 5 });
     fake.expire(1_200);
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      () => {},
-      () => {},
-    );
-    applier.start();
+    startedApplier(fake);
     vi.advanceTimersByTime(100);
     expect(fake.left("sessions")).toBe(0);
     expect(fake.expired()).toBe(0);
@@ -157,20 +154,9 @@ describe("the session index's follow in the applier", () => {
   it("follows at most every few seconds under load, and catches up once the log is quiet", () => {
     vi.useFakeTimers();
     const fake = fakeStore({});
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      () => {},
-      () => {},
-    );
-    applier.start();
+    const applier = startedApplier(fake);
     // An event every 20 ms for 12 s: never a quiet log.
-    for (let elapsed = 0; elapsed < 12_000; elapsed += 20) {
-      fake.log(1);
-      applier.handle(logged(1));
-      vi.advanceTimersByTime(20);
-    }
+    eventEvery20Ms(fake, applier, 12_000);
     // A round a few seconds apart takes in what came since (one slice each here), not a follow per event.
     const rounds = new Set(fake.follows.map((at) => Math.floor(at / 1_000)));
     expect(fake.follows.length).toBeGreaterThanOrEqual(2);
@@ -199,17 +185,56 @@ describe("readiness and a shop's first rankings", () => {
       },
     });
     const replies: EventApplierReply[] = [];
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      (reply) => replies.push(reply),
-      () => {},
-    );
-    applier.start();
+    startedApplier(fake, replies);
     expect(replies[0]).toMatchObject({ type: "ready", buildsPending: 1 });
     vi.advanceTimersByTime(100);
     expect(stored).toBe(true);
     expect(replies.at(-1)).toMatchObject({ type: "applied", buildsPending: 0 });
+  });
+});
+
+describe("readiness when the rankings' build stores a shop's first lists", () => {
+  it("stops waiting once the stored state has them, whoever wrote them", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    let stored = false;
+    Object.assign(fake.store, { rankingWriter: { awaitingFirst: () => !stored, due: () => false } });
+    const replies: EventApplierReply[] = [];
+    startedApplier(fake, replies);
+    expect(replies[0]).toMatchObject({ type: "ready", buildsPending: 1 });
+    stored = true;
+    vi.advanceTimersByTime(1_100);
+    expect(replies.at(-1)).toMatchObject({ type: "applied", buildsPending: 0 });
+  });
+});
+
+describe("the session index's follow when one merchant's fails", () => {
+  it("goes on following the other merchants, and tries the failing one again after a pause", () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const fake = fakeStore({});
+    const lag = new Map([
+      ["broken", 100],
+      ["shop", 100],
+    ]);
+    const attempts = new Map<string, number>();
+    Object.assign(fake.store.catalogue, { listMerchants: () => [...lag.keys()].map((id) => ({ id })) });
+    Object.assign(fake.store.applied, {
+      sessionIndexBehind: (merchant: string) => lag.get(merchant)! > 0,
+      followSessionIndexSync(merchant: string, max: number) {
+        attempts.set(merchant, (attempts.get(merchant) ?? 0) + 1);
+        if (merchant === "broken") throw new Error("map full");
+        lag.set(merchant, Math.max(0, lag.get(merchant)! - max));
+        return lag.get(merchant) === 0;
+      },
+    });
+    const applier = startedApplier(fake);
+    vi.advanceTimersByTime(1_000);
+    expect(lag.get("shop")).toBe(0);
+    expect(attempts.get("broken")).toBe(1);
+    // Events keep coming: the failing merchant is tried again a round later, not at every poll.
+    eventEvery20Ms(fake, applier, 6_000);
+    expect(attempts.get("broken")).toBeGreaterThanOrEqual(2);
+    expect(attempts.get("broken")).toBeLessThanOrEqual(3);
   });
 });
