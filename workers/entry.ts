@@ -12,7 +12,6 @@ import { customSource } from "../src/lists/custom-source.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
 import { quickView } from "../src/search/quick-view.js";
-import { refreshSimilar } from "../src/similar/refresh.js";
 import { Store } from "../src/stores/store.js";
 
 const config = workerData as WorkerConfig;
@@ -26,7 +25,6 @@ const searchDependencies = withMeaningFallback(store, config.dataDir);
 // per event, without a measurable change in acknowledged events/s.
 store.refreshSnapshot();
 
-const encoder = new TextEncoder();
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
 async function run(task: Task): Promise<TaskResult> {
@@ -46,8 +44,6 @@ async function run(task: Task): Promise<TaskResult> {
       return answer(purchased(store, task));
     case "custom_source":
       return customSource(store, task);
-    case "refresh_similar":
-      return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":
       return quickView(store, task, searchDependencies);
     case "ping":

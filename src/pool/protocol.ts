@@ -5,23 +5,8 @@ import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask,
 import type { QuickViewTask } from "../core/search/request.js";
 import type { CustomSourceTask } from "../core/sources/task.js";
 
-/** Products changed or deleted: embed them again and patch the similar-products lists they reach. */
-export interface RefreshSimilarTask {
-  kind: "refresh_similar";
-  merchantId: string;
-  productIds: number[];
-}
-
 export type Task =
-  | StaticProductsTask
-  | SalesListTask
-  | RecommendedTask
-  | ViewedTask
-  | PurchasedTask
-  | CustomSourceTask
-  | QuickViewTask
-  | RefreshSimilarTask
-  | { kind: "ping" };
+  StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | CustomSourceTask | QuickViewTask | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "source_not_found" | "bad_task";
 
