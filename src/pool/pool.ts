@@ -1,12 +1,12 @@
 import { Piscina } from "piscina";
-import { BACKGROUND, BackgroundLastQueue } from "./background-last-queue.js";
+import { FairScheduler } from "./fair-scheduler.js";
 import { compiledWorkerFile } from "./worker-file.js";
-import { PoolSaturatedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
+import { PoolClosedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
 
 export interface PoolOptions {
   dataDir: string;
   threads: number;
-  /** Tasks waiting beyond this are refused at once rather than queued for seconds. */
+  /** Tasks waiting beyond this are refused at once rather than queued for seconds (see FairScheduler). */
   maxQueue: number;
   /** Each worker's old-generation heap limit (see Config.workerHeapMb); absent: V8's default. */
   heapMb?: number;
@@ -14,8 +14,15 @@ export interface PoolOptions {
   onTask?: (kind: string, ok: boolean, seconds: number) => void;
 }
 
+/** The queue a task waits in: its merchant's (see FairScheduler); a task of no merchant shares one. */
+function laneOf(task: Task): string {
+  return "merchantId" in task ? task.merchantId : "";
+}
+
 export class WorkerPool {
   private readonly piscina: Piscina;
+  /** Decides which task a free worker runs next: Piscina is handed at most one task per worker. */
+  private readonly scheduler: FairScheduler;
   private readonly onTask: PoolOptions["onTask"];
   /** Set by close(): tasks then fail because the service is stopping, not because of a fault. */
   closing = false;
@@ -30,30 +37,22 @@ export class WorkerPool {
       maxThreads: options.threads,
       // Workers hold an open LMDB env and warm caches: never let them idle out.
       idleTimeout: Number.POSITIVE_INFINITY,
-      maxQueue: options.maxQueue,
       concurrentTasksPerWorker: 1,
-      // Without strict FIFO a busy pool lets later tasks overtake earlier ones,
-      // and a request can wait seconds behind newer ones.
-      stricterFIFO: true,
-      taskQueue: new BackgroundLastQueue(),
       ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
+    this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
   }
 
   /**
-   * The task's answer; a worker's expected failure rejects with TaskFailedError.
-   * `background`: the task waits until no other task is queued (see BackgroundLastQueue).
+   * The task's answer; a worker's expected failure rejects with TaskFailedError,
+   * a full queue with PoolSaturatedError. `background`: the task waits until no
+   * shopper's task does (see FairScheduler).
    */
   async run(task: Task, options: { background?: boolean } = {}): Promise<TaskAnswer> {
-    if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
-      throw new PoolSaturatedError("worker pool queue is full");
-    }
     const started = performance.now();
     let ok = false;
     try {
-      // The queue option travels under a symbol, which the structured clone to the worker leaves behind.
-      const queued = options.background ? { ...task, [Piscina.queueOptionsSymbol]: BACKGROUND } : task;
-      const wire = (await this.piscina.run(queued)) as WireResult;
+      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task), options)) as WireResult;
       if (wire instanceof Uint8Array) {
         ok = true;
         return { body: wire };
@@ -68,12 +67,15 @@ export class WorkerPool {
     }
   }
 
+  /** Tasks waiting for a worker. */
   get queueSize(): number {
-    return this.piscina.queueSize;
+    return this.scheduler.queued;
   }
 
+  /** Refuses the tasks still waiting and any later one, then lets the running ones finish and stops the workers. */
   async close(): Promise<void> {
     this.closing = true;
+    this.scheduler.close(new PoolClosedError("the worker pool is closing"));
     await this.piscina.close();
   }
 }

@@ -8,7 +8,7 @@ import type { MerchantId } from "../core/types.js";
 import type { Logger } from "../observability/logger.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
 import type { WorkerPool } from "./pool.js";
-import { PoolSaturatedError, type TaskAnswer, type WarmReply, type WarmTask } from "./protocol.js";
+import { PoolClosedError, PoolSaturatedError, type TaskAnswer, type WarmReply, type WarmTask } from "./protocol.js";
 
 /**
  * Building per step: a shopper's task that arrives during a step waits for it,
@@ -92,8 +92,8 @@ export function warmIndexes(
       stopped = true;
       // Requests read on where the warm-up stopped: logged, and not waited for.
       ended();
-      // A shutdown aborts the steps still queued: nothing went wrong.
-      if (pool.closing && (error as Error)?.name === "AbortError") return;
+      // A shutdown refuses the steps still queued: nothing went wrong.
+      if (error instanceof PoolClosedError) return;
       log.error(`${name} warm-up failed`, { merchant, error: String(error) });
     };
     pump();
