@@ -7,8 +7,8 @@ export default tseslint.config(
   {
     files: ["**/*.ts"],
     languageOptions: {
-      // Type-aware rules read the project that covers tests too.
-      parserOptions: { project: ["./tsconfig.test.json"], tsconfigRootDir: import.meta.dirname },
+      // Type-aware rules read the project that covers tests too; the demo storefront's page code is in the browser project only.
+      parserOptions: { project: ["./tsconfig.test.json", "./tsconfig.browser.json"], tsconfigRootDir: import.meta.dirname },
     },
     plugins: { aisle: walls },
     rules: {

@@ -26,6 +26,7 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
         ? `Seeded the demo merchant "${demo.merchantId}" (${seeded.counts.products} products, ${seeded.counts.collections} collections, ${seeded.counts.customers} customers, ${seeded.counts.orders} orders, ${seeded.counts.events} events) in ${Math.round(seeded.generateMs + seeded.importMs)} ms`
         : `Demo merchant "${demo.merchantId}" is in this data dir`,
       `  demo API key:  ${demo.apiKey}`,
+      `  storefront:    ${base}/demo   (the demo shop in a browser, on the typed client)`,
       admin.line,
       "",
       "Try:",

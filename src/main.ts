@@ -11,6 +11,7 @@ import { HttpServer } from "./http/server.js";
 import { RateLimiting } from "./http/rate-limiting.js";
 import { Router } from "./http/router.js";
 import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
+import { demoStorefrontRoutes } from "./http/routes/demo-storefront.js";
 import { eventRoutes } from "./http/routes/events.js";
 import { EventWriter } from "./ingest/event-writer.js";
 import { metaRoutes } from "./http/routes/meta.js";
@@ -132,6 +133,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     ...adminRoutes(services),
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),
+    ...demoStorefrontRoutes(services, demo?.merchantId ?? null),
   ]);
   const accessLog = config.logLevel === "debug";
   const server = new HttpServer(router, {

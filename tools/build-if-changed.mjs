@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BUILD_INFO = "dist/.tsbuildinfo";
-const INPUTS = ["src", "workers", "bench", "tsconfig.json", "package-lock.json"];
+const INPUTS = ["src", "workers", "bench", "client/src", "storefront", "tsconfig.json", "tsconfig.browser.json", "package-lock.json"];
 
 function newestChange(path) {
   const stat = statSync(path);

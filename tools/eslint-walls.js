@@ -31,6 +31,16 @@ const FORBIDDEN = [
 /** src/core is pure: it imports only itself, no package and no Node module. */
 const PURE = "src/core/";
 
+/** Code that runs in browsers: it imports only from the listed folders, no package and no Node module. */
+const BROWSER_CODE = [
+  {
+    folder: "client/src/",
+    may: ["client/src/"],
+    why: "the typed client runs in browsers and in Node on fetch alone, and could be published as its own package",
+  },
+  { folder: "storefront/", may: ["storefront/", "client/src/"], why: "the demo storefront runs in browsers on the typed client" },
+];
+
 const isRelative = (specifier) => specifier.startsWith(".");
 const packageName = (specifier) =>
   specifier
@@ -40,6 +50,10 @@ const packageName = (specifier) =>
 const within = (path, folders) => folders.some((folder) => path === folder || path.startsWith(folder));
 
 function problem(file, specifier, target) {
+  const browser = BROWSER_CODE.find(({ folder }) => file.startsWith(folder));
+  if (browser && (!isRelative(specifier) || !within(target, browser.may))) {
+    return `${browser.folder} imports only ${browser.may.join(", ")} ("${specifier}"): ${browser.why}`;
+  }
   if (!isRelative(specifier)) {
     if (file.startsWith(PURE)) return `src/core is pure logic: it imports no package or Node module ("${specifier}")`;
     const owners = OWNED_PACKAGES[packageName(specifier)];
@@ -54,7 +68,7 @@ function problem(file, specifier, target) {
 }
 
 /** The code the walls hold for; tests may reach any part they test. */
-const WALLED = ["src/", "workers/", "bench/"];
+const WALLED = ["src/", "workers/", "bench/", ...BROWSER_CODE.map(({ folder }) => folder)];
 
 const wallsRule = {
   meta: {

@@ -1,7 +1,8 @@
 // Prices travel as two-decimal strings (the platform's format) and are compared
 // as integer cents: float comparison would make `price_equal_to=19.99` flaky.
 
-const DECIMAL = /^-?\d{1,13}(\.\d{1,2})?$/;
+/** A decimal amount as text: what toCents accepts. */
+export const DECIMAL = /^-?\d{1,13}(\.\d{1,2})?$/;
 
 /** Cents of a decimal amount like "19.9" or 19.99, or null when it is not one. */
 export function toCents(value: unknown): number | null {

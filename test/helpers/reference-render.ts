@@ -36,7 +36,7 @@ export function referenceProductList(catalog: CatalogReader, candidates: Iterabl
     if (product === null) continue;
     if (list.filterOos && !isProductAvailable(product)) continue;
     if (list.filterUnpublished && !isProductPublished(product)) continue;
-    output.push(projectProduct(product, projection));
+    output.push({ ...projectProduct(product, projection) });
   }
   return output;
 }

@@ -67,6 +67,10 @@ describe("aisle serve", () => {
         }
       }
     }
+    // The demo storefront the banner points at: a page that carries the demo's public key.
+    const storefront = await fetch(/storefront: {4}(\S+)/.exec(banner)![1]!);
+    expect(storefront.status).toBe(200);
+    expect(await storefront.text()).toContain(`<meta name="aisle-key" content="${/demo API key: {2}(pk_\S+)/.exec(banner)![1]}" />`);
     // A second service on the same data dir is refused while the first runs: both would number events from memory.
     const rival = aisle(["serve", "--port", "0"], dataDir);
     expect(rival.status).toBe(2);

@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { product } from "../helpers/fixtures.js";
+import { servedOpenApi } from "../helpers/openapi-checker.js";
 import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
@@ -71,11 +72,19 @@ describe("HTTP front end", () => {
     expect(await (await fetch(`${t.base}/healthz`)).json()).toMatchObject({ status: "ok" });
     const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe("3.1.0");
+    expect(doc).toEqual(servedOpenApi());
     const staticOp = doc.paths["/api/v1/products/static"].get;
     const current = staticOp.parameters.filter((p: { deprecated?: boolean }) => !p.deprecated);
-    expect(current.map((p: { name: string }) => p.name)).toEqual(STATIC_PRODUCTS.params.map((p) => p.name));
+    // The key is a security scheme, not a parameter.
+    expect(current.map((p: { name: string }) => p.name)).toEqual(STATIC_PRODUCTS.params.filter((p) => p.name !== "key").map((p) => p.name));
+    expect(staticOp.security).toEqual([{ storefrontKey: [] }]);
     expect(staticOp.parameters.find((p: any) => p.name === "presentment_prices")).toMatchObject({ deprecated: true });
-    expect(staticOp.parameters.find((p: any) => p.name === "limit").schema.default).toBe("5");
+    expect(staticOp.parameters.find((p: any) => p.name === "limit").schema.default).toBe(5);
+    expect(staticOp.parameters.find((p: any) => p.name === "ids")).toMatchObject({
+      style: "form",
+      explode: false,
+      schema: { type: "array" },
+    });
     expect(doc.paths["/admin/v1/merchants/{merchant}/products"].post.security).toEqual([{ adminToken: [] }]);
     expect(doc.paths["/webhooks/{merchant}"].post).toBeDefined();
   });
@@ -130,6 +139,14 @@ describe("HTTP front end", () => {
     const badKey = await fetch(`${t.base}/api/v1/sources?key=wrong`);
     expect(badKey.status).toBe(400);
     expect((await fetch(`${t.base}/api/v1/sources?key=${key}`)).status).toBe(200);
+  });
+
+  it("answers /demo with a 404 naming why when the data dir has no demo merchant", async () => {
+    for (const path of ["/demo", "/demo/products/product-1", "/demo/images/product-1-1.svg"]) {
+      const res = await fetch(`${t.base}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: string }).error, path).toMatch(/no demo merchant/);
+    }
   });
 
   it("answers the deprecated quick-view settings endpoint with the spec's 404", async () => {

@@ -332,11 +332,12 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
     expect(gone.body.data.collections).toEqual([]);
   });
 
-  it("is listed in /openapi.json with its parameters", async () => {
+  it("is listed in /openapi.json with its parameters, its body and its key as query parameter or header", async () => {
     const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as any;
     const operation = doc.paths[PATH].post;
+    expect(operation.security).toEqual([{ serviceApiKeyQuery: [] }, { serviceApiKeyHeader: [] }]);
+    expect(operation.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/QuickViewRequest" });
     expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual([
-      "Service-Api-Key",
       "query",
       "limit",
       "country_code",

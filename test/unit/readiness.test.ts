@@ -5,7 +5,8 @@ import type { Route } from "../../src/http/router.js";
 import type { Services } from "../../src/http/services.js";
 
 function routesWaitingFor(waitingFor: string[]): Route[] {
-  return metaRoutes({ version: "test", waitingFor: () => waitingFor } as Partial<Services> as Services, []);
+  const config = { publicUrl: null } as Services["config"];
+  return metaRoutes({ version: "test", config, waitingFor: () => waitingFor } as Partial<Services> as Services, []);
 }
 
 async function call(routes: Route[], path: string) {

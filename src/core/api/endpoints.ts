@@ -1,4 +1,5 @@
 import { METAFIELD_PARAMS, P, PRICE_FILTER_PARAMS, type ParamDef } from "../params/definitions.js";
+import type { Projection } from "../products/projection.js";
 
 /**
  * How an endpoint reports a client error. The spec shows no single envelope:
@@ -6,27 +7,54 @@ import { METAFIELD_PARAMS, P, PRICE_FILTER_PARAMS, type ParamDef } from "../para
  */
 export type ErrorStyle = "message" | "empty";
 
-export interface EndpointDef<Defs extends readonly ParamDef[] = readonly ParamDef[]> {
+/** A list of products, as the endpoint's route renders it. */
+export interface ProductsAnswer {
+  kind: "products";
+  projection: Projection;
+  /** The answer carries metadata.cache_info. */
+  cacheInfo: boolean;
+  /** Each product carries metadata.purchased_quantity, the answer metadata.platform_customer. */
+  purchases: boolean;
+}
+
+/** What an endpoint answers on success: the route renders it, /openapi.json documents it. */
+export type AnswerDef = ProductsAnswer | { kind: "event_receipt" | "sources" | "quick_view" | "deprecated_not_found" };
+
+/** How /openapi.json groups the endpoints. */
+export type EndpointTag = "Product lists" | "Shopper history" | "Events" | "Search" | "Sources";
+
+export interface EndpointDef<Defs extends readonly ParamDef[] = readonly ParamDef[], Answer extends AnswerDef = AnswerDef> {
   method: "GET" | "POST";
   path: string;
+  /** The operation's name in /openapi.json, and the typed client's method. */
+  operationId: string;
+  tag: EndpointTag;
   /** Display name in /api/v1/sources. */
   name: string;
   description: string;
   params: Defs;
+  answer: Answer;
   errorStyle: ErrorStyle;
   /** Listed by /api/v1/sources (a data source a storefront widget can be pointed at). */
   isSource: boolean;
   deprecated?: boolean;
 }
 
-/** An endpoint whose parameters keep their names and kinds as types: parsed requests are typed from them. */
-function endpoint<const Defs extends readonly ParamDef[]>(def: EndpointDef<Defs>): EndpointDef<Defs> {
+/** An endpoint whose parameters and answer keep their types: parsed requests are typed from them, routes render the answer. */
+function endpoint<const Defs extends readonly ParamDef[], const Answer extends AnswerDef>(
+  def: EndpointDef<Defs, Answer>,
+): EndpointDef<Defs, Answer> {
   return def;
 }
+
+const products = (projection: Projection, extras: Partial<Pick<ProductsAnswer, "cacheInfo" | "purchases">> = {}) =>
+  ({ kind: "products", projection, cacheInfo: false, purchases: false, ...extras }) as const;
 
 export const STATIC_PRODUCTS = endpoint({
   method: "GET",
   path: "/api/v1/products/static",
+  operationId: "staticProducts",
+  tag: "Product lists",
   name: "Static products",
   description:
     "Exactly the products the caller configures: by ids, handles or collection, in the order given, restricted by platform_product_ids and excluded_ids.",
@@ -54,6 +82,7 @@ export const STATIC_PRODUCTS = endpoint({
     P.selling_plans,
     P.country_code,
   ],
+  answer: products("full"),
   errorStyle: "message",
   isSource: true,
 });
@@ -64,6 +93,8 @@ const SALES_LIST_PARAMS = [...METAFIELD_PARAMS, P.bust_cache, P.limit, P.format,
 export const TRENDING_PRODUCTS = endpoint({
   method: "GET",
   path: "/api/v1/products/trending_products",
+  operationId: "trendingProducts",
+  tag: "Product lists",
   name: "Trending products",
   description:
     "Products whose sales are rising: recent units (and add-to-cart events) against each product's own earlier rate, with a minimum volume; topped up with best sellers so the list is never short.",
@@ -73,6 +104,7 @@ export const TRENDING_PRODUCTS = endpoint({
     ...SALES_LIST_PARAMS,
   ],
   // The spec shows an empty object as trending's 400 body.
+  answer: products("reduced"),
   errorStyle: "empty",
   isSource: true,
 });
@@ -80,6 +112,8 @@ export const TRENDING_PRODUCTS = endpoint({
 export const RECOMMENDED = endpoint({
   method: "GET",
   path: "/api/v1/products/recommended",
+  operationId: "recommendedProducts",
+  tag: "Product lists",
   name: "Recommended products",
   description:
     "AI recommendations for the products being looked at or bought: products bought together with them, falling back to trending and best sellers so the list is never short. Products tagged exclude_service are never recommended.",
@@ -101,6 +135,7 @@ export const RECOMMENDED = endpoint({
     P.context,
     P.country_code,
   ],
+  answer: products("reduced", { cacheInfo: true }),
   errorStyle: "message",
   isSource: true,
 });
@@ -108,6 +143,8 @@ export const RECOMMENDED = endpoint({
 export const TOP_SELLERS = endpoint({
   method: "GET",
   path: "/api/v1/products/top_sellers",
+  operationId: "topSellers",
+  tag: "Product lists",
   name: "Top sellers",
   description: "Best sellers by units sold over a trailing window, optionally within one collection.",
   params: [
@@ -116,6 +153,7 @@ export const TOP_SELLERS = endpoint({
     P.window_days,
     ...SALES_LIST_PARAMS,
   ],
+  answer: products("reduced"),
   errorStyle: "message",
   isSource: true,
 });
@@ -123,6 +161,8 @@ export const TOP_SELLERS = endpoint({
 export const SIMILAR_PRODUCTS = endpoint({
   method: "GET",
   path: "/api/v1/products/similar_products",
+  operationId: "similarProducts",
+  tag: "Product lists",
   name: "Similar products",
   description:
     "Products most like the given ones, from the shop's own embedding model (product text, fine-tuned on what is bought and viewed together); the same model as recommended with context=similar. Falls back to trending and best sellers so the list is never short.",
@@ -131,6 +171,7 @@ export const SIMILAR_PRODUCTS = endpoint({
     { ...P.platform_product_ids, description: "Comma-separated product ids to find similar products for (required)." },
     ...SALES_LIST_PARAMS,
   ],
+  answer: products("reduced", { cacheInfo: true }),
   errorStyle: "message",
   isSource: true,
 });
@@ -140,6 +181,8 @@ const FULL_METAFIELD_PARAMS = [P.metafields, P.metafield_ns_key, P.variant_metaf
 export const VIEWED_RELATED = endpoint({
   method: "GET",
   path: "/api/v1/products/viewed-related",
+  operationId: "viewedRelatedProducts",
+  tag: "Shopper history",
   name: "Related to viewed products",
   description:
     "Products related to what a session or customer viewed (sent to /api/v1/analytics/event with the same uuid): sessions that viewed the same products, blended with what is bought together; the viewed products themselves are left out.",
@@ -154,6 +197,7 @@ export const VIEWED_RELATED = endpoint({
     P.format,
     P.country_code,
   ],
+  answer: products("full"),
   errorStyle: "message",
   isSource: true,
 });
@@ -161,6 +205,8 @@ export const VIEWED_RELATED = endpoint({
 export const VIEWED = endpoint({
   method: "GET",
   path: "/api/v1/products/viewed",
+  operationId: "viewedProducts",
+  tag: "Shopper history",
   name: "Recently viewed",
   description:
     "The products a session or customer viewed (events sent to /api/v1/analytics/event), most recent first, without repeats. Without key, the merchant is found from the session uuid.",
@@ -175,6 +221,7 @@ export const VIEWED = endpoint({
     P.format,
     P.country_code,
   ],
+  answer: products("full"),
   errorStyle: "message",
   isSource: true,
 });
@@ -182,6 +229,8 @@ export const VIEWED = endpoint({
 export const PURCHASED = endpoint({
   method: "GET",
   path: "/api/v1/products/purchased",
+  operationId: "purchasedProducts",
+  tag: "Shopper history",
   name: "Purchased by the customer",
   description:
     "The products a known customer bought, most recently bought first, each with metadata.purchased_quantity; the customer is returned as metadata.platform_customer.",
@@ -196,6 +245,7 @@ export const PURCHASED = endpoint({
     P.filter_oos,
     P.country_code,
   ],
+  answer: products("full", { purchases: true }),
   errorStyle: "message",
   isSource: true,
 });
@@ -203,6 +253,8 @@ export const PURCHASED = endpoint({
 export const ANALYTICS_EVENT = endpoint({
   method: "POST",
   path: "/api/v1/analytics/event",
+  operationId: "logEvent",
+  tag: "Events",
   name: "Analytics event (deprecated)",
   description:
     "Logs a customer event (user viewed / added / removed a product), parameters in the query string. Answers once the event is stored.",
@@ -217,6 +269,7 @@ export const ANALYTICS_EVENT = endpoint({
     { ...P.uuid, description: "Session id created and kept by the client (UUID format)." },
     { ...P.platform_customer_id, description: "The customer, when known; at least one of uuid and platform_customer_id is required." },
   ],
+  answer: { kind: "event_receipt" },
   errorStyle: "message",
   isSource: false,
   deprecated: true,
@@ -225,9 +278,12 @@ export const ANALYTICS_EVENT = endpoint({
 export const SOURCES = endpoint({
   method: "GET",
   path: "/api/v1/sources",
+  operationId: "listSources",
+  tag: "Sources",
   name: "Sources",
   description: "Every data source available to the merchant account, with its parameters, for filling a drop-down of endpoints.",
   params: [{ ...P.key, required: false, description: "Public API key; with it, the merchant's own sources are listed too." }, P.format],
+  answer: { kind: "sources" },
   errorStyle: "message",
   isSource: false,
 });
@@ -235,9 +291,12 @@ export const SOURCES = endpoint({
 export const QUICK_VIEW_SETTINGS = endpoint({
   method: "GET",
   path: "/api/v1/smart-search/settings/quick-view",
+  operationId: "quickViewSettings",
+  tag: "Search",
   name: "Quick-view settings (deprecated)",
   description: "Deprecated: always answers 404.",
   params: [{ ...P.key, required: false }],
+  answer: { kind: "deprecated_not_found" },
   errorStyle: "message",
   isSource: false,
   deprecated: true,
@@ -246,6 +305,8 @@ export const QUICK_VIEW_SETTINGS = endpoint({
 export const QUICK_VIEW_SEARCH = endpoint({
   method: "POST",
   path: "/api/v1/smart-search/search/quick-view",
+  operationId: "quickViewSearch",
+  tag: "Search",
   name: "Quick-view search",
   description:
     "Search as you type: product suggestions and matching collections for a search box. JSON body {query, limit?, country_code?, " +
@@ -269,6 +330,7 @@ export const QUICK_VIEW_SEARCH = endpoint({
     P.format,
   ],
   // The spec shows an empty object as the 400 body of quick-view search.
+  answer: { kind: "quick_view" },
   errorStyle: "empty",
   isSource: false,
 });

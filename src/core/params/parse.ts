@@ -5,8 +5,17 @@ import type { KindValues, ParamDef } from "./definitions.js";
 import type { QueryParams } from "./query.js";
 
 export const MAX_LIMIT = 50;
-const MAX_LIST_ITEMS = 250;
-const MAX_TEXT = 1_000;
+export const MAX_LIST_ITEMS = 250;
+export const MAX_TEXT = 1_000;
+export const MAX_DAYS = 365;
+
+/** What values of the pattern-checked kinds look like (/openapi.json states the same patterns). */
+export const PATTERNS = {
+  handle: /^[\w-]{1,255}$/u,
+  nsKey: /^[^.\s]+\.[^.\s]+$/,
+  namespace: /^[^.\s]+$/,
+  countryCode: /^[A-Za-z]{2}$/,
+} as const;
 
 export type ParamValue = KindValues[keyof KindValues];
 
@@ -74,17 +83,17 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
     case "email":
       return text.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(text) ? text : { problem: "must be an email address" };
     case "handle":
-      return /^[\w-]{1,255}$/u.test(text) ? text : { problem: `"${clip(text)}" is not a product handle` };
+      return PATTERNS.handle.test(text) ? text : { problem: `"${clip(text)}" is not a product handle` };
     case "id":
       return parseId(text) ?? { problem: `"${clip(text)}" is not an id` };
     case "id_list":
       return parseList(text, (item) => parseId(item), "is not an id");
     case "handle_list":
-      return parseList(text, (item) => (/^[\w-]{1,255}$/u.test(item) ? item : null), "is not a product handle");
+      return parseList(text, (item) => (PATTERNS.handle.test(item) ? item : null), "is not a product handle");
     case "ns_key_list":
-      return parseList(text, (item) => (/^[^.\s]+\.[^.\s]+$/.test(item) ? item : null), "is not of the form namespace.key");
+      return parseList(text, (item) => (PATTERNS.nsKey.test(item) ? item : null), "is not of the form namespace.key");
     case "ns_list":
-      return parseList(text, (item) => (/^[^.\s]+$/.test(item) ? item : null), "is not a namespace");
+      return parseList(text, (item) => (PATTERNS.namespace.test(item) ? item : null), "is not a namespace");
     case "limit": {
       const limit = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
       if (!(limit >= 1 && limit <= MAX_LIMIT)) return { problem: `must be a whole number from 1 to ${MAX_LIMIT}` };
@@ -92,7 +101,7 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
     }
     case "days": {
       const days = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
-      return days >= 1 && days <= 365 ? days : { problem: "must be a whole number of days from 1 to 365" };
+      return days >= 1 && days <= MAX_DAYS ? days : { problem: `must be a whole number of days from 1 to ${MAX_DAYS}` };
     }
     case "flag":
       if (text === "yes") return true;
@@ -101,7 +110,7 @@ function parseValue(def: ParamDef, text: string): ParamValue | Problem {
     case "pretty":
       return text === "pretty" ? true : { problem: "the allowed value is pretty" };
     case "country_code":
-      return /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : { problem: "must be an ISO 3166-1 alpha-2 code like CA" };
+      return PATTERNS.countryCode.test(text) ? text.toUpperCase() : { problem: "must be an ISO 3166-1 alpha-2 code like CA" };
     case "decimal": {
       const cents = toCents(text);
       return cents === null ? { problem: `"${clip(text)}" is not a decimal amount` } : cents;

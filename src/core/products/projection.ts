@@ -1,8 +1,40 @@
-import type { Metafield, Product, ProductImage, Variant } from "../types.js";
+import type { Metafield, Product, ProductImage, ProductOption, Variant } from "../types.js";
 import { selectMetafields, type MetafieldSelection } from "./metafield-selection.js";
 
 /** Full spec fields (static, viewed, purchased) or the reduced set (trending, recommended). */
 export type Projection = "full" | "reduced";
+
+// What each projection writes: the answers' types, which /openapi.json's schemas are held to.
+
+/** Present only when a metafield selector asks for them. */
+interface WithMetafields {
+  metafields?: Metafield[];
+}
+
+export type FullVariantJson = Omit<Variant, "selling_plan_allocations"> &
+  WithMetafields & {
+    /** Only with selling_plans=yes. */
+    selling_plan_allocations?: unknown[];
+  };
+
+export type FullProductJson = Omit<Product, "variants"> & WithMetafields & { variants: FullVariantJson[] };
+
+export type ReducedVariantJson = Pick<
+  Variant,
+  "id" | "product_id" | "title" | "price" | "sku" | "compare_at_price" | "inventory_quantity" | "option1"
+> &
+  WithMetafields;
+export type ReducedOptionJson = Pick<ProductOption, "id" | "name" | "values">;
+export type ReducedImageJson = Pick<ProductImage, "id" | "src" | "width" | "height">;
+export type ReducedPrimaryImageJson = Pick<ProductImage, "id" | "src">;
+
+export type ReducedProductJson = Pick<Product, "id" | "title" | "body_html" | "vendor" | "product_type" | "handle" | "status" | "tags"> &
+  WithMetafields & {
+    variants: ReducedVariantJson[];
+    options: ReducedOptionJson[];
+    images: ReducedImageJson[];
+    image: ReducedPrimaryImageJson | null;
+  };
 
 export interface ProjectionOptions {
   projection: Projection;
@@ -14,7 +46,7 @@ export interface ProjectionOptions {
 
 export type OutputObject = Record<string, unknown>;
 
-export function projectProduct(product: Product, options: ProjectionOptions): OutputObject {
+export function projectProduct(product: Product, options: ProjectionOptions): FullProductJson | ReducedProductJson {
   const variants = product.variants.map((variant) => projectVariant(variant, options));
   // The fields both projections share, in the spec's order.
   const head = {
@@ -27,7 +59,7 @@ export function projectProduct(product: Product, options: ProjectionOptions): Ou
     status: product.status,
     tags: product.tags,
   };
-  const output: OutputObject =
+  const output: FullProductJson | ReducedProductJson =
     options.projection === "full"
       ? {
           ...head,
@@ -55,8 +87,8 @@ export function projectProduct(product: Product, options: ProjectionOptions): Ou
   return output;
 }
 
-function projectVariant(variant: Variant, options: ProjectionOptions): OutputObject {
-  let output: OutputObject;
+function projectVariant(variant: Variant, options: ProjectionOptions): FullVariantJson | ReducedVariantJson {
+  let output: FullVariantJson | ReducedVariantJson;
   if (options.projection === "full") {
     const { selling_plan_allocations: allocations, ...fields } = variant;
     output = options.sellingPlans ? { ...fields, selling_plan_allocations: allocations } : fields;
@@ -78,6 +110,6 @@ function projectVariant(variant: Variant, options: ProjectionOptions): OutputObj
   return output;
 }
 
-function reducedImage(image: ProductImage): OutputObject {
+function reducedImage(image: ProductImage): ReducedImageJson {
   return { id: image.id, src: image.src, width: image.width, height: image.height };
 }

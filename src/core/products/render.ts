@@ -5,7 +5,7 @@ import { showing, type Showing } from "./eligibility.js";
 import type { MarketPricing } from "./market-pricing.js";
 import { isSoldInMarket, marketForCountry, withMarketPrices } from "./market.js";
 import { applyPriceFilter } from "./price-filter.js";
-import { projectProduct, type OutputObject } from "./projection.js";
+import { projectProduct, type FullProductJson, type OutputObject, type ReducedProductJson } from "./projection.js";
 import type { ListOptions } from "./query.js";
 import { pricedJson } from "./stored-json.js";
 
@@ -82,7 +82,11 @@ function shownProducts(catalog: RenderCatalog, candidates: Iterable<number>, lis
 }
 
 /** Renders a shown product from the product itself: market prices, then the price conditions' variants, then the projection. */
-function productRenderer(catalog: RenderCatalog, list: ListOptions, market: MarketSettings | null): (shown: Shown) => OutputObject {
+function productRenderer(
+  catalog: RenderCatalog,
+  list: ListOptions,
+  market: MarketSettings | null,
+): (shown: Shown) => FullProductJson | ReducedProductJson {
   const priceOf = catalog.marketPrice.bind(catalog);
   const projection = {
     projection: list.projection,

@@ -9,7 +9,7 @@ import type { MerchantId } from "../types.js";
 export const DEFAULT_SEARCH_LIMIT = 10;
 /** Longer than any search box input; bounds the work a request can ask for. */
 export const MAX_QUERY_LENGTH = 200;
-const MAX_IDS = 250;
+export const MAX_IDS = 250;
 
 export interface QuickViewRequest {
   /** Exactly as sent: echoed back as data.query so clients can drop answers to older keystrokes. */

@@ -51,59 +51,90 @@ function publicMerchant(merchant: Merchant): Record<string, string> {
   return { id, name, domain, currency };
 }
 
+/** An admin route's documentation: every one takes the admin token. */
+const adminOperation = (operation: Omit<OperationDoc, "tag" | "security">): OperationDoc => ({
+  ...operation,
+  tag: "Admin",
+  security: "admin",
+});
+
+/** "products" → "Products"; singular: "Product". */
+const titled = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+const oneOf = (kind: string) => titled(kind).slice(0, -1);
+
 export const ADMIN_OPERATIONS: OperationDoc[] = [
-  { method: "GET", path: "/admin/v1/merchants", summary: "List merchants", security: "admin" },
-  {
+  adminOperation({ method: "GET", path: "/admin/v1/merchants", operationId: "listMerchants", summary: "List merchants" }),
+  adminOperation({
     method: "POST",
     path: "/admin/v1/merchants",
+    operationId: "createMerchant",
     summary: "Create a merchant: {id, name, domain, currency} → {id, api_key, webhook_secret}",
-    security: "admin",
     requestBody: "{id, name, domain, currency}",
-  },
-  ...INGEST_KINDS.map((kind): OperationDoc => ({
-    method: "POST",
-    path: `/admin/v1/merchants/:merchant/${kind}`,
-    summary: `Upsert ${kind} by id (JSON array, one object, or NDJSON); all or nothing`,
-    security: "admin",
-    requestBody: `${kind} in the platform's Admin REST shape`,
-  })),
-  {
+    successStatus: 201,
+  }),
+  ...INGEST_KINDS.map((kind) =>
+    adminOperation({
+      method: "POST",
+      path: `/admin/v1/merchants/:merchant/${kind}`,
+      operationId: `upsert${titled(kind)}`,
+      summary: `Upsert ${kind} by id (JSON array, one object, or NDJSON); all or nothing`,
+      requestBody: `${kind} in the platform's Admin REST shape`,
+    }),
+  ),
+  adminOperation({
     method: "GET",
     path: "/admin/v1/merchants/:merchant/rate-limits",
+    operationId: "getRateLimits",
     summary: "A merchant's own rate limits and those in force",
-    security: "admin",
-  },
-  {
+  }),
+  adminOperation({
     method: "PUT",
     path: "/admin/v1/merchants/:merchant/rate-limits",
+    operationId: "setRateLimits",
     summary: "Replace a merchant's own rate limits: per class {per_second, burst?} or null (no limit); classes left out follow the service",
-    security: "admin",
     requestBody: `{${RATE_CLASSES.join("?, ")}?}`,
-  },
-  { method: "GET", path: "/admin/v1/merchants/:merchant", summary: "A merchant, without its secrets", security: "admin" },
-  ...INGEST_KINDS.flatMap((kind): OperationDoc[] => [
-    {
+  }),
+  adminOperation({
+    method: "GET",
+    path: "/admin/v1/merchants/:merchant",
+    operationId: "getMerchant",
+    summary: "A merchant, without its secrets",
+  }),
+  ...INGEST_KINDS.flatMap((kind) => [
+    adminOperation({
       method: "GET",
       path: `/admin/v1/merchants/:merchant/${kind}`,
+      operationId: `list${titled(kind)}`,
       summary: `List ${kind} in id order, as the admin API takes them: ?limit (1 to ${MAX_PAGE}, default 50) and ?after (the next cursor of the page before) → {data, next}`,
-      security: "admin",
-    },
-    {
+    }),
+    adminOperation({
       method: "GET",
       path: `/admin/v1/merchants/:merchant/${kind}/:id`,
+      operationId: `get${oneOf(kind)}`,
       summary: `One of the ${kind}, as the admin API takes it`,
-      security: "admin",
-    },
+    }),
   ]),
-  ...PATCHABLE_KINDS.map((kind): OperationDoc => ({
-    method: "PATCH",
-    path: `/admin/v1/merchants/:merchant/${kind}/:id`,
-    summary: `Update some fields of one of the ${kind}: top-level fields replace, lists of objects with ids merge by id; validated and written as every write`,
-    security: "admin",
-    requestBody: "the fields to change",
-  })),
-  { method: "DELETE", path: "/admin/v1/merchants/:merchant/products/:id", summary: "Delete a product", security: "admin" },
-  { method: "DELETE", path: "/admin/v1/merchants/:merchant/collections/:id", summary: "Delete a collection", security: "admin" },
+  ...PATCHABLE_KINDS.map((kind) =>
+    adminOperation({
+      method: "PATCH",
+      path: `/admin/v1/merchants/:merchant/${kind}/:id`,
+      operationId: `patch${oneOf(kind)}`,
+      summary: `Update some fields of one of the ${kind}: top-level fields replace, lists of objects with ids merge by id; validated and written as every write`,
+      requestBody: "the fields to change",
+    }),
+  ),
+  adminOperation({
+    method: "DELETE",
+    path: "/admin/v1/merchants/:merchant/products/:id",
+    operationId: "deleteProduct",
+    summary: "Delete a product",
+  }),
+  adminOperation({
+    method: "DELETE",
+    path: "/admin/v1/merchants/:merchant/collections/:id",
+    operationId: "deleteCollection",
+    summary: "Delete a collection",
+  }),
 ];
 
 export function adminRoutes(services: Services): Route[] {

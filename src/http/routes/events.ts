@@ -1,3 +1,4 @@
+import { EVENT_RECORDED } from "../../core/api/answers.js";
 import { ANALYTICS_EVENT } from "../../core/api/endpoints.js";
 import type { BehaviourEvent } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
@@ -11,7 +12,7 @@ import type { Route } from "../router.js";
 import type { Services } from "../services.js";
 
 /** The same answer for every recorded event, serialised once. */
-const RECORDED = jsonReply(200, { data: "Event recorded" });
+const RECORDED = jsonReply(200, EVENT_RECORDED);
 
 /**
  * POST /api/v1/analytics/event: validated on this thread and logged from

@@ -11,7 +11,9 @@ function getRoute(pattern: string, handle: Route["handle"]): Route {
 
 /** Health and the OpenAPI document; `operations` documents the non-storefront routes. */
 export function metaRoutes(services: Services, operations: readonly OperationDoc[]): Route[] {
-  const openApi = jsonBytes(buildOpenApi(STOREFRONT_ENDPOINTS, operations, services.version));
+  const openApi = jsonBytes(
+    buildOpenApi(STOREFRONT_ENDPOINTS, operations, { version: services.version, publicUrl: services.config.publicUrl?.origin ?? null }),
+  );
   return [
     // Liveness: the process answers. Readiness is /readyz.
     getRoute("/healthz", () => jsonReply(200, { status: "ok", version: services.version })),

@@ -6,6 +6,7 @@ import {
   STATIC_PRODUCTS,
   STOREFRONT_ENDPOINTS,
   PURCHASED,
+  type ProductsAnswer,
   TOP_SELLERS,
   TRENDING_PRODUCTS,
   VIEWED,
@@ -14,6 +15,7 @@ import {
 import type { HistorySubject, ListParams, RecommendationContext } from "../../core/products/query.js";
 import type { Merchant } from "../../core/types.js";
 import { recommendationDependencies } from "../../stores/recommendation-versions.js";
+import { QUICK_VIEW_SETTINGS_GONE } from "../../core/api/answers.js";
 import { listSources, type ServiceAddress } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
 import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
@@ -94,7 +96,12 @@ export function storefrontRoutes(services: Services): Route[] {
     const subject = historySubject(params);
     return { subject, pending: services.pendingEvents.pendingFor(merchant.id, subject) };
   };
-  const recommendationPlan = (params: RecommendationParams, merchant: Merchant, context: RecommendationContext): ProductPlan => {
+  const recommendationPlan = (
+    params: RecommendationParams,
+    merchant: Merchant,
+    context: RecommendationContext,
+    answer: ProductsAnswer,
+  ): ProductPlan => {
     const inputs = {
       productIds: params.platform_product_ids ?? [],
       variantIds: params.platform_variant_ids ?? [],
@@ -105,19 +112,19 @@ export function storefrontRoutes(services: Services): Route[] {
       merchantId: merchant.id,
       context,
       inputs,
-      list: listOptionsFrom(params, "reduced", ranked),
+      list: listOptionsFrom(params, answer.projection, ranked),
     } as const;
     const dependencies = recommendationDependencies(store, merchant.id, context, inputs);
-    return { task, ...dependencies, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: true };
+    return { task, ...dependencies, ttlMs: services.config.behaviourCacheTtlMs, cacheInfo: answer.cacheInfo };
   };
   return [
     productEndpoint(services, RECOMMENDED, (params, merchant) =>
-      recommendationPlan(params, merchant, recommendationContext(params.context)),
+      recommendationPlan(params, merchant, recommendationContext(params.context), RECOMMENDED.answer),
     ),
     productEndpoint(services, SIMILAR_PRODUCTS, (params, merchant) => {
       if (params.platform_product_ids === undefined)
         throw new ApiError("invalid_params", "Missing required endpoint arg: platform_product_ids");
-      return recommendationPlan(params, merchant, "similar");
+      return recommendationPlan(params, merchant, "similar", SIMILAR_PRODUCTS.answer);
     }),
     productEndpoint(
       services,
@@ -127,7 +134,7 @@ export function storefrontRoutes(services: Services): Route[] {
           kind: "viewed",
           merchantId: merchant.id,
           ...subjectWithPending(params, merchant),
-          list: { ...listOptionsFrom(params, "full"), filterOos: false },
+          list: { ...listOptionsFrom(params, VIEWED.answer.projection), filterOos: false },
         },
         dependsOn: [],
         cacheable: false,
@@ -139,7 +146,7 @@ export function storefrontRoutes(services: Services): Route[] {
         kind: "viewed_related",
         merchantId: merchant.id,
         ...subjectWithPending(params, merchant),
-        list: listOptionsFrom(params, "full", ranked),
+        list: listOptionsFrom(params, VIEWED_RELATED.answer.projection, ranked),
       },
       dependsOn: [],
       cacheable: false,
@@ -150,7 +157,7 @@ export function storefrontRoutes(services: Services): Route[] {
       (params, merchant) => {
         const customerId = params.platform_customer_id;
         if (customerId === undefined) throw new ApiError("invalid_params", "Missing required endpoint arg: platform_customer_id");
-        const list = listOptionsFrom(params, "full");
+        const list = listOptionsFrom(params, PURCHASED.answer.projection);
         list.restrictTo = params.platform_product_ids ?? null;
         return {
           task: { kind: "purchased", merchantId: merchant.id, customerId, list },
@@ -161,7 +168,7 @@ export function storefrontRoutes(services: Services): Route[] {
       { rateClass: "customer_reads" },
     ),
     productEndpoint(services, TRENDING_PRODUCTS, (params, merchant) => {
-      const list = listOptionsFrom(params, "reduced", ranked);
+      const list = listOptionsFrom(params, TRENDING_PRODUCTS.answer.projection, ranked);
       // platform_product_ids are filtered from the result set.
       list.excludedIds = params.platform_product_ids ?? [];
       return {
@@ -178,7 +185,7 @@ export function storefrontRoutes(services: Services): Route[] {
         task: {
           kind: "top_sellers",
           merchantId: merchant.id,
-          list: listOptionsFrom(params, "reduced", ranked),
+          list: listOptionsFrom(params, TOP_SELLERS.answer.projection, ranked),
           collectionId: params.platform_collection_id ?? null,
           windowDays: params.window_days,
         },
@@ -196,7 +203,12 @@ export function storefrontRoutes(services: Services): Route[] {
         );
       }
       return {
-        task: { kind: "static_products", merchantId: merchant.id, selection, list: listOptionsFrom(params, "full") },
+        task: {
+          kind: "static_products",
+          merchantId: merchant.id,
+          selection,
+          list: listOptionsFrom(params, STATIC_PRODUCTS.answer.projection),
+        },
         dependsOn: ["catalogue"],
       };
     }),
@@ -221,7 +233,7 @@ export function storefrontRoutes(services: Services): Route[] {
       cors: true,
       readsBody: false,
       errorStyle: QUICK_VIEW_SETTINGS.errorStyle,
-      handle: () => jsonReply(404, { successful: false, message: "deprecated", data: [{ message: "This endpoint is deprecated" }] }),
+      handle: () => jsonReply(404, QUICK_VIEW_SETTINGS_GONE),
     },
   ];
 }

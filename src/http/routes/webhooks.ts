@@ -13,6 +13,12 @@ export const WEBHOOK_OPERATIONS: OperationDoc[] = [
   {
     method: "POST",
     path: "/webhooks/:merchant",
+    operationId: "receiveWebhook",
+    tag: "Webhooks",
+    headers: [
+      { name: "X-Platform-Topic", description: "What changed, e.g. products/update." },
+      { name: "X-Platform-Hmac-Sha256", description: "Base64 HMAC-SHA256 of the body with the merchant's webhook secret." },
+    ],
     summary: `Platform webhooks, signed with X-Platform-Hmac-Sha256; topics (X-Platform-Topic): ${WEBHOOK_TOPICS.join(", ")}`,
     requestBody: "the topic's object in the platform's Admin REST shape",
   },
