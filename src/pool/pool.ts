@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { Piscina } from "piscina";
 import { FairScheduler } from "./fair-scheduler.js";
 import { compiledWorkerFile } from "./worker-file.js";
+import { WorkerHeaps, type WorkerHeap } from "./worker-heaps.js";
 import { PoolClosedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
 
 export interface PoolOptions {
@@ -24,12 +26,14 @@ export class WorkerPool {
   /** Decides which task a free worker runs next: Piscina is handed at most one task per worker. */
   private readonly scheduler: FairScheduler;
   private readonly onTask: PoolOptions["onTask"];
+  private readonly heaps: WorkerHeaps;
   /** Set by close(): tasks then fail because the service is stopping, not because of a fault. */
   closing = false;
 
   constructor(options: PoolOptions) {
     this.onTask = options.onTask;
-    const workerData: WorkerConfig = { dataDir: options.dataDir };
+    const workerData: WorkerConfig = { dataDir: options.dataDir, heapChannel: `aisle-worker-heaps-${randomUUID()}` };
+    this.heaps = new WorkerHeaps(workerData.heapChannel);
     this.piscina = new Piscina({
       filename: compiledWorkerFile("workers/entry.js"),
       workerData,
@@ -72,10 +76,16 @@ export class WorkerPool {
     return this.scheduler.queued;
   }
 
+  /** The workers' V8 heaps and external memory added up, as they last reported them. */
+  get workerHeaps(): WorkerHeap {
+    return this.heaps.total(this.piscina.threads.map((worker) => worker.threadId));
+  }
+
   /** Refuses the tasks still waiting and any later one, then lets the running ones finish and stops the workers. */
   async close(): Promise<void> {
     this.closing = true;
     this.scheduler.close(new PoolClosedError("the worker pool is closing"));
     await this.piscina.close();
+    this.heaps.close();
   }
 }

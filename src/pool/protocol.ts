@@ -88,4 +88,6 @@ export type WireResult = Uint8Array | { warming: string; body: Uint8Array } | Ex
 
 export interface WorkerConfig {
   dataDir: string;
+  /** The BroadcastChannel a worker posts its heap figures on (see worker-heaps.ts). */
+  heapChannel: string;
 }
