@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `aisle` command: serve, import, merchants, eval, bench.
+// The `aisle` command: serve, import, merchants, tune, train, eval, bench.
 import { Command, InvalidArgumentError } from "commander";
 import cliProgress from "cli-progress";
 import { join } from "node:path";
@@ -16,6 +16,8 @@ import { evalSimilar } from "./eval/similar.js";
 import { evalFbt } from "./eval/fbt.js";
 import { evalSessions } from "./eval/sessions.js";
 import { evalSearch } from "./eval/search.js";
+import { DEFAULT_VIEWED_RELATED } from "./core/recs/viewed-related-settings.js";
+import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "./recs/tune-viewed-related.js";
 import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
@@ -27,6 +29,18 @@ function portOption(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError("must be a port number");
   return port;
+}
+
+function shareOption(value: string): number {
+  const share = Number(value);
+  if (!(share > 0 && share <= 1)) throw new InvalidArgumentError("must be a number above 0 and at most 1");
+  return share;
+}
+
+function integerOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError("must be an integer");
+  return n;
 }
 
 function kindOption(value: string): IngestKind {
@@ -186,7 +200,12 @@ merchants
     try {
       const merchant = store.merchant(id);
       if (!merchant) throw new InvalidInput("merchant", `no merchant ${id}`);
-      console.log(options.apiKey ? merchant.api_key : JSON.stringify(merchant, null, 2));
+      // The tuned viewed-related settings with the validation figures that chose them, or the defaults it is served until then.
+      const tuning = store.viewedRelatedTuning.read(id);
+      const viewedRelated = tuning
+        ? { ...tuning, tunedAt: new Date(tuning.tunedAt).toISOString() }
+        : { tuned: false, settings: DEFAULT_VIEWED_RELATED };
+      console.log(options.apiKey ? merchant.api_key : JSON.stringify({ ...merchant, viewed_related: viewedRelated }, null, 2));
     } finally {
       await store.close();
     }
@@ -204,6 +223,39 @@ program
       const started = performance.now();
       await store.rebuildCopurchase(options.merchant);
       console.log(`rebuilt the bought-together model of ${options.merchant} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    } finally {
+      await store.close();
+    }
+  });
+
+program
+  .command("tune")
+  .description(
+    "tune a merchant's viewed-related on its own sessions (validated on the most recent tenth of them) and store the settings, as the service does in the background as sessions grow",
+  )
+  .requiredOption("--merchant <id>", "merchant")
+  .option("--seed <n>", "seed of the validation sample", integerOption, DEFAULT_TUNE_OPTIONS.seed)
+  .option("--data <dir>", "data directory")
+  .action(async (options: { merchant: string; seed: number; data?: string }) => {
+    const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
+    try {
+      if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
+      const tuning = tuneViewedRelated(store, options.merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
+      if (tuning === null) {
+        console.log(`${options.merchant} has no viewed sessions yet: viewed-related keeps the defaults`);
+        return;
+      }
+      await store.viewedRelatedTuning.write(options.merchant, tuning);
+      console.log(
+        `tuned ${options.merchant} on ${tuning.trainSessions} sessions, validated on the ${tuning.validationSessions} most recent, in ${tuning.seconds} s (${tuning.evaluated} settings scored)`,
+      );
+      for (const mode of ["served", "protocol"] as const) {
+        const { defaults, tuned } = tuning.validation[mode];
+        console.log(
+          `${mode}: validation HR@20 / MRR@20 ${defaults.hr.toFixed(2)} / ${defaults.mrr.toFixed(2)} with the defaults, ${tuned.hr.toFixed(2)} / ${tuned.mrr.toFixed(2)} tuned (${tuned.cases} cases)`,
+        );
+        console.log(`  ${JSON.stringify(tuning.settings[mode])}`);
+      }
     } finally {
       await store.close();
     }
@@ -275,10 +327,19 @@ onlineRetailEval(
 runsEvaluation(
   evaluations
     .command("sessions")
-    .description("session next item: the Diginetica protocol (HR@20, MRR@20, compute per case)")
+    .description(
+      "session next item: the Diginetica protocol (HR@20, MRR@20 with 95% intervals, compute per case), after the tune step picks the settings from the train sessions",
+    )
     .option("--train <file>", "train sessions, one per line", "../shared/data/diginetica/train_sessions.txt")
-    .option("--test <file>", "test cases: prefix TAB next item", "../shared/data/diginetica/test_cases.tsv"),
-  (options: { train: string; test: string }, log) => evalSessions({ train: options.train, test: options.test, log }),
+    .option("--test <file>", "test cases: prefix TAB next item", "../shared/data/diginetica/test_cases.tsv")
+    .option(
+      "--carve <share>",
+      "instead of --test: keep the first <share> (0 … 1) of the train sessions by time and hold out the last tenth of those as test sessions",
+      shareOption,
+    )
+    .option("--seed <n>", "seed of the tune step's validation sample and of the bootstrap", integerOption, 1),
+  (options: { train: string; test: string; carve?: number; seed: number }, log) =>
+    evalSessions({ train: options.train, test: options.test, carve: options.carve ?? null, seed: options.seed, log }),
 );
 
 runsEvaluation(

@@ -20,8 +20,8 @@ import { storefrontRoutes } from "./http/routes/storefront.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
-import { warmIndexes, WarmUpProgress } from "./pool/warm-up.js";
 import { SimilarModels } from "./similar/service.js";
+import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -98,6 +98,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // the background (~10 s for the demo): listening first keeps a first start
   // within seconds, and until then context=similar is answered as README says.
   similar.reconcile();
+  // Each shop's viewed-related is tuned on its own sessions once it has enough, and again as they grow.
+  const tuner = new ViewedRelatedTuner(store, config.dataDir, log);
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store,
@@ -109,12 +111,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
-  // Every worker reads each merchant's in-memory indexes in background steps,
-  // the two kinds taking turns (src/pool/warm-up.ts).
-  const warming = new WarmUpProgress();
-  const warmMerchants = (merchantIds: readonly string[], progress?: WarmUpProgress) => {
-    warmIndexes("search_warm", merchantIds, pool, config.workers, log, metrics, progress);
-  };
   const services: Services = {
     store,
     pool,
@@ -126,8 +122,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     version: VERSION,
     now: Date.now,
     // A merchant created later does not count: a new, empty shop must not take a busy instance out of service.
-    waitingFor: () => [...events.waitingFor, ...(warming.complete ? [] : [`${warming.count} index warm-ups at start`])],
-    onMerchantCreated: (merchantId) => warmMerchants([merchantId]),
+    waitingFor: () => events.waitingFor,
   };
   const router = new Router([
     ...storefrontRoutes(services),
@@ -159,10 +154,6 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     },
   });
   const port = await server.listen();
-  warmMerchants(
-    store.listMerchants().map((merchant) => merchant.id),
-    warming,
-  );
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -170,6 +161,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
       await server.drain(config.shutdownGraceMs);
       await events.close();
       await similar.close();
+      await tuner.close();
       await pool.close();
       await store.close();
       unlock();

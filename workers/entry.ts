@@ -9,7 +9,6 @@ import { recommended } from "../src/lists/recommended.js";
 import { purchased, viewed } from "../src/lists/history.js";
 import { viewedRelated } from "../src/lists/viewed-related.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
-import { warmUp } from "../src/pool/warm-up-step.js";
 import { timerTurns } from "../src/pool/timer-turns.js";
 import { heapReporter } from "../src/pool/worker-heaps.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
@@ -52,8 +51,6 @@ async function run(task: Task): Promise<TaskResult> {
       return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":
       return quickView(store, task, searchDependencies);
-    case "search_warm":
-      return warmUp(store, task);
     case "ping":
       return answer(new Uint8Array(0));
     default:
@@ -76,5 +73,5 @@ export default async function handle(task: Task): Promise<WireResult> {
     reportHeap();
   }
   if (!result.ok) return result;
-  return result.warming !== undefined ? { warming: result.warming, body: result.body } : (move(result.body) as Uint8Array);
+  return move(result.body) as Uint8Array;
 }

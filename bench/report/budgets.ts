@@ -169,7 +169,7 @@ export const BUDGETS = {
     limit: 2,
     unit: "ms",
     source: "the quick-view target: p99 ≤ 2 ms per keystroke, server-side",
-    why: "quick-view search answers every keystroke; the worker's share (index catch-up, ranking, render) must leave the keystroke room for the hop and HTTP",
+    why: "quick-view search answers every keystroke; the worker's share (ranking over the stored index, render) must leave the keystroke room for the hop and HTTP",
   },
   poolRoundTripP50: {
     bound: "max",

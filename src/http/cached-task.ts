@@ -2,7 +2,7 @@
 // cache without leaving this thread, or computed by a task and cached as bytes.
 // Product lists and quick-view search share it.
 import type { Task } from "../pool/protocol.js";
-import { PARTIAL_HEADER, type Reply } from "./respond.js";
+import type { Reply } from "./respond.js";
 import type { Services } from "./services.js";
 
 export interface CachedTaskPlan {
@@ -32,10 +32,8 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
     const hit = cache.get(cacheKey, now);
     if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
   }
-  return pool.run(task).then(({ body: computed, warming }): Reply => {
+  return pool.run(task).then(({ body: computed }): Reply => {
     const body = stamp(computed, "never");
-    // Not cached from a warming index: the same request finds more once the index is complete.
-    if (warming !== undefined) return { status: 200, body, headers: { Age: "0", [PARTIAL_HEADER]: warming } };
     if (cacheKey !== null) {
       const now = services.now();
       cache.set(cacheKey, stamp(computed, new Date(now).toISOString()), now, ttlMs);

@@ -52,12 +52,9 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
 const bytes = (text: string) => Buffer.from(text, "latin1");
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([code, text]) => [Number(code), bytes(`${code} ${text}`)]));
 
-/** On an answer computed from an index still warming up after a start: what it may lack. */
-export const PARTIAL_HEADER = "X-Aisle-Partial";
-
 export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": `Age, X-Aisle-Error, ${PARTIAL_HEADER}, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset`,
+  "Access-Control-Expose-Headers": "Age, X-Aisle-Error, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
 };
 const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS).map(([name, value]) => [bytes(name), bytes(value)] as const);
 const CONTENT_TYPE = bytes("Content-Type");

@@ -20,9 +20,4 @@ export interface Services {
   now: () => number;
   /** What the service still waits for before it answers in full (GET /readyz); empty once ready. */
   waitingFor: () => string[];
-  /**
-   * Starts the warm-up of a merchant created through the admin API, so that
-   * its first requests find the worker's indexes read (absent outside a service).
-   */
-  onMerchantCreated?: (merchantId: string) => void;
 }

@@ -47,6 +47,12 @@ const POLL_MS = 10;
 const REFRESH_SLICE = 50;
 /** Under load, a round of list refreshes starts at most this often. */
 const REFRESH_EVERY_MS = 10_000;
+/**
+ * Under load, viewed-related's session index follows the log at most this
+ * often (at once when the log is quiet): each session's views since the last
+ * time are one write of it.
+ */
+const INDEX_FOLLOW_EVERY_MS = 5_000;
 /** A derived store's slice that failed is tried again after this long. */
 const BUILD_RETRY_MS = 1_000;
 /** How often the applier looks whether some merchant's rankings are due (a few reads per merchant); sooner if the refresh interval is shorter. */
@@ -67,6 +73,15 @@ export class EventApplier {
   /** The next poll, if one is scheduled, and when it is due. */
   private nextPoll: { timer: NodeJS.Timeout; at: number } | null = null;
   private rankingsTurn: NodeJS.Timeout | null = null;
+  /**
+   * Merchants that had sales or adds at start and no rankings computed from
+   * them yet (a demo just seeded, a first import): the service is not ready
+   * until their first lists are stored. One created later does not count.
+   */
+  private readonly firstRankingsAwaited = new Set<MerchantId>();
+  /** When the session index last caught up with the log, and whether a round of its follow goes on. */
+  private indexFollowedAt = 0;
+  private indexRoundOn = false;
   /** When to prune what is past the retention next (0: at the first poll). */
   private nextPruneAt = 0;
   /** When a pass is next to walk every history and session pair. */
@@ -95,6 +110,7 @@ export class EventApplier {
   start(): void {
     let recovered = 0;
     for (const merchant of this.merchantIds()) {
+      if (this.store.rankingWriter.awaitingFirst(merchant)) this.firstRankingsAwaited.add(merchant);
       for (let applied = this.applySlice(merchant); applied > 0; applied = this.applySlice(merchant)) recovered += applied;
       this.refreshAll(merchant);
     }
@@ -162,18 +178,25 @@ export class EventApplier {
       this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
     this.refreshIfDue(quiet);
+    const following = this.followIndexIfDue(quiet);
     // Derived stores a merchant lacks are built when nothing else is due: events first; then pruning.
     const idle = due.length === 0 && this.refreshRoundStarted === 0;
     if (idle) this.buildSlice();
     const building = this.nextBuildAt();
     const pruning = idle && building !== 0 && this.pruneStep();
     const more =
-      [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) || this.refreshRoundStarted !== 0 || building === 0 || pruning;
+      [...this.behind.values()].some(({ count }) => count >= APPLY_SLICE) ||
+      this.refreshRoundStarted !== 0 ||
+      following ||
+      building === 0 ||
+      pruning;
     if (this.behind.size > 0 || more) this.schedulePoll(more ? 0 : POLL_MS);
     else if (this.hasStaleLists()) this.schedulePoll(REFRESH_EVERY_MS);
     // A build that waits out a failure still needs its turn, whatever else is quiet; sessions age also while no event comes.
     if (building !== null && building > 0) this.schedulePoll(building);
     this.schedulePoll(Math.max(0, this.nextPruneAt - Date.now()));
+    // Events just applied leave the session index behind: it follows once the log is quiet.
+    if (due.length > 0) this.schedulePoll(QUIET_AFTER_MS);
   }
 
   private scheduleRankings(delayMs: number): void {
@@ -197,6 +220,8 @@ export class EventApplier {
       try {
         if (!this.store.rankingWriter.due(merchant, now, this.rankingRefreshMs)) continue;
         if (performance.now() >= deadline || !this.store.rankingWriter.refreshStep(merchant, now, deadline)) unfinished = true;
+        else if (this.firstRankingsAwaited.delete(merchant))
+          this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
       } catch (error) {
         // The next look tries this merchant again.
         console.error(`refreshing the rankings of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -205,9 +230,9 @@ export class EventApplier {
     this.scheduleRankings(unfinished ? 0 : Math.min(RANKINGS_LOOK_MS, this.rankingRefreshMs));
   }
 
-  /** How many derived stores some merchant lacks. */
+  /** How many derived stores some merchant lacks, first rankings awaited included. */
   private buildsPending(): number {
-    return this.store.pendingBuilds().length;
+    return this.store.pendingBuilds().length + this.firstRankingsAwaited.size;
   }
 
   /** The builds some merchant lacks that may run now (not waiting out a failure), oldest registered first. */
@@ -280,6 +305,30 @@ export class EventApplier {
       console.error(`applying behaviour events of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
       return 0;
     }
+  }
+
+  /**
+   * When due, one slice of the session index's follow of the log, for the
+   * first merchant whose index is behind; true while a round goes on. Events
+   * and list refreshes are applied between slices.
+   */
+  private followIndexIfDue(quiet: boolean): boolean {
+    if (!this.indexRoundOn && !quiet && Date.now() - this.indexFollowedAt < INDEX_FOLLOW_EVERY_MS) return false;
+    for (const merchant of this.merchantIds()) {
+      try {
+        if (!this.store.sessionIndexBehind(merchant)) continue;
+        this.store.followSessionIndexSync(merchant, APPLY_SLICE);
+        this.indexRoundOn = true;
+        return true;
+      } catch (error) {
+        // The next round tries again.
+        console.error(`the session index of ${merchant} failed to follow the log: ${String((error as Error)?.stack ?? error)}`);
+        break;
+      }
+    }
+    this.indexRoundOn = false;
+    this.indexFollowedAt = Date.now();
+    return false;
   }
 
   /**

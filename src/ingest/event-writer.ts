@@ -129,7 +129,8 @@ export class EventWriter implements PendingSource {
   /**
    * What the service still waits for before it answers in full (GET /readyz):
    * the applier applying what an earlier run (or a thread that died) logged,
-   * and derived stores some merchant lacks. Empty once caught up.
+   * and derived stores some merchant lacks (first rankings of a shop that had
+   * sales at start included). Empty once caught up.
    */
   get waitingFor(): string[] {
     if (!this.applierStarted) return ["the event applier applying what was logged before it started"];

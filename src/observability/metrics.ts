@@ -120,7 +120,7 @@ export class ServiceMetrics {
     this.eventAckSeconds = eventAcks.labels({});
     this.buildSeconds = new Histogram({
       name: "aisle_build_duration_seconds",
-      help: "Index and model builds: search index (per worker and merchant), similar-products model training",
+      help: "Model builds: similar-products model training",
       labelNames: ["what"],
       buckets: BUILD_BUCKETS,
       registers,
@@ -145,7 +145,7 @@ export class ServiceMetrics {
     this.eventAckSeconds.observe(seconds);
   }
 
-  build(what: "search_index" | "similar_model", seconds: number): void {
+  build(what: "similar_model", seconds: number): void {
     this.buildSeconds.observe({ what }, seconds);
   }
 

@@ -1,33 +1,21 @@
-// The order in which tasks reach the workers. Shoppers' tasks wait in one
-// queue per merchant, and the queues take turns: a merchant with hundreds of
-// tasks waiting delays another merchant's task by at most one task of its own,
+// The order in which tasks reach the workers. Tasks wait in one queue per
+// merchant, and the queues take turns: a merchant with hundreds of tasks
+// waiting delays another merchant's task by at most one task of its own,
 // where one shared first-in-first-out queue made it wait for all of them.
 // Only `slots` tasks (one per worker) are handed on at a time, so everything
 // that waits, waits here, where the order is decided.
 //
-// Background work (warm-up steps after a start) waits until no shopper's task
-// does, so warming up makes a request wait for at most the one step a worker
-// may be running; so that a pool that never drains still warms up, a
-// background task also goes first once BACKGROUND_EVERY_MS have passed since
-// the last one started (at ~5 ms a step, about a tenth of a worker's time).
-//
-// At most `maxQueued` tasks wait in all. When that is reached, a shopper's
-// task takes the place of the newest task of the longest queue (the
-// background queue counts as one), which is refused, provided that queue is
-// longer than the newcomer's own: a merchant flooding the pool meets the
-// refusals first, and cannot push the others' tasks out. A background task
-// is refused when the queues are full, and never takes a place.
+// At most `maxQueued` tasks wait in all. When that is reached, a task takes
+// the place of the newest task of the longest queue, which is refused,
+// provided that queue is longer than the newcomer's own: a merchant flooding
+// the pool meets the refusals first, and cannot push the others' tasks out.
 import { PoolSaturatedError } from "./protocol.js";
-
-/** Under sustained load, a background task is handed out at least this often. */
-export const BACKGROUND_EVERY_MS = 50;
 
 export interface SchedulerOptions {
   /** Tasks running at once: the pool's workers. */
   slots: number;
   /** Tasks waiting at most, all queues together. */
   maxQueued: number;
-  now?: () => number;
 }
 
 interface Waiting {
@@ -37,20 +25,15 @@ interface Waiting {
 }
 
 export class FairScheduler {
-  /** Shoppers' queues by merchant, in the order they take turns (a queue that was served goes last). */
+  /** Queues by merchant, in the order they take turns (a queue that was served goes last). */
   private readonly turns = new Map<string, Waiting[]>();
-  private readonly background: Waiting[] = [];
   private waiting = 0;
   private running = 0;
-  private lastBackgroundAt = Number.NEGATIVE_INFINITY;
   private closedWith: Error | null = null;
-  private readonly now: () => number;
 
-  constructor(private readonly options: SchedulerOptions) {
-    this.now = options.now ?? (() => performance.now());
-  }
+  constructor(private readonly options: SchedulerOptions) {}
 
-  /** Tasks waiting for a slot, background ones included. */
+  /** Tasks waiting for a slot. */
   get queued(): number {
     return this.waiting;
   }
@@ -60,12 +43,12 @@ export class FairScheduler {
    * promise does, or rejects with PoolSaturatedError when the task is refused
    * (at once, or later when a shorter queue takes its place).
    */
-  submit<T>(lane: string, start: () => Promise<T>, options: { background?: boolean } = {}): Promise<T> {
+  submit<T>(lane: string, start: () => Promise<T>): Promise<T> {
     if (this.closedWith !== null) return Promise.reject(this.closedWith);
     return new Promise<T>((resolve, reject) => {
       const task: Waiting = { start, resolve: resolve as (value: unknown) => void, reject };
-      const queue = options.background ? this.background : this.turns.get(lane);
-      if (this.waiting >= this.options.maxQueued && !this.makeRoom(options.background === true, queue?.length ?? 0)) {
+      const queue = this.turns.get(lane);
+      if (this.waiting >= this.options.maxQueued && !this.makeRoom(queue?.length ?? 0)) {
         reject(new PoolSaturatedError("worker pool queue is full"));
         return;
       }
@@ -79,17 +62,15 @@ export class FairScheduler {
   /** Refuses every waiting task, and every later one, with `error` (the pool is closing); tasks already running finish. */
   close(error: Error): void {
     this.closedWith = error;
-    for (const queue of [...this.turns.values(), this.background]) for (const task of queue) task.reject(error);
+    for (const queue of this.turns.values()) for (const task of queue) task.reject(error);
     this.turns.clear();
-    this.background.length = 0;
     this.waiting = 0;
   }
 
   /** Whether a task of a queue holding `ownLength` may wait, the newest task of a longer queue being refused for it. */
-  private makeRoom(background: boolean, ownLength: number): boolean {
-    if (background) return false;
-    let longest = this.background;
-    let longestLane: string | null = null;
+  private makeRoom(ownLength: number): boolean {
+    let longest: Waiting[] = [];
+    let longestLane = "";
     for (const [lane, queue] of this.turns) {
       if (queue.length > longest.length) {
         longest = queue;
@@ -99,7 +80,7 @@ export class FairScheduler {
     if (longest.length <= ownLength) return false;
     longest.pop()!.reject(new PoolSaturatedError("worker pool queue is full, and this merchant has the most tasks waiting"));
     this.waiting--;
-    if (longest.length === 0 && longestLane !== null) this.turns.delete(longestLane);
+    if (longest.length === 0) this.turns.delete(longestLane);
     return true;
   }
 
@@ -129,12 +110,6 @@ export class FairScheduler {
   }
 
   private next(): Waiting {
-    const now = this.now();
-    const shoppersWaiting = this.waiting > this.background.length;
-    if (this.background.length > 0 && (!shoppersWaiting || now - this.lastBackgroundAt >= BACKGROUND_EVERY_MS)) {
-      this.lastBackgroundAt = now;
-      return this.background.shift()!;
-    }
     const [lane, queue] = this.turns.entries().next().value!;
     const task = queue.shift()!;
     // Served: the queue's next task waits for every other queue's turn.

@@ -47,23 +47,15 @@ export class WorkerPool {
     this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
   }
 
-  /**
-   * The task's answer; a worker's expected failure rejects with TaskFailedError,
-   * a full queue with PoolSaturatedError. `background`: the task waits until no
-   * shopper's task does (see FairScheduler).
-   */
-  async run(task: Task, options: { background?: boolean } = {}): Promise<TaskAnswer> {
+  /** The task's answer; a worker's expected failure rejects with TaskFailedError, a full queue with PoolSaturatedError. */
+  async run(task: Task): Promise<TaskAnswer> {
     const started = performance.now();
     let ok = false;
     try {
-      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task), options)) as WireResult;
+      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task))) as WireResult;
       if (wire instanceof Uint8Array) {
         ok = true;
         return { body: wire };
-      }
-      if ("warming" in wire) {
-        ok = true;
-        return { body: wire.body, warming: wire.warming };
       }
       throw new TaskFailedError(task.kind, wire.code, wire.message);
     } finally {

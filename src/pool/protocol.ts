@@ -11,40 +11,8 @@ export interface RefreshSimilarTask {
   productIds: number[];
 }
 
-/**
- * One step of a worker's warm-up of a merchant's in-memory index, so the first
- * shopper does not wait for its build: the search index. Works for about
- * `sliceMs`, then answers a WarmReply.
- */
-export interface WarmTask {
-  kind: "search_warm";
-  merchantId: string;
-  sliceMs: number;
-}
-
-/** Where a warm-up step left the index. */
-export interface WarmStep {
-  /** The index is complete and current. */
-  done: boolean;
-  /** When this step completed the build: the time spent building, over all steps. */
-  buildSeconds: number | null;
-}
-
-/** The body of a warm-up step's answer: which worker, and where its index is. */
-export interface WarmReply extends WarmStep {
-  threadId: number;
-}
-
 export type Task =
-  | StaticProductsTask
-  | SalesListTask
-  | RecommendedTask
-  | ViewedTask
-  | PurchasedTask
-  | QuickViewTask
-  | WarmTask
-  | RefreshSimilarTask
-  | { kind: "ping" };
+  StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | QuickViewTask | RefreshSimilarTask | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 
@@ -68,12 +36,6 @@ export class TaskFailedError extends Error {
 /** A task's answer as the calling thread receives it. */
 export interface TaskAnswer {
   body: Uint8Array;
-  /**
-   * Answered from an index still being built after a start, which covers
-   * part of the catalogue or sales history: what the answer may lack, for the
-   * X-Aisle-Partial header. Such an answer is not cached.
-   */
-  warming?: string;
 }
 
 /** What a worker's task handler returns: an answer, or an expected failure as data. */
@@ -81,10 +43,9 @@ export type TaskResult = ({ ok: true } & TaskAnswer) | { ok: false; code: TaskEr
 
 /**
  * What actually crosses the thread boundary: Piscina transfers only a top-level
- * moved value, so a success is the bare body and a failure the error object;
- * the rare answer from a warming index travels as an object (its body copied).
+ * moved value, so a success is the bare body and a failure the error object.
  */
-export type WireResult = Uint8Array | { warming: string; body: Uint8Array } | Extract<TaskResult, { ok: false }>;
+export type WireResult = Uint8Array | Extract<TaskResult, { ok: false }>;
 
 export interface WorkerConfig {
   dataDir: string;

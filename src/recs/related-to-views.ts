@@ -1,5 +1,5 @@
 import { blendScores } from "../core/recs/blend.js";
-import { DEFAULT_SESSION_KNN, type SessionKnnConfig } from "../core/recs/session-knn.js";
+import type { ViewedRelatedMode, ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
@@ -7,24 +7,40 @@ import { scoreNextViews } from "./session-model.js";
 
 /** Recent viewed products that seed the bought-together part of the blend. */
 const MAX_COPURCHASE_INPUTS = 5;
-/** How much bought-together counts beside session neighbours (each scaled to a best of 1). */
-const COPURCHASE_WEIGHT = 0.3;
+
+/** The most recent distinct viewed products (views oldest first), which bought-together starts from. */
+export function copurchaseInputs(viewedInOrder: readonly number[]): number[] {
+  return [...new Set([...viewedInOrder].reverse())].slice(0, MAX_COPURCHASE_INPUTS);
+}
+
+/** Session neighbours' scores blended with bought-together's as the setting weighs them. */
+export function blendRelated(
+  sessionScores: Map<number, number>,
+  copurchaseScores: Map<number, number>,
+  setting: ViewedRelatedSetting,
+): Map<number, number> {
+  return blendScores([
+    { scores: sessionScores, weight: 1 },
+    { scores: copurchaseScores, weight: setting.copurchaseWeight },
+  ]);
+}
 
 /**
  * Scores of products to show after these views (product ids, oldest first):
  * sessions that viewed the same products, blended with what is bought together
- * with the most recent ones. `uuid` is the viewing session itself, if stored.
+ * with the most recent ones, by the shop's tuned settings (the endpoint's:
+ * `served`). `uuid` is the viewing session itself, if stored.
  */
 export function relatedToViews(
   store: Store,
   merchant: MerchantId,
   viewedInOrder: readonly number[],
   uuid: string | null,
-  knn: SessionKnnConfig = DEFAULT_SESSION_KNN,
+  mode: ViewedRelatedMode = "served",
 ): Map<number, number> {
-  const recent = [...new Set([...viewedInOrder].reverse())].slice(0, MAX_COPURCHASE_INPUTS);
-  return blendScores([
-    { scores: scoreNextViews(store, merchant, viewedInOrder, uuid, knn), weight: 1 },
-    { scores: boughtTogetherScores(store, merchant, recent), weight: COPURCHASE_WEIGHT },
-  ]);
+  const setting = store.viewedRelatedTuning.settings(merchant)[mode];
+  const sessionScores = scoreNextViews(store, merchant, viewedInOrder, uuid, setting.knn);
+  const copurchaseScores =
+    setting.copurchaseWeight > 0 ? boughtTogetherScores(store, merchant, copurchaseInputs(viewedInOrder)) : new Map();
+  return blendRelated(sessionScores, copurchaseScores, setting);
 }

@@ -1,6 +1,6 @@
-// Quick-view search as a worker runs it: bring the merchant's index up to date,
-// rank (or reuse a ranking of the same query), then build the spec's result
-// for the few products shown.
+// Quick-view search as a worker runs it: rank over the stored index (or reuse
+// a ranking of the same query), then build the spec's result for the few
+// products shown.
 import { jsonBytes } from "../core/json.js";
 import { MAX_LIMIT } from "../core/params/parse.js";
 import { marketForCountry, withMarketPrices } from "../core/products/market.js";
@@ -11,8 +11,10 @@ import { toCollectionSuggestion, toSuggestion, type Suggestion } from "../core/s
 import type { MarketSettings, MerchantId } from "../core/types.js";
 import type { TaskResult } from "../pool/protocol.js";
 import { merchantCatalog } from "../stores/catalog.js";
+import type { SearchIndexView } from "../stores/search-index-view.js";
 import type { Store } from "../stores/store.js";
-import { REQUEST_BUILD_BUDGET_MS, searchIndexForRequest, type MerchantSearchIndex } from "./merchant-index.js";
+import { collectionIndexOf } from "./collection-index.js";
+import { rankingCacheOf } from "./ranking-cache.js";
 
 /**
  * Where meaning-based candidates come from when words alone find fewer
@@ -23,14 +25,9 @@ export type SemanticCandidates = (merchantId: MerchantId, query: string, k: numb
 
 export interface QuickViewDependencies {
   semantic: SemanticCandidates | null;
-  /** How long a request may build a search index still warming up (default REQUEST_BUILD_BUDGET_MS). */
-  buildBudgetMs?: number;
 }
 
 export const NO_SEMANTIC_FALLBACK: QuickViewDependencies = { semantic: null };
-
-/** What an answer from a search index still being built after a start may lack. */
-const SEARCH_WARMING = "search index warming up: results cover the part of the catalogue indexed so far";
 
 /** Collections shown beside the products. */
 const COLLECTION_SUGGESTIONS = 5;
@@ -70,22 +67,23 @@ function eligibility(
 /**
  * Product ids for a request, best first, at most k: the ranking the endpoint
  * shows and `aisle eval search` measures. Rankings are reused per query,
- * eligibility and index version, so repeated keystroke prefixes cost a lookup.
+ * eligibility, catalogue and rankings, so repeated keystroke prefixes cost a lookup.
  */
-export function searchProductIds(store: Store, index: MerchantSearchIndex, request: QuickViewRequest, k: number): number[] {
+export function searchProductIds(store: Store, index: SearchIndexView, request: QuickViewRequest, k: number): number[] {
   const { plan, cacheKey, cacheable, eligible } = rankingContext(store, index, request, k);
-  const cached = cacheable ? index.cachedRanking(cacheKey) : undefined;
+  const cache = rankingCacheOf(store, index.merchant);
+  const cached = cacheable ? cache.get(cacheKey) : undefined;
   if (cached) return cached;
-  const ranked = rankProducts(index.products, plan, { k, eligible: eligible(), outOfStock: request.hideOutOfStock ? "hide" : "last" });
-  if (cacheable) index.rememberRanking(cacheKey, ranked);
+  const ranked = rankProducts(index, plan, { k, eligible: eligible(), outOfStock: request.hideOutOfStock ? "hide" : "last" });
+  if (cacheable) cache.set(cacheKey, ranked);
   return ranked;
 }
 
 /** What a ranking depends on (its cache key) and, lazily, who may appear in it. */
-function rankingContext(store: Store, index: MerchantSearchIndex, request: QuickViewRequest, k: number) {
+function rankingContext(store: Store, index: SearchIndexView, request: QuickViewRequest, k: number) {
   const catalog = merchantCatalog(store, index.merchant);
   const market = marketForCountry(catalog.markets(), request.countryCode);
-  const plan = planQuery(index.products, request.query);
+  const plan = planQuery(index, request.query);
   const cacheKey = JSON.stringify([
     plan.key,
     plan.code,
@@ -112,7 +110,7 @@ function rankingContext(store: Store, index: MerchantSearchIndex, request: Quick
  */
 export async function searchWithFallback(
   store: Store,
-  index: MerchantSearchIndex,
+  index: SearchIndexView,
   request: QuickViewRequest,
   k: number,
   deps: QuickViewDependencies,
@@ -121,7 +119,9 @@ export async function searchWithFallback(
   if (ranked.length >= k || deps.semantic === null || request.query.trim() === "") return ranked;
   const { cacheKey, cacheable, eligible: eligibleFor } = rankingContext(store, index, request, k);
   const key = `meaning|${cacheKey}`;
-  const cached = cacheable ? index.cachedRanking(key) : undefined;
+  // Taken before the model is awaited: the topped-up list goes with the catalogue it was ranked on.
+  const cache = rankingCacheOf(store, index.merchant);
+  const cached = cacheable ? cache.get(key) : undefined;
   if (cached) return cached;
   const eligible = eligibleFor();
   const topped = [...ranked];
@@ -129,12 +129,13 @@ export async function searchWithFallback(
   for (const id of await deps.semantic(index.merchant, request.query, k + ranked.length)) {
     if (topped.length >= k) break;
     // Held to the ranker's rules: searchable, eligible, and in stock when asked.
-    if (seen.has(id) || !index.products.has(id) || (eligible && !eligible(id))) continue;
-    if (request.hideOutOfStock && !index.products.isProductAvailable(id)) continue;
+    if (seen.has(id) || (eligible && !eligible(id))) continue;
+    const { indexed, available } = index.searchable(id);
+    if (!indexed || (request.hideOutOfStock && !available)) continue;
     seen.add(id);
     topped.push(id);
   }
-  if (cacheable) index.rememberRanking(key, topped);
+  if (cacheable) cache.set(key, topped);
   return topped;
 }
 
@@ -146,8 +147,7 @@ export async function quickView(
   const merchant = store.merchant(task.merchantId);
   if (!merchant) return { ok: false, code: "merchant_not_found", message: `no merchant ${task.merchantId}` };
   const { request } = task;
-  const { index, complete } = searchIndexForRequest(store, merchant.id, deps.buildBudgetMs ?? REQUEST_BUILD_BUDGET_MS);
-  index.refreshPopularity(store);
+  const index = store.searchIndex.view(merchant.id);
   const catalog = merchantCatalog(store, merchant.id);
   const market = marketForCountry(catalog.markets(), request.countryCode);
 
@@ -161,7 +161,7 @@ export async function quickView(
 
   const excludedCollections = new Set(request.excludeCollections.map((entry) => entry.collectionId));
   const collections = [];
-  for (const id of index.collections.search(request.query, COLLECTION_SUGGESTIONS + excludedCollections.size)) {
+  for (const id of collectionIndexOf(store, merchant.id).search(request.query, COLLECTION_SUGGESTIONS + excludedCollections.size)) {
     if (collections.length >= COLLECTION_SUGGESTIONS || excludedCollections.has(id)) continue;
     const collection = catalog.collection(id);
     if (collection) collections.push(toCollectionSuggestion(collection, merchant.domain));
@@ -173,6 +173,5 @@ export async function quickView(
     status: 200,
     errorMessage: null,
   };
-  const bytes = jsonBytes(body, request.pretty);
-  return complete ? { ok: true, body: bytes } : { ok: true, body: bytes, warming: SEARCH_WARMING };
+  return { ok: true, body: jsonBytes(body, request.pretty) };
 }

@@ -21,6 +21,12 @@ export const ASK_AGAIN_MS = 3_600_000;
 
 export type RankedList = { kind: "trending" } | { kind: "top_sellers"; days: number; collectionId: number | null };
 
+/** The shop's top sellers over the default window: what search popularity follows. */
+export const DEFAULT_TOP_SELLERS: RankedList = { kind: "top_sellers", days: DEFAULT_WINDOW_DAYS, collectionId: null };
+
+/** Told, in the transaction that replaces it, how the shop's default-window top sellers change (product ids in rank order). */
+export type TopSellersChanged = (merchant: MerchantId, previous: Float64Array, next: Float64Array) => void;
+
 /** What a merchant's stored lists were computed from. */
 export interface RankingState {
   /** The day (dayNumber) every window ends with. */
@@ -70,7 +76,10 @@ export class RankedLists {
   /** When this thread last asked for each window, by merchant and days. */
   private readonly asked = new Map<string, number>();
 
-  constructor(root: RootDatabase) {
+  constructor(
+    root: RootDatabase,
+    private readonly topSellersChanged: TopSellersChanged,
+  ) {
     const structured = { encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") } as const;
     this.chunks = root.openDB<Uint8Array, Key>({ name: "ranked_list_chunks", encoding: "binary" });
     this.states = root.openDB<RankingState, MerchantId>({ name: "ranking_states", ...structured });
@@ -119,6 +128,7 @@ export class RankedLists {
    * (a new order moves few ranks). True when any list changed.
    */
   replaceAll(merchant: MerchantId, lists: readonly ListIds[], state: RankingState): boolean {
+    const previous = Float64Array.from(this.read(merchant, DEFAULT_TOP_SELLERS));
     const wanted = new Map(lists.map(({ list, ids }) => [listName(list), ids]));
     const gone = [...this.chunks.getKeys(merchantRange(merchant))].filter((key) => {
       const [, name, index] = key as [MerchantId, string, number];
@@ -138,6 +148,7 @@ export class RankedLists {
       }
     }
     this.states.put(merchant, state);
+    this.topSellersChanged(merchant, previous, wanted.get(listName(DEFAULT_TOP_SELLERS)) ?? new Float64Array(0));
     return changed;
   }
 
@@ -158,7 +169,9 @@ export class RankedLists {
 
   /** Removes every list and the state of a merchant (not its requests), in the caller's transaction. */
   clear(merchant: MerchantId): void {
+    const previous = Float64Array.from(this.read(merchant, DEFAULT_TOP_SELLERS));
     for (const key of this.chunks.getKeys(merchantRange(merchant))) this.chunks.remove(key);
     this.states.remove(merchant);
+    this.topSellersChanged(merchant, previous, new Float64Array(0));
   }
 }

@@ -128,6 +128,11 @@ interface Refresh {
   toRead: { units: DailyUnits; day: number }[];
 }
 
+/** Lists computed before the merchant's first sale or add: empty whatever has come since. */
+function computedFromNothing(state: RankingState): boolean {
+  return state.sales === 0 && state.adds === 0;
+}
+
 export class RankingWriter {
   private readonly counts = new Map<MerchantId, MerchantCounts>();
   private readonly refreshes = new Map<MerchantId, Refresh>();
@@ -145,7 +150,10 @@ export class RankingWriter {
   /**
    * Whether the merchant's lists are due at `now`: none stored yet, a refresh
    * under way, a new day (the windows moved), a different set of windows asked
-   * for, or counts or collections that changed and lists older than `refreshMs`.
+   * for, or counts or collections that changed and lists older than `refreshMs`
+   * — at once when the stored lists were computed before the shop's first
+   * sale or add, so a shop's first orders (an import, the demo's seed) show
+   * in its top sellers and trending within a look, not an interval later.
    */
   due(merchant: MerchantId, now: number, refreshMs: number): boolean {
     if (this.refreshes.has(merchant)) return true;
@@ -156,7 +164,14 @@ export class RankingWriter {
       state.sales !== this.sources.dailySales.versionOf(merchant) ||
       state.adds !== this.sources.dailyAdds.versionOf(merchant) ||
       state.collections !== this.sources.collectionsVersion(merchant);
-    return changed && now - state.computedAt >= refreshMs;
+    return changed && (computedFromNothing(state) || now - state.computedAt >= refreshMs);
+  }
+
+  /** Whether the merchant has sales or adds and no lists computed from any yet (none stored, or stored before the first). */
+  awaitingFirst(merchant: MerchantId): boolean {
+    const state = this.lists.state(merchant);
+    const counted = this.sources.dailySales.versionOf(merchant) > 0 || this.sources.dailyAdds.versionOf(merchant) > 0;
+    return counted && (state === undefined || computedFromNothing(state));
   }
 
   /**

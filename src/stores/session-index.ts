@@ -1,10 +1,14 @@
 // viewed-related's session index: every session's views and, per product, how
 // many sessions viewed it and which did most recently, as session kNN reads
-// them (src/core/recs/session-knn.ts). The applier thread writes it with the
-// histories, in the transaction that moves the event watermark (Store's
-// writeDerived), so each view is in it exactly once, also across a crash, and
-// prunes it in the background (prune). Workers read it in place
-// (SessionIndexReader).
+// them (src/core/recs/session-knn.ts). The applier thread writes it behind the
+// histories (follow): it reads the log from the index's own watermark, which
+// moves in the same transaction as what it applies, so each view is in it
+// exactly once, also across a crash. It follows at once when the log is quiet
+// and at most every few seconds under load, so a session's views of those
+// seconds are one write of it, not one each: most of the index's cost is the
+// rewrite of a session per batch. A query's own session comes from its
+// history, so only the neighbours it finds lag. The applier prunes it in the
+// background (prune). Workers read it in place (SessionIndexReader).
 //
 // Sessions are numbered by arrival (a new uuid takes the head's next number),
 // so a larger number is a more recent session, as the query's recency fade
@@ -32,7 +36,7 @@ import {
   sessionViews,
   type IndexHead,
 } from "../core/recs/session-index-codec.js";
-import { DEFAULT_SESSION_KNN, type SessionSource } from "../core/recs/session-knn.js";
+import type { SessionSource } from "../core/recs/session-knn.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { retentionCutoff, type Retention } from "./retention.js";
@@ -42,8 +46,9 @@ import { SessionIndexReader } from "./session-index-reader.js";
  * Sessions kept per item: a query samples the most recent sessions sharing any
  * of its items, at most its sampleSize of each item's, so keeping that many
  * answers exactly as keeping all would (the idf weight reads exact counts).
+ * The largest sample a shop's tuning may choose.
  */
-export const SESSIONS_KEPT_PER_ITEM = DEFAULT_SESSION_KNN.sampleSize;
+export const SESSIONS_KEPT_PER_ITEM = 1_000;
 /**
  * Views indexed per session; later ones are left out. A session's value is
  * rewritten with each batch of its views, and one that views over a hundred
@@ -70,6 +75,12 @@ export interface SessionTables {
   itemHeads: Database<Uint8Array, Key>;
 }
 
+/** Where the index reads: the event log, and how far the applier has applied it to the histories. */
+export interface AppliedEventLog {
+  eventsSince(merchant: MerchantId, after: number): Iterable<{ sequence: number; event: BehaviourEvent }>;
+  derivedSequence(merchant: MerchantId): number;
+}
+
 /** A session a batch of events touches. */
 interface Touched {
   uuid: string;
@@ -84,6 +95,8 @@ interface Touched {
 export class SessionIndex {
   private readonly tables: SessionTables;
   private readonly reader: SessionIndexReader;
+  /** merchant → the last event sequence the index has taken in (its watermark). */
+  private readonly watermarks: Database<number, MerchantId>;
 
   constructor(root: RootDatabase) {
     const binary = { encoding: "binary" } as const;
@@ -99,6 +112,44 @@ export class SessionIndex {
       itemHeads: root.openDB<Uint8Array, Key>({ name: "session_index_item_heads", ...binary }),
     };
     this.reader = new SessionIndexReader(this.tables);
+    this.watermarks = root.openDB<number, MerchantId>({
+      name: "session_index_through",
+      encoding: "msgpack",
+      sharedStructuresKey: Symbol.for("structures"),
+    });
+  }
+
+  /** The last event sequence the merchant's index has taken in (0: none). */
+  through(merchant: MerchantId): number {
+    return this.watermarks.get(merchant) ?? 0;
+  }
+
+  /**
+   * Takes in up to `maxEvents` of the events the log has applied after the
+   * index's watermark, in the caller's write transaction, and moves the
+   * watermark past them. Returns true once the index has caught up.
+   */
+  follow(merchant: MerchantId, log: AppliedEventLog, maxEvents: number): boolean {
+    const after = this.through(merchant);
+    const applied = log.derivedSequence(merchant);
+    if (after >= applied) return true;
+    const events: BehaviourEvent[] = [];
+    let through = after;
+    let full = false;
+    for (const { sequence, event } of log.eventsSince(merchant, after)) {
+      if (sequence > applied) break;
+      if (events.length === maxEvents) {
+        full = true;
+        break;
+      }
+      events.push(event);
+      through = sequence;
+    }
+    this.apply(merchant, events);
+    // Sequence numbers a failed log commit took stay unused: past the last event, the index is at the watermark.
+    const reached = full ? through : applied;
+    this.watermarks.put(merchant, reached);
+    return reached >= applied;
   }
 
   /** The merchant's index as a whole (undefined: nothing indexed yet). */
@@ -120,7 +171,8 @@ export class SessionIndex {
 
   /**
    * Takes in a batch of events in log order, in the caller's write
-   * transaction: views with a uuid, the rest passes by. Each session and item
+   * transaction (follow, which also moves the watermark; tests): views with a
+   * uuid, the rest passes by. Each session and item
    * the batch touches is read and written once, and what is stored is the
    * same however the log is cut into batches.
    */
@@ -181,10 +233,19 @@ export class SessionIndex {
     return pruned.size;
   }
 
+  /** The views of the merchant's `limit` most recent sessions, oldest first (what its tuning learns from). */
+  recentSessions(merchant: MerchantId, limit: number): Float64Array[] {
+    const { start, end } = merchantRange(merchant);
+    // A reverse range runs from its higher bound.
+    const newestFirst = this.tables.sessions.getRange({ start: end, end: start, reverse: true, limit });
+    return [...newestFirst.map(({ value }) => sessionViews(value))].reverse();
+  }
+
   /** Removes the merchant's index, in the caller's write transaction. */
   clear(merchant: MerchantId): void {
     const { heads, ...keyed } = this.tables;
     heads.remove(merchant);
+    this.watermarks.remove(merchant);
     for (const db of Object.values(keyed) as Database<unknown, Key>[]) {
       for (const key of [...db.getKeys(merchantRange(merchant))]) db.remove(key);
     }

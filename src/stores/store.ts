@@ -20,18 +20,21 @@ import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import { customerCounters } from "../core/customer-counters.js";
 import type { RateLimits } from "../core/rate-limit.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
+import { CustomerCountersBuild } from "./customer-counters-build.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
 import { EventHistories, type HistoryWalk } from "./event-histories.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 import { ProductRenderStore } from "./product-render.js";
 import { StarterVectors } from "./starter-vectors.js";
-import { RankedLists } from "./ranked-lists.js";
+import { DEFAULT_TOP_SELLERS, RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { RecentMap } from "./recent-map.js";
 import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type Retention, type SessionPairDay } from "./retention.js";
+import { SearchIndexStore } from "./search-index.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
+import { ViewedRelatedTunings } from "./viewed-related-tuning.js";
 import { SimilarStore } from "./similar.js";
 import type {
   BehaviourEvent,
@@ -87,18 +90,6 @@ function derivedKey(merchant: MerchantId): string {
 }
 
 export type ProductsChanged = (merchant: MerchantId, productIds: number[]) => void;
-
-/** One entry of a merchant's catalogue change log: which product or collection changed. */
-export interface CatalogueChange {
-  kind: "product" | "collection";
-  id: number;
-}
-
-/**
- * Entries kept in a merchant's catalogue change log. A reader that fell further
- * behind than this (or finds more changes than it cares to patch) rebuilds.
- */
-export const CATALOGUE_LOG_KEEP = 100_000;
 
 /** The kinds of record a merchant has, as the admin API names them. */
 export type RecordKind = "products" | "collections" | "customers" | "orders" | "markets";
@@ -164,6 +155,8 @@ export class Store {
   readonly similar: SimilarStore;
   /** Each product's eligibility record and JSON, and markets' prices of it: what lists read instead of products. */
   readonly productRender: ProductRenderStore;
+  /** Quick-view search's index: catalogue writes keep it, the stored top sellers its popularity. */
+  readonly searchIndex: SearchIndexStore;
   /** Each product's starter vector: similar lists before a trained model exists. */
   readonly starterVectors: StarterVectors;
   /** The shop-wide rankings, as stored lists every thread reads. */
@@ -172,12 +165,12 @@ export class Store {
   readonly rankingWriter: RankingWriter;
   /** viewed-related's sessions and, per product, their recent viewers: the applier writes it with the histories. */
   readonly sessionIndex: SessionIndex;
+  /** Each shop's tuned viewed-related settings. */
+  readonly viewedRelatedTuning: ViewedRelatedTunings;
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   private readonly derived: DerivedBuilds;
   private readonly productListeners: ProductsChanged[] = [];
-  /** [merchant, sequence] → the product or collection that changed: lets search indexes patch themselves. */
-  private readonly catalogueChanges: Database<CatalogueChange, Key>;
 
   /** Event-log sequence counters ("event_sequence:<merchant>"), in the log's environment. */
   private readonly logMeta: Database<unknown, string>;
@@ -228,10 +221,16 @@ export class Store {
     this.coListVersions = db("copurchase_list_versions");
     this.staleLists = db("copurchase_stale_lists");
     this.similar = new SimilarStore(root, (merchant) => this.bump(merchant, "similar"));
-    this.catalogueChanges = db("catalogue_changes");
     this.productRender = new ProductRenderStore(root, this);
+    const searchSource = {
+      product: (merchant: MerchantId, id: number) => this.product(merchant, id),
+      productIdsAfter: (merchant: MerchantId, after: number | null, limit: number) => this.productIdsAfter(merchant, after, limit),
+      collectionsOf: (merchant: MerchantId) => this.collectionsOf(merchant),
+      topSellers: (merchant: MerchantId) => this.rankings.read(merchant, DEFAULT_TOP_SELLERS),
+    };
+    this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => this.bump(merchant, "catalogue"));
     this.starterVectors = new StarterVectors(root, this);
-    this.rankings = new RankedLists(root);
+    this.rankings = new RankedLists(root, (merchant, previous, next) => this.searchIndex.followTopSellers(merchant, previous, next));
     const rankingSources = {
       dailySales: this.dailySales,
       dailyAdds: this.dailyAdds,
@@ -241,11 +240,22 @@ export class Store {
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => this.bump(merchant, "rankings"));
     this.sessionIndex = new SessionIndex(root);
     this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this);
+    this.viewedRelatedTuning = new ViewedRelatedTunings(root);
+    const customerCountersBuild = new CustomerCountersBuild({
+      customerIdsAfter: (merchant, after, limit) => this.idsAfter("customers", merchant, after, limit),
+      recountCustomers: (merchant, ids) => {
+        const changed = this.recountCustomers(merchant, ids);
+        if (changed) this.bump(merchant, "customers");
+        return changed;
+      },
+    });
     this.derived = new DerivedBuilds(this.meta, [
       this.productRender,
       this.rankingWriter.build,
       this.starterVectors,
       this.sessionIndexBuild,
+      customerCountersBuild,
+      this.searchIndex,
     ]);
   }
 
@@ -563,15 +573,9 @@ export class Store {
     await this.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
       for (const { value } of items) this.starterVectors.write(merchant, value.product);
-      this.productRender.writeProducts(
-        merchant,
-        items.map(({ value }) => value.product),
-      );
-      this.logCatalogueChanges(
-        merchant,
-        "product",
-        items.map(({ value }) => value.product.id),
-      );
+      const products = items.map(({ value }) => value.product);
+      this.productRender.writeProducts(merchant, products);
+      this.searchIndex.writeProducts(merchant, products);
       this.bump(merchant, "catalogue");
     });
     this.productsChanged(
@@ -588,8 +592,8 @@ export class Store {
       this.unindexProduct(merchant, old);
       this.products.remove([merchant, id]);
       this.productRender.removeProduct(merchant, id);
+      this.searchIndex.removeProduct(merchant, id);
       this.starterVectors.remove(merchant, id);
-      this.logCatalogueChanges(merchant, "product", [id]);
       this.bump(merchant, "catalogue");
       return true;
     });
@@ -600,10 +604,9 @@ export class Store {
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
     await this.root.childTransaction(() => {
       for (const { value } of items) this.collections.put([merchant, value.id], value);
-      this.logCatalogueChanges(
+      this.searchIndex.writeCollections(
         merchant,
-        "collection",
-        items.map(({ value }) => value.id),
+        items.map(({ value }) => value),
       );
       this.bump(merchant, "catalogue");
       this.bump(merchant, "collections");
@@ -614,7 +617,7 @@ export class Store {
     return this.root.childTransaction(() => {
       if (!this.collections.get([merchant, id])) return false;
       this.collections.remove([merchant, id]);
-      this.logCatalogueChanges(merchant, "collection", [id]);
+      this.searchIndex.removeCollection(merchant, id);
       this.bump(merchant, "catalogue");
       this.bump(merchant, "collections");
       return true;
@@ -807,6 +810,7 @@ export class Store {
     await this.root.transaction(() => {
       // Everything behind the watermark, so events the service logged and has not applied yet keep their order.
       this.deriveInTransaction(merchant, Number.POSITIVE_INFINITY);
+      if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.follow(merchant, this, Number.POSITIVE_INFINITY);
       // Every list the carts left stale, also those an interrupted service left.
       this.coCounts.foldCarts(merchant);
       const stale = this.staleListProducts(merchant);
@@ -872,8 +876,8 @@ export class Store {
 
   /**
    * Applies the oldest logged events not yet applied — at most `maxEvents` —
-   * to each session's and customer's history, the session index and the
-   * add-to-cart day counts, logs their carts for the bought-together model,
+   * to each session's and customer's history and the add-to-cart day counts
+   * (the session index follows on its own: followSessionIndexSync), logs their carts for the bought-together model,
    * marks the lists those carts change as stale and moves the merchant's
    * derived watermark past them, in one transaction: each event is applied
    * exactly once, also after a crash between the two commits. Returns how
@@ -922,6 +926,16 @@ export class Store {
     return { applied: events.length, cartProducts };
   }
 
+  /** Whether viewed-related's session index has events of the log to take in (a data dir building it: no, the build takes them). */
+  sessionIndexBehind(merchant: MerchantId): boolean {
+    return this.derived.isBuilt(this.sessionIndexBuild, merchant) && this.sessionIndex.through(merchant) < this.derivedSequence(merchant);
+  }
+
+  /** Takes up to `maxEvents` applied events into the session index in one transaction; true once it has caught up. */
+  followSessionIndexSync(merchant: MerchantId, maxEvents: number): boolean {
+    return this.root.transactionSync(() => this.sessionIndex.follow(merchant, this, maxEvents));
+  }
+
   /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
   pruneSessionsSync(merchant: MerchantId, retention: Retention, now: number, limit: number): number {
     return this.root.transactionSync(() => this.sessionIndex.prune(merchant, retention, now, limit));
@@ -935,7 +949,8 @@ export class Store {
    * events from its own counter, which this leaves alone.
    */
   pruneEventLogSync(merchant: MerchantId, before: number, limit: number): number {
-    const applied = this.derivedSequence(merchant);
+    // What the histories and the session index have both taken in.
+    const applied = Math.min(this.derivedSequence(merchant), this.sessionIndex.through(merchant));
     return this.logRoot.transactionSync(() => {
       const oneByOne = pruneLoggedOneByOne(this.eventsOneByOne, merchant, before, applied, limit);
       return oneByOne + pruneEventRecords(this.eventRecords, merchant, before, applied, limit - oneByOne);
@@ -1004,8 +1019,6 @@ export class Store {
       if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
     }
     for (const { key, appended } of touched.values()) this.histories.append(key, appended);
-    // A data dir that lacks the index gets it from the log first (SessionIndexBuild), up to the watermark.
-    if (this.derived.isBuilt(this.sessionIndexBuild, merchant)) this.sessionIndex.apply(merchant, events);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.coCounts.addCarts(merchant, through, carts);
@@ -1088,38 +1101,6 @@ export class Store {
       if (variant.sku !== "" && this.skus.get([merchant, variant.sku]) === variant.id) {
         this.skus.remove([merchant, variant.sku]);
       }
-    }
-  }
-
-  /** The latest catalogue change log sequence number of a merchant (0: none yet). */
-  catalogueSequence(merchant: MerchantId): number {
-    return (this.meta.get(`catalogue_sequence:${merchant}`) as number | undefined) ?? 0;
-  }
-
-  /**
-   * Catalogue changes after sequence `after`, oldest first, or null when some
-   * of them were already dropped from the log (the reader must rebuild).
-   */
-  catalogueChangesSince(merchant: MerchantId, after: number): { sequence: number; change: CatalogueChange }[] | null {
-    const latest = this.catalogueSequence(merchant);
-    if (after < latest - CATALOGUE_LOG_KEEP) return null;
-    const found: { sequence: number; change: CatalogueChange }[] = [];
-    for (const { key, value } of this.catalogueChanges.getRange({ start: [merchant, after + 1], end: [merchant, latest + 1] })) {
-      found.push({ sequence: key[1] as number, change: value });
-    }
-    return found;
-  }
-
-  /** Appends to the change log in the caller's transaction and drops what is older than the log keeps. */
-  private logCatalogueChanges(merchant: MerchantId, kind: CatalogueChange["kind"], ids: number[]): void {
-    const counterKey = `catalogue_sequence:${merchant}`;
-    let sequence = (this.meta.get(counterKey) as number | undefined) ?? 0;
-    for (const id of ids) this.catalogueChanges.put([merchant, ++sequence], { kind, id });
-    this.meta.put(counterKey, sequence);
-    const keepFrom = sequence - CATALOGUE_LOG_KEEP + 1;
-    if (keepFrom > 1) {
-      for (const key of this.catalogueChanges.getKeys({ start: [merchant, 0], end: [merchant, keepFrom] }))
-        this.catalogueChanges.remove(key);
     }
   }
 

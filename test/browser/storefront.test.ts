@@ -31,6 +31,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: apt-get install -y chromium (or set AISLE_CHROMIUM)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   [t, browser] = await Promise.all([startTestService({ demo: true }), chromium.launch({ executablePath: CHROMIUM, args: FLAGS })]);
+  // As a storefront's traffic would: once the service says it answers in full (the demo's first rankings stored).
+  await eventually(async () => expect((await fetch(`${t.base}/readyz`)).status).toBe(200), 60_000);
 });
 afterAll(async () => {
   await browser?.close();

@@ -5,8 +5,8 @@ import { open, type RootDatabase } from "lmdb";
 import { join } from "node:path";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { DerivedBuilds } from "../../src/stores/derived-builds.js";
-import { SessionIndexBuild, type AppliedEventLog } from "../../src/stores/session-index-build.js";
-import { SessionIndex } from "../../src/stores/session-index.js";
+import { SessionIndexBuild } from "../../src/stores/session-index-build.js";
+import { SessionIndex, type AppliedEventLog } from "../../src/stores/session-index.js";
 
 /** The tables the index keeps per merchant (the heads table is keyed by the merchant alone). */
 export const KEYED_TABLES = ["session_index_numbers", "session_index_sessions", "session_index_item_tails", "session_index_item_heads"];

@@ -73,7 +73,7 @@ export function referenceQuery(
     });
     if (nearest === Number.POSITIVE_INFINITY) continue;
     let vote = similarity.get(session)! / nearest;
-    if (config.recencyScale > 0) vote *= Math.exp(-(newest - session) / config.recencyScale);
+    if (config.recencyFade > 0) vote *= Math.exp(-(newest - session) / (config.recencyFade * sessions.length));
     const voted = new Set<number>();
     list.forEach((item, i) => {
       if (voted.has(item) || (!config.remind && steps.has(item))) return;

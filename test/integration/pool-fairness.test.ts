@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOptionsFrom, staticSelectionFrom, type StaticProductsTask } from "../../src/core/products/query.js";
 import { PoolSaturatedError } from "../../src/pool/protocol.js";
 import { product } from "../helpers/fixtures.js";
-import { createTestMerchant, eventually, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 const MAX_QUEUE = 16;
 let t: TestService;
@@ -16,8 +16,7 @@ beforeAll(async () => {
     await createTestMerchant(t, shop);
     await postJson(t, `/admin/v1/merchants/${shop}/products`, [product(1), product(2), product(3)]);
   }
-  // Warm-up steps and similar-products refreshes done: only this test's tasks reach the worker.
-  await eventually(async () => expect((await fetch(`${t.base}/readyz`)).status).toBe(200));
+  // Similar-products refreshes done: only this test's tasks reach the worker.
   await t.service.similar.idle();
 });
 afterAll(() => t.stop());

@@ -60,11 +60,14 @@ describe("retention in the store", () => {
     await store.close();
   });
 
-  it("never prunes an event the applier has not applied", async () => {
+  it("never prunes an event the applier has not applied, to the histories and to the session index", async () => {
     const store = await storeWithMerchant(tempDir());
     await store.logEvents([["shop", [view("late", 1, NOW - 120 * DAY_MS)]]]).durable;
     expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
     expect(store.deriveEventsSync("shop", 100).applied).toBe(1);
+    // Applied to the histories, not yet taken into the session index: kept for it.
+    expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
+    expect(store.followSessionIndexSync("shop", 100)).toBe(true);
     expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(1);
     expect([...store.eventsSince("shop", 0)]).toEqual([]);
     // The history it made goes with a walk.

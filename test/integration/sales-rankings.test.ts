@@ -135,6 +135,22 @@ describe("stored rankings (real LMDB)", () => {
     await store.close();
   });
 
+  it("is due at once when the stored lists were computed before the shop's first sale or add", async () => {
+    const store = await storeWithMerchant(tempDir());
+    const writer = store.rankingWriter;
+    writer.refreshSync("shop", NOW);
+    expect(stored(store, shopTop(90))).toEqual([]);
+    expect(writer.due("shop", NOW + 1_000, 30_000)).toBe(false);
+    await store.upsertOrders("shop", [order(NOW, [[5, 1]])]);
+    expect(writer.due("shop", NOW + 1_000, 30_000)).toBe(true);
+    writer.refreshSync("shop", NOW + 1_000);
+    expect(stored(store, shopTop(90))).toEqual([5]);
+    // From then on, the interval holds.
+    await store.upsertOrders("shop", [order(NOW, [[6, 1]])]);
+    expect(writer.due("shop", NOW + 2_000, 30_000)).toBe(false);
+    await store.close();
+  });
+
   it("is due when counts or collections changed and the interval has passed, and at once for a window asked for", async () => {
     const store = await shopWithSales();
     const writer = store.rankingWriter;

@@ -1,28 +1,24 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
-import { createMerchant } from "../../src/ingest/merchants.js";
-import { MerchantSearchIndex, searchIndexOf, warmSearchIndex } from "../../src/search/merchant-index.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
+import { rebuildSearchIndex, searchIndexDump } from "../helpers/search-index.js";
+import { storedMerchant } from "../helpers/store.js";
+import { tempDirs } from "../helpers/temp-dirs.js";
 
-let dir: string;
+const tempDir = tempDirs("aisle-search-index-");
 let store: Store;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "aisle-search-index-"));
-  store = Store.open(dir);
-  await createMerchant(store, { id: "shop", name: "Shop", domain: "shop.example.com" });
-  await createMerchant(store, { id: "other", name: "Other", domain: "other.example.com" });
+  store = Store.open(tempDir());
+  await store.createMerchant(storedMerchant("shop"));
+  await store.createMerchant(storedMerchant("other"));
 });
 
 afterEach(async () => {
   await store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A deterministic stream of numbers in [0, 1). */
@@ -61,47 +57,19 @@ function title(next: () => number): string {
   return Array.from({ length }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]!).join(" ");
 }
 
-function ranking(index: MerchantSearchIndex, query: string): number[] {
-  return rankProducts(index.products, planQuery(index.products, query), { k: 50, outOfStock: "last" });
+function ranking(merchant: string, query: string): number[] {
+  const index = store.searchIndex.view(merchant);
+  return rankProducts(index, planQuery(index, query), { k: 50, outOfStock: "last" });
 }
 
-describe("catalogue change log", () => {
-  it("records every product and collection upsert and delete of a merchant, in order, apart from other merchants", async () => {
-    expect(store.catalogueSequence("shop")).toBe(0);
-    await ingest(store, "shop", "products", [product(1), product(2)]);
-    await ingest(store, "other", "products", [product(1)]);
-    await ingest(store, "shop", "collections", [{ id: 7, title: "Mugs", product_ids: [1] }]);
-    await store.deleteProduct("shop", 2);
-    await store.deleteCollection("shop", 7);
-    await ingest(store, "shop", "customers", [{ id: 5, email: "a@example.com" }]);
-    expect(store.catalogueChangesSince("shop", 0)).toEqual([
-      { sequence: 1, change: { kind: "product", id: 1 } },
-      { sequence: 2, change: { kind: "product", id: 2 } },
-      { sequence: 3, change: { kind: "collection", id: 7 } },
-      { sequence: 4, change: { kind: "product", id: 2 } },
-      { sequence: 5, change: { kind: "collection", id: 7 } },
-    ]);
-    expect(store.catalogueChangesSince("shop", 3)?.map((entry) => entry.sequence)).toEqual([4, 5]);
-    expect(store.catalogueChangesSince("shop", 5)).toEqual([]);
-    expect(store.catalogueSequence("other")).toBe(1);
-  });
-
-  it("writes nothing to the log when a batch is invalid", async () => {
-    await expect(ingest(store, "shop", "products", [product(1), { id: 2 }])).rejects.toThrow();
-    expect(store.catalogueSequence("shop")).toBe(0);
-    expect(store.catalogueChangesSince("shop", 0)).toEqual([]);
-  });
-});
-
-describe("merchant search index", () => {
-  it("patches itself from the change log, ranking exactly as a fresh build does", async () => {
+describe("stored search index", () => {
+  it("is patched by every catalogue write, ranking exactly as a fresh build does", async () => {
     const next = random(42);
     const products = Array.from({ length: 80 }, (_, i) =>
       product(i + 1, { title: title(next), variants: [variant({ id: 1000 + i, sku: `S-${i}` })] }),
     );
     await ingest(store, "shop", "products", products);
-    const index = searchIndexOf(store, "shop");
-    expect(index.products.size).toBe(80);
+    expect(store.searchIndex.view("shop").size).toBe(80);
 
     for (let step = 0; step < 60; step++) {
       const id = 1 + Math.floor(next() * 100);
@@ -117,42 +85,29 @@ describe("merchant search index", () => {
           product(id, { title: title(next), variants: [variant({ id: 5000 + id, sku: `T-${step}` })] }),
         ]);
     }
-    const patched = searchIndexOf(store, "shop");
-    // The same object: patched in place, not rebuilt.
-    expect(patched).toBe(index);
-    patched.products.refreshPriorsIfDrifted(true);
-    const fresh = MerchantSearchIndex.build(store, "shop");
-    expect(patched.products.size).toBe(fresh.products.size);
-    for (const query of ["drill", "cordless dr", "18 in steel", "lantren ", "brass lantern kit", "copperpipe", "t-7", "s-3", "hose"]) {
-      expect(ranking(patched, query), query).toEqual(ranking(fresh, query));
-    }
+    const queries = ["drill", "cordless dr", "18 in steel", "lantren ", "brass lantern kit", "copperpipe", "t-7", "s-3", "hose"];
+    const patched = queries.map((query) => ranking("shop", query));
+    const patchedIndex = searchIndexDump(store, "shop");
+    await rebuildSearchIndex(store, "shop");
+    expect(searchIndexDump(store, "shop")).toEqual(patchedIndex);
+    queries.forEach((query, i) => expect(patched[i], query).toEqual(ranking("shop", query)));
   });
 
-  it("rebuilds instead of patching when more changed than is worth patching", async () => {
-    await ingest(store, "shop", "products", [product(1, { title: "Brass Lantern" })]);
-    const index = searchIndexOf(store, "shop");
-    await ingest(
-      store,
-      "shop",
-      "products",
-      Array.from({ length: 1_200 }, (_, i) => product(100 + i, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })),
-    );
-    const after = searchIndexOf(store, "shop");
-    expect(after).not.toBe(index);
-    expect(after.products.size).toBe(1_201);
-  });
-
-  it("warms up a slice at a time; what changes between slices ends up indexed as in a fresh build", async () => {
+  it("is rebuilt a slice at a time; what changes between slices ends up indexed as in a fresh build", async () => {
     const next = random(7);
     const products = Array.from({ length: 1_500 }, (_, i) =>
       product(i + 1, { title: title(next), variants: [variant({ id: 10_000 + i, sku: `W-${i}` })] }),
     );
     await ingest(store, "shop", "products", products);
     await ingest(store, "other", "products", [product(1, { title: "Copper Pipe" })]);
+    const other = searchIndexDump(store, "other");
 
-    // No time to spare: one slice per step.
-    expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: false, buildSeconds: null });
-    // Changes behind the first slice and ahead of it.
+    const build = store.searchIndex;
+    await store.atomically(() => build.clear("shop"));
+    // The ranks' slice and the first products' (a few hundred at most), then changes behind it and ahead of it, then the rest.
+    let cursor = await store.atomically(() => build.buildSlice("shop", null));
+    cursor = await store.atomically(() => build.buildSlice("shop", cursor));
+    expect(cursor).toBeLessThan(1_000);
     await store.deleteProduct("shop", 3);
     await ingest(store, "shop", "products", [
       product(5, { title: "Brass Lantern Kit" }),
@@ -160,40 +115,23 @@ describe("merchant search index", () => {
       product(2_000, { title: "Cordless Drill Case" }),
     ]);
     await store.deleteProduct("shop", 1_300);
-    let steps = 1;
-    let step;
-    do {
-      step = warmSearchIndex(store, "shop", 0);
-      steps++;
-    } while (!step.done);
-    // 1,499 products, a slice per step.
-    expect(steps).toBeGreaterThan(3);
-    expect(step.buildSeconds).toBeGreaterThan(0);
-    // Later steps find the index complete; shoppers' tasks use that same index.
-    expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
-    const warmed = searchIndexOf(store, "shop");
-    expect(searchIndexOf(store, "shop")).toBe(warmed);
-
-    warmed.products.refreshPriorsIfDrifted(true);
-    const fresh = MerchantSearchIndex.build(store, "shop");
-    expect(warmed.products.size).toBe(1_499);
-    expect(warmed.products.has(3)).toBe(false);
-    expect(warmed.products.has(1_300)).toBe(false);
-    for (const query of ["brass lantern", "garden hose reel", "cordless drill case", "drill", "18 in steel", "w-7", "copper pipe"]) {
-      expect(ranking(warmed, query), query).toEqual(ranking(fresh, query));
+    let slices = 2;
+    while (cursor !== null) {
+      cursor = await store.atomically(() => build.buildSlice("shop", cursor));
+      slices++;
     }
-  });
-
-  it("finishes a warm-up under way when a shopper's search needs the index first", async () => {
-    await ingest(
-      store,
-      "shop",
-      "products",
-      Array.from({ length: 1_100 }, (_, i) => product(i + 1, { title: `Garden Hose ${i}`, variants: [variant({ id: 10_000 + i })] })),
-    );
-    expect(warmSearchIndex(store, "shop", 0).done).toBe(false);
-    expect(searchIndexOf(store, "shop").products.size).toBe(1_100);
-    expect(warmSearchIndex(store, "shop", 0)).toEqual({ done: true, buildSeconds: null });
+    expect(slices).toBeGreaterThan(2);
+    const built = searchIndexDump(store, "shop");
+    expect(built.size).toBe(1_499);
+    expect(built.docs[3]).toBeUndefined();
+    expect(built.docs[1_300]).toBeUndefined();
+    const queries = ["brass lantern", "garden hose reel", "cordless drill case", "drill", "18 in steel", "w-7", "copper pipe"];
+    const rankings = queries.map((query) => ranking("shop", query));
+    await rebuildSearchIndex(store, "shop");
+    expect(searchIndexDump(store, "shop")).toEqual(built);
+    queries.forEach((query, i) => expect(rankings[i], query).toEqual(ranking("shop", query)));
+    // Another merchant's index is untouched.
+    expect(searchIndexDump(store, "other")).toEqual(other);
   });
 
   it("takes sales popularity from the stored top sellers, again whenever a refresh changed them", async () => {
@@ -208,13 +146,10 @@ describe("merchant search index", () => {
         cancelled_at: null,
       },
     ]);
-    const index = MerchantSearchIndex.build(store, "shop");
-    const popularity = (id: number) => index.products.popularity(index.products.columns().products.indexOf(id));
+    const popularity = (id: number) => store.searchIndex.view("shop").popularity(id);
     // No refresh has stored the rankings yet: no popularity.
-    index.refreshPopularity(store);
     expect(popularity(2)).toBe(0);
     store.rankingWriter.refreshSync("shop", Date.now());
-    index.refreshPopularity(store);
     expect(popularity(2)).toBe(1);
     expect(popularity(1)).toBe(0);
     await ingest(store, "shop", "orders", [
@@ -227,7 +162,6 @@ describe("merchant search index", () => {
       },
     ]);
     store.rankingWriter.refreshSync("shop", Date.now());
-    index.refreshPopularity(store);
     expect(popularity(1)).toBe(1);
     expect(popularity(2)).toBeGreaterThan(0);
     expect(popularity(2)).toBeLessThan(1);
@@ -244,9 +178,8 @@ describe("merchant search index", () => {
       }),
       product(2, { title: "Crimson Waterproof Northwind Outerwear Jacket" }),
     ]);
-    const index = searchIndexOf(store, "shop");
-    for (const query of ["northwind ", "outerwear ", "hiking ", "crimson "]) expect(ranking(index, query)).toContain(1);
+    for (const query of ["northwind ", "outerwear ", "hiking ", "crimson "]) expect(ranking("shop", query)).toContain(1);
     // A title match outranks the same word in the extras.
-    expect(ranking(index, "crimson waterproof jacket ")[0]).toBe(2);
+    expect(ranking("shop", "crimson waterproof jacket ")[0]).toBe(2);
   });
 });

@@ -44,7 +44,7 @@ describe("viewed-related's session kNN over the stored index", () => {
     await store.close();
   });
 
-  it("takes in logged events with the watermark that applies them, and answers from what changed after reading before", async () => {
+  it("follows the applied log on its own watermark, in slices, and answers from what changed after reading before", async () => {
     const store = await storeWithMerchant(tempDir());
     const before = views(1_000);
     await store.appendEvents("shop", before);
@@ -56,6 +56,13 @@ describe("viewed-related's session kNN over the stored index", () => {
     // Logged, not applied: not in the index yet.
     expect([...scoreNextViews(store, "shop", [1], null)]).toEqual([...referenceQuery(asViews(before), [1], DEFAULT_SESSION_KNN)]);
     expect(store.deriveEventsSync("shop", 1_000).applied).toBe(1_000);
+    store.refreshSnapshot();
+    // Applied to the histories: the index follows on its own turn.
+    expect([...scoreNextViews(store, "shop", [1], null)]).toEqual([...referenceQuery(asViews(before), [1], DEFAULT_SESSION_KNN)]);
+    expect(store.sessionIndexBehind("shop")).toBe(true);
+    expect(store.followSessionIndexSync("shop", 600)).toBe(false);
+    expect(store.followSessionIndexSync("shop", 600)).toBe(true);
+    expect(store.sessionIndexBehind("shop")).toBe(false);
     store.refreshSnapshot();
     const applied = asViews([...before, ...later.slice(0, 1_000)]);
     for (const prefix of PREFIXES) {

@@ -16,6 +16,9 @@ function fakeStore(slices: Record<string, number>) {
   const builds = new Map([...left.keys()].map((name) => [name, build(name)]));
   let behind = 0;
   let expired = 0;
+  /** Events applied to the histories and not yet to the session index, and when the index followed. */
+  let indexLag = 0;
+  const follows: number[] = [];
   const pruneCalls: string[] = [];
   const store = {
     listMerchants: () => [{ id: "shop" }],
@@ -31,18 +34,25 @@ function fakeStore(slices: Record<string, number>) {
     deriveEventsSync(_merchant: string, max: number) {
       const applied = Math.min(behind, max);
       behind -= applied;
+      indexLag += applied;
       return { applied, cartProducts: [] };
     },
     derivedSequence: () => 0,
     staleListProducts: () => [],
     refreshNeighboursSync() {},
     // The ranking job finds nothing due in these tests.
-    rankingWriter: { due: () => false },
+    rankingWriter: { due: () => false, awaitingFirst: () => false },
     pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
       const pruned = Math.min(expired, max);
       expired -= pruned;
       pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
       return pruned;
+    },
+    sessionIndexBehind: () => indexLag > 0,
+    followSessionIndexSync(_merchant: string, max: number) {
+      indexLag -= Math.min(indexLag, max);
+      follows.push(Date.now());
+      return indexLag === 0;
     },
     pruneEventLogSync: () => 0,
     pruneHistoriesSync: () => null,
@@ -57,6 +67,8 @@ function fakeStore(slices: Record<string, number>) {
     expire: (n: number) => (expired += n),
     expired: () => expired,
     pruneCalls,
+    indexLag: () => indexLag,
+    follows,
   };
 }
 
@@ -138,5 +150,66 @@ describe("session pruning in the applier", () => {
     vi.advanceTimersByTime(31_000);
     expect(fake.expired()).toBe(0);
     expect(fake.pruneCalls).toHaveLength(4);
+  });
+});
+
+describe("the session index's follow in the applier", () => {
+  it("follows at most every few seconds under load, and catches up once the log is quiet", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    const applier = new EventApplier(
+      fake.store,
+      30_000,
+      RETENTION,
+      () => {},
+      () => {},
+    );
+    applier.start();
+    // An event every 20 ms for 12 s: never a quiet log.
+    for (let elapsed = 0; elapsed < 12_000; elapsed += 20) {
+      fake.log(1);
+      applier.handle(logged(1));
+      vi.advanceTimersByTime(20);
+    }
+    // A round a few seconds apart takes in what came since (one slice each here), not a follow per event.
+    const rounds = new Set(fake.follows.map((at) => Math.floor(at / 1_000)));
+    expect(fake.follows.length).toBeGreaterThanOrEqual(2);
+    expect(fake.follows.length).toBeLessThanOrEqual(4);
+    expect(rounds.size).toBe(fake.follows.length);
+    expect(fake.indexLag()).toBeGreaterThan(0);
+    vi.advanceTimersByTime(1_000);
+    expect(fake.indexLag()).toBe(0);
+  });
+});
+
+describe("readiness and a shop's first rankings", () => {
+  it("counts a shop that had sales at start and no rankings from them until its first lists are stored", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    let stored = false;
+    Object.assign(fake.store, {
+      rankingWriter: {
+        awaitingFirst: () => !stored,
+        due: () => !stored,
+        // Two turns of reading, then the lists are written.
+        refreshStep: (() => {
+          let steps = 0;
+          return () => (stored = ++steps === 2);
+        })(),
+      },
+    });
+    const replies: EventApplierReply[] = [];
+    const applier = new EventApplier(
+      fake.store,
+      30_000,
+      RETENTION,
+      (reply) => replies.push(reply),
+      () => {},
+    );
+    applier.start();
+    expect(replies[0]).toMatchObject({ type: "ready", buildsPending: 1 });
+    vi.advanceTimersByTime(100);
+    expect(stored).toBe(true);
+    expect(replies.at(-1)).toMatchObject({ type: "applied", buildsPending: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BACKGROUND_EVERY_MS, FairScheduler } from "../../src/pool/fair-scheduler.js";
+import { FairScheduler } from "../../src/pool/fair-scheduler.js";
 import { PoolSaturatedError } from "../../src/pool/protocol.js";
 
 /** Fake work: each task records when it starts and runs until the test finishes it. */
@@ -14,8 +14,8 @@ function fakeWorkers() {
     );
   };
   /** Submits a task that records how it ended. */
-  const submit = (scheduler: FairScheduler, lane: string, name: string, background = false) =>
-    scheduler.submit(lane, work(name), { background }).then(
+  const submit = (scheduler: FairScheduler, lane: string, name: string) =>
+    scheduler.submit(lane, work(name)).then(
       () => outcomes.set(name, "done"),
       (error: unknown) => outcomes.set(name, error instanceof PoolSaturatedError ? "refused" : "failed"),
     );
@@ -56,24 +56,6 @@ describe("FairScheduler", () => {
     expect(started).toEqual(["a1", "a2", "a3"]);
   });
 
-  it("hands out background tasks when no shopper's task waits, and one every BACKGROUND_EVERY_MS under load", async () => {
-    let clock = 1_000;
-    const scheduler = new FairScheduler({ slots: 1, maxQueued: 100, now: () => clock });
-    const { started, submit, finish } = fakeWorkers();
-    void submit(scheduler, "", "warm-1", true);
-    for (const name of ["warm-2", "warm-3"]) void submit(scheduler, "", name, true);
-    for (let i = 0; i < 8; i++) void submit(scheduler, "a", `a${i}`);
-    // warm-1 started just now: shoppers go first until BACKGROUND_EVERY_MS have passed.
-    for (const name of ["warm-1", "a0", "a1", "a2", "a3"]) {
-      clock += BACKGROUND_EVERY_MS / 5;
-      await finish(name);
-    }
-    expect(started).toEqual(["warm-1", "a0", "a1", "a2", "a3", "warm-2"]);
-    // Once no shopper's task waits, the rest of the background work goes.
-    for (const name of ["warm-2", "a4", "a5", "a6", "a7"]) await finish(name);
-    expect(started.slice(-5)).toEqual(["a4", "a5", "a6", "a7", "warm-3"]);
-  });
-
   it("when full, refuses a task of the longest queue, and gives a shorter queue's task the place of the longest's newest", async () => {
     const scheduler = new FairScheduler({ slots: 1, maxQueued: 4 });
     const { started, outcomes, submit, finish } = fakeWorkers();
@@ -93,31 +75,16 @@ describe("FairScheduler", () => {
     expect([...outcomes].filter(([, outcome]) => outcome === "done").map(([name]) => name)).toEqual(["a1", "a2", "b1", "a3", "b2"]);
   });
 
-  it("refuses a background task when full, never pushing out a shopper's, and pushes out background tasks for shoppers", async () => {
-    const scheduler = new FairScheduler({ slots: 1, maxQueued: 3 });
-    const { outcomes, submit } = fakeWorkers();
-    void submit(scheduler, "a", "a1");
-    for (const name of ["warm-1", "warm-2"]) void submit(scheduler, "", name, true);
-    void submit(scheduler, "a", "a2");
-    void submit(scheduler, "", "warm-3", true);
-    await settledTurn();
-    expect(outcomes.get("warm-3")).toBe("refused");
-    void submit(scheduler, "b", "b1");
-    await settledTurn();
-    expect(outcomes.get("warm-2")).toBe("refused");
-    expect(outcomes.get("a2")).toBeUndefined();
-  });
-
   it("on close, refuses the waiting tasks and any later one, and lets the running one finish", async () => {
     const scheduler = new FairScheduler({ slots: 1, maxQueued: 10 });
     const { started, outcomes, submit, finish } = fakeWorkers();
     for (const name of ["a1", "a2"]) void submit(scheduler, "a", name);
-    void submit(scheduler, "", "warm", true);
+    void submit(scheduler, "b", "b1");
     const closed = new Error("closing");
     scheduler.close(closed);
-    await expect(scheduler.submit("b", async () => "b1")).rejects.toBe(closed);
+    await expect(scheduler.submit("c", async () => "c1")).rejects.toBe(closed);
     await finish("a1");
     expect(started).toEqual(["a1"]);
-    expect(Object.fromEntries(outcomes)).toEqual({ a1: "done", a2: "failed", warm: "failed" });
+    expect(Object.fromEntries(outcomes)).toEqual({ a1: "done", a2: "failed", b1: "failed" });
   });
 });

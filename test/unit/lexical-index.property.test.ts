@@ -1,11 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { boundedEditDistance } from "../../src/core/search/edits.js";
-import { FIELD_BREAK, HEAD_BONUS, LexicalIndex, type IndexedProduct } from "../../src/core/search/lexical-index.js";
+import type { IndexedProduct } from "../../src/core/search/indexed-product.js";
+import { HEAD_BONUS } from "../../src/core/search/search-document.js";
 import { headTerm, terms } from "../../src/core/search/text.js";
+import { FIELD_BREAK, LexicalIndex } from "../helpers/search-oracle/lexical-index.js";
 
-// The search index patches typed arrays in place, reuses the slots of removed
-// products and caches typo scans per version. Here random sequences of changes
+// The in-memory index, the stored index's oracle (test/helpers/search-oracle),
+// patches typed arrays in place, reuses the slots of removed products and
+// caches typo scans per version. Here random sequences of changes
 // run against it and against a naive model kept in maps and sets; after every
 // step, every read the ranker and the query planner make must agree with the
 // model. Text becomes terms through text.ts in both: what is tested is how the

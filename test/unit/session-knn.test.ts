@@ -38,7 +38,7 @@ describe("session kNN query", () => {
         fc.integer({ min: 0, max: 5 }),
         fc.integer(),
         (sessions, prefixes, { base, sampleSize, neighbours }, extraKept, seed) => {
-          const config = { ...base, sampleSize, neighbours, recencyScale: 50 };
+          const config = { ...base, sampleSize, neighbours, recencyFade: 0.5 };
           // Sessions interleaved, as live traffic sends them: an item's sessions are then not in arrival order.
           const views = interleave(sessions, seed).map(({ session, item }) => ({ session, item: BIG + item }));
           const source = keptSource(views, sampleSize + extraKept);

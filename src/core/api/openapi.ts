@@ -170,9 +170,6 @@ const header = (description: string, schema: JsonSchema = { type: "string" }) =>
 /** Answers computed in the worker pool and cached (product lists, search) say how fresh they are. */
 const CACHED_ANSWER_HEADERS = {
   Age: header("Seconds since the answer was computed (0: computed for this request).", { type: "integer", minimum: 0 }),
-  "X-Aisle-Partial": header(
-    "Present when the answer was computed while the service was still reading its indexes after a start: it may lack products.",
-  ),
 };
 
 const RATE_LIMIT_HEADERS = {

@@ -1,6 +1,17 @@
 import { isProductAvailable, isProductPublished } from "../availability.js";
 import type { Product } from "../types.js";
-import type { IndexedProduct } from "./lexical-index.js";
+
+/** What search needs of a product; everything else is read from the store for the final page only. */
+export interface IndexedProduct {
+  id: number;
+  title: string;
+  /** Vendor, product type, tags and variant titles: matched, but the title leads. */
+  extras: string[];
+  /** SKUs and barcodes, matched only exactly. */
+  codes: string[];
+  /** Whether any variant can be bought (the shared availability rule). */
+  available: boolean;
+}
 
 /** Variant titles the platform fills in when a product has no options: they say nothing. */
 const PLACEHOLDER_VARIANT_TITLES = new Set(["default title", "default"]);
@@ -21,4 +32,9 @@ export function indexedProduct(product: Product): IndexedProduct | null {
     codes: product.variants.flatMap((variant) => [variant.sku, variant.barcode]).filter((code) => code.trim() !== ""),
     available: isProductAvailable(product),
   };
+}
+
+/** SKUs and barcodes compare without case or surrounding space. */
+export function normaliseCode(code: string): string {
+  return code.trim().toLowerCase();
 }

@@ -3,7 +3,7 @@
 // typed, its likeliest completions. One "slot" per query word; a product earns
 // a slot's score through the best of its alternatives.
 import { editBudget } from "./edits.js";
-import type { LexicalIndex } from "./lexical-index.js";
+import type { TermStats } from "./index-view.js";
 import { family, hasDigit, stem, words } from "./text.js";
 
 export interface RankingConfig {
@@ -45,7 +45,7 @@ export const DEFAULT_RANKING: RankingConfig = {
 };
 
 export interface Alternative {
-  term: number;
+  term: string;
   weight: number;
 }
 
@@ -68,33 +68,33 @@ export interface QueryPlan {
  * Plans a query. `typing`: the last word may be unfinished (no trailing
  * space), so it also matches as a prefix.
  */
-export function planQuery(index: LexicalIndex, query: string, config: RankingConfig = DEFAULT_RANKING): QueryPlan {
+export function planQuery(index: TermStats, query: string, config: RankingConfig = DEFAULT_RANKING): QueryPlan {
   const raw = words(query).slice(0, config.maxWords);
   const typing = raw.length > 0 && !/\s$/.test(query);
   const stems = raw.map(stem);
   const n = Math.max(1, index.size);
-  const alternatives: Map<number, number>[] = raw.map(() => new Map());
-  const offer = (slot: number, term: number | undefined, weight: number) => {
-    if (term === undefined || index.df(term) === 0) return;
+  const alternatives: Map<string, number>[] = raw.map(() => new Map());
+  const offer = (slot: number, term: string, weight: number) => {
+    if (index.df(term) === 0) return;
     const map = alternatives[slot]!;
     if ((map.get(term) ?? 0) < weight) map.set(term, weight);
   };
 
   raw.forEach((word, i) => {
-    const exact = index.termId(stems[i]!);
+    const exact = stems[i]!;
     offer(i, exact, 1);
-    const df = exact === undefined ? 0 : index.df(exact);
+    const df = index.df(exact);
     // Numbers, sizes and codes are typed exactly: "18" must not become "16".
     if (df <= config.rareDf && !hasDigit(word)) {
       const budget = editBudget(word.length);
       if (budget > 0) {
-        for (const { term, edits } of index.nearTerms(stems[i]!, budget)) offer(i, term, config.typoWeight ** edits);
+        for (const { term, edits } of index.nearTerms(exact, budget)) offer(i, term, config.typoWeight ** edits);
       }
       offerSplits(index, word, (term) => offer(i, term, config.compoundWeight));
     }
     const next = raw[i + 1];
     if (next !== undefined) {
-      const joined = index.termId(stem(word + next));
+      const joined = stem(word + next);
       offer(i, joined, config.compoundWeight);
       offer(i + 1, joined, config.compoundWeight);
     }
@@ -106,12 +106,12 @@ export function planQuery(index: LexicalIndex, query: string, config: RankingCon
     const found = index.completions(word, config.completions);
     const massOf = new Map<string, number>();
     for (const term of found) {
-      const root = family(index.term(term));
+      const root = family(term);
       massOf.set(root, (massOf.get(root) ?? 0) + index.df(term));
     }
     const top = Math.max(1, ...massOf.values());
     for (const term of found) {
-      offer(last, term, (massOf.get(family(index.term(term)))! / top) ** config.completionExponent);
+      offer(last, term, (massOf.get(family(term))! / top) ** config.completionExponent);
     }
   }
 
@@ -128,11 +128,11 @@ export function planQuery(index: LexicalIndex, query: string, config: RankingCon
 }
 
 /** "dishwasher" → "dish" + "washer" when both halves are words of the catalogue. */
-function offerSplits(index: LexicalIndex, word: string, offer: (term: number) => void): void {
+function offerSplits(index: TermStats, word: string, offer: (term: string) => void): void {
   for (let cut = 3; cut <= word.length - 3; cut++) {
-    const left = index.termId(word.slice(0, cut));
-    const right = index.termId(stem(word.slice(cut)));
-    if (left !== undefined && right !== undefined && index.df(left) > 0 && index.df(right) > 0) {
+    const left = word.slice(0, cut);
+    const right = stem(word.slice(cut));
+    if (index.df(left) > 0 && index.df(right) > 0) {
       offer(left);
       offer(right);
     }

@@ -1,8 +1,24 @@
-// Scores a planned query over the lexical index: BM25 per query word (its best
+// Scores a planned query over a search index: BM25 per query word (its best
 // alternative), blended with how many words matched, whether they stand next to
 // each other as typed, how generic the product is and how well it sells.
-import { FIELD_BREAK, type LexicalIndex } from "./lexical-index.js";
+//
+// In three passes, so that per touched product only numbers stored beside its
+// postings and in its chunk of doc columns are read:
+// 1. the postings of each slot's alternatives give each touched doc its text
+//    score and matched words;
+// 2. per chunk of doc bounds, each touched doc that can make the page gets
+//    bounds on its score: its text score and availability are exact, its
+//    prior and popularity stored to within a step (doc-columns.ts), the
+//    adjacency of its words at most a pair per matched word (docs whose text
+//    score is too far below the best ones' are left out unread);
+// 3. docs are scored exactly (their title terms read, the prior and adjacency
+//    computed) in order of their upper bounds, until no bound can beat the
+//    page: usually a few more than the page.
+import { AVAILABLE, chunkOf, DOC_CHUNK, slotOf, StepBounds } from "./doc-columns.js";
+import type { RankingIndex } from "./index-view.js";
+import { exactPrior } from "./prior.js";
 import { DEFAULT_RANKING, type QueryPlan, type RankingConfig } from "./query-plan.js";
+import { termFrequency } from "./search-document.js";
 
 export interface RankOptions {
   /** How many product ids to return at most. */
@@ -30,13 +46,22 @@ class Scratch {
   stamp = 0;
   touched = new Int32Array(0);
   slotDocs = new Int32Array(0);
-  private baseScores = new Float64Array(0);
-
-  /** Base scores of the touched docs, by position in `touched`. */
-  base(count: number): Float64Array {
-    if (this.baseScores.length < count) this.baseScores = new Float64Array(Math.max(1024, count * 2));
-    return this.baseScores;
-  }
+  /** Each touched doc's score without the prior, popularity and adjacency, by position in `touched`. */
+  textParts = new Float64Array(0);
+  /** Each touched doc's band of text score, by position in `touched`; the docs grouped by band. */
+  bands = new Uint8Array(0);
+  byBand = new Int32Array(0);
+  /** The docs bounded, grouped by chunk within each band, and where each chunk's group starts. */
+  byChunk = new Int32Array(0);
+  chunkStarts = new Int32Array(0);
+  chunkNext = new Int32Array(0);
+  /** Bounds of each doc of byChunk, by position, and whether it is in stock. */
+  lower = new Float64Array(0);
+  upper = new Float64Array(0);
+  inStock = new Uint8Array(0);
+  /** Positions of the docs pass 3 may score. */
+  candidates = new Int32Array(0);
+  readonly productIds = new Float64Array(DOC_CHUNK);
 
   fit(capacity: number): void {
     if (capacity <= this.capacity) return;
@@ -48,6 +73,16 @@ class Scratch {
     this.slotStamp = new Int32Array(size);
     this.touched = new Int32Array(size);
     this.slotDocs = new Int32Array(size);
+    this.textParts = new Float64Array(size);
+    this.bands = new Uint8Array(size);
+    this.byBand = new Int32Array(size);
+    this.byChunk = new Int32Array(size);
+    this.lower = new Float64Array(size);
+    this.upper = new Float64Array(size);
+    this.inStock = new Uint8Array(size);
+    this.candidates = new Int32Array(size);
+    this.chunkStarts = new Int32Array(chunkOf(size - 1) + 2);
+    this.chunkNext = new Int32Array(chunkOf(size - 1) + 1);
     this.capacity = size;
   }
 }
@@ -56,7 +91,7 @@ const scratch = new Scratch();
 
 /** Product ids, best first. */
 export function rankProducts(
-  index: LexicalIndex,
+  index: RankingIndex,
   plan: QueryPlan,
   options: RankOptions,
   config: RankingConfig = DEFAULT_RANKING,
@@ -64,12 +99,20 @@ export function rankProducts(
   const ranked: number[] = [];
   const byCode = plan.code === "" ? undefined : index.productByCode(plan.code);
   if (byCode !== undefined && (options.eligible?.(byCode) ?? true)) ranked.push(byCode);
-
   const r = plan.slots.length;
-  if (r === 0) return ranked;
+  // The code's product counts toward k: a list of k with it first.
+  const wanted = options.k - ranked.length;
+  if (r === 0 || wanted <= 0) return ranked;
   scratch.fit(index.docCapacity);
+  const touchedCount = scoreText(index, plan, options.k, config);
+  const { bounded, threshold } = boundScores(index, plan, touchedCount, options, config);
+  for (const productId of exactBest(index, plan, bounded, threshold, wanted, byCode, config)) ranked.push(productId);
+  return ranked;
+}
+
+/** Pass 1: each touched doc's text score (scratch.total) and matched words (scratch.matched); returns how many docs were touched. */
+function scoreText(index: RankingIndex, plan: QueryPlan, k: number, config: RankingConfig): number {
   const { total, matched, slotBest, seenStamp, slotStamp, touched, slotDocs } = scratch;
-  const { products, lengths, available, priors, popularity } = index.columns();
   const queryStamp = ++scratch.stamp;
   let touchedCount = 0;
   const { k1, b } = config;
@@ -80,8 +123,6 @@ export function rankProducts(
   // Rarest words first: once they have found enough products, a word nearly
   // every product has ("in", "x") only adds to those, instead of touching most
   // of the catalogue for products that could only match it.
-  // The code's product counts toward k: a list of k with it first.
-  const k = options.k;
   const commonMass = index.size * COMMON_SHARE;
   const order = plan.slots
     .map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) }))
@@ -91,23 +132,22 @@ export function rankProducts(
     const slotStampValue = ++scratch.stamp;
     let slotCount = 0;
     for (const { term, weight } of slot.alternatives) {
-      const postings = index.postingsOf(term);
-      if (!postings) continue;
-      const { docs, tfs, length } = postings;
       const scale = weight * slot.idf * (k1 + 1);
-      for (let i = 0; i < length; i++) {
-        const doc = docs[i]!;
-        if (addOnly && seenStamp[doc] !== queryStamp) continue;
-        const tf = tfs[i]!;
-        const score = (scale * tf) / (tf + lengthBase + lengthScale * lengths[doc]!);
-        if (slotStamp[doc] !== slotStampValue) {
-          slotStamp[doc] = slotStampValue;
-          slotBest[doc] = score;
-          slotDocs[slotCount++] = doc;
-        } else if (score > slotBest[doc]!) {
-          slotBest[doc] = score;
+      index.forEachPostingBlock(term, ({ count, docs, lengths, marks }) => {
+        for (let i = 0; i < count; i++) {
+          const doc = docs[i]!;
+          if (addOnly && seenStamp[doc] !== queryStamp) continue;
+          const tf = termFrequency(marks[i]!);
+          const score = (scale * tf) / (tf + lengthBase + lengthScale * lengths[i]!);
+          if (slotStamp[doc] !== slotStampValue) {
+            slotStamp[doc] = slotStampValue;
+            slotBest[doc] = score;
+            slotDocs[slotCount++] = doc;
+          } else if (score > slotBest[doc]!) {
+            slotBest[doc] = score;
+          }
         }
-      }
+      });
     }
     for (let i = 0; i < slotCount; i++) {
       const doc = slotDocs[i]!;
@@ -121,65 +161,184 @@ export function rankProducts(
       matched[doc] = matched[doc]! + 1;
     }
   }
+  return touchedCount;
+}
 
-  // First pass: everything but adjacency, which needs each doc's term order.
-  // A doc's final score is at most its base plus its adjacency reach, and the
-  // k-th best final score is at least the k-th best base: only docs whose base
-  // plus reach gets there can make the top k, and only those pay for adjacency.
-  const base = scratch.base(touchedCount);
-  const heap = new MinHeap(k);
+/**
+ * Bands of text score, bounded one after another from the best: each as wide
+ * as the most the prior, popularity and adjacency can add to a text score, so
+ * once a band's best possible score is below the page's lower bound, it and
+ * every band after it are left out unread. Most touched docs match fewer
+ * words than the best ones and go that way.
+ */
+const BANDS = 8;
+
+/**
+ * Pass 2: bounds on the scores of the touched docs that can make the page
+ * (scratch.lower, scratch.upper, by position in scratch.byChunk; -Infinity
+ * for a doc the request may not show), reading their chunks of doc bounds a
+ * chunk at a time. Returns how many docs were bounded, and the k-th best
+ * lower bound: no doc whose upper bound is below it can make the page.
+ */
+function boundScores(
+  index: RankingIndex,
+  plan: QueryPlan,
+  touchedCount: number,
+  options: RankOptions,
+  config: RankingConfig,
+): { bounded: number; threshold: number } {
+  const { total, matched, touched, textParts, bands, byBand } = scratch;
+  const r = plan.slots.length;
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
+  let best = -Infinity;
+  let worst = Infinity;
+  for (let i = 0; i < touchedCount; i++) {
+    const doc = touched[i]!;
+    const coverage = matched[doc]! / r;
+    const text = total[doc]! * coverage + config.coverageWeight * coverage * coverage;
+    textParts[i] = text;
+    if (text > best) best = text;
+    if (text < worst) worst = text;
+  }
+  const heap = new MinHeap(options.k);
+  // The prior and popularity are at most 1 each (the slack of their bounds aside), adjacency a pair per neighbouring slot.
+  const width = (config.priorWeight + config.popularityWeight) * (1 + 1e-5) + reachPerPair * (r - 1);
+  // Everything within one band: nothing to leave out.
+  if (best - worst < width)
+    return { bounded: boundBand(index, plan, touched.subarray(0, touchedCount), 0, heap, options, config), threshold: heap.threshold };
+
+  const bandStarts = new Int32Array(BANDS + 1);
+  for (let i = 0; i < touchedCount; i++) {
+    const band = Math.min(BANDS - 1, Math.floor((best - textParts[i]!) / width));
+    bands[i] = band;
+    bandStarts[band + 1]!++;
+  }
+  for (let band = 0; band < BANDS; band++) bandStarts[band + 1] = bandStarts[band + 1]! + bandStarts[band]!;
+  const next = bandStarts.slice(0, BANDS);
+  for (let i = 0; i < touchedCount; i++) byBand[next[bands[i]!]!++] = touched[i]!;
+  let bounded = 0;
+  for (let band = 0; band < BANDS; band++) {
+    // Its docs' text parts are at most best − band·width, so their scores at most best − (band − 1)·width.
+    if (band > 0 && best - (band - 1) * width < heap.threshold) break;
+    bounded = boundBand(index, plan, byBand.subarray(bandStarts[band]!, bandStarts[band + 1]!), bounded, heap, options, config);
+  }
+  return { bounded, threshold: heap.threshold };
+}
+
+/** Bounds one band's docs, grouped by chunk, from position `from` of scratch.byChunk on; returns the position after them. */
+function boundBand(
+  index: RankingIndex,
+  plan: QueryPlan,
+  docs: Int32Array,
+  from: number,
+  heap: MinHeap,
+  options: RankOptions,
+  config: RankingConfig,
+): number {
+  const { total, matched, byChunk, chunkStarts, lower, upper, inStock, productIds } = scratch;
+  const chunks = chunkOf(Math.max(0, index.docCapacity - 1)) + 1;
+  chunkStarts.fill(0, 0, chunks + 1);
+  for (let i = 0; i < docs.length; i++) chunkStarts[chunkOf(docs[i]!) + 1]!++;
+  chunkStarts[0] = from;
+  for (let c = 0; c < chunks; c++) chunkStarts[c + 1] = chunkStarts[c + 1]! + chunkStarts[c]!;
+  const next = scratch.chunkNext;
+  next.set(chunkStarts.subarray(0, chunks));
+  for (let i = 0; i < docs.length; i++) byChunk[next[chunkOf(docs[i]!)]!++] = docs[i]!;
+
+  const r = plan.slots.length;
+  const bounds = new StepBounds(index.popularityScale, Math.log(Math.max(2, index.size)));
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
+  const priorReach = config.priorWeight * bounds.priorSpread;
   const { eligible } = options;
   const hideUnavailable = options.outOfStock === "hide";
-  for (let i = 0; i < touchedCount; i++) {
-    const doc = touched[i]!;
-    const inStock = available[doc] === 1;
-    if ((!inStock && hideUnavailable) || (eligible && !eligible(products[doc]!))) {
-      base[i] = -Infinity;
-      continue;
+  for (let c = 0; c < chunks; c++) {
+    const start = chunkStarts[c]!;
+    const end = chunkStarts[c + 1]!;
+    if (start === end) continue;
+    // Product ids first: the bounds are read in place, valid until the next read.
+    if (eligible) index.readProductIds(c, productIds);
+    const { rankSteps, priorSteps, flags } = index.bounds(c)!;
+    for (let i = start; i < end; i++) {
+      const doc = byChunk[i]!;
+      const slot = slotOf(doc);
+      const available = (flags[slot]! & AVAILABLE) !== 0;
+      if ((!available && hideUnavailable) || (eligible && !eligible(productIds[slot]!))) {
+        lower[i] = -Infinity;
+        continue;
+      }
+      inStock[i] = available ? 1 : 0;
+      const coverage = matched[doc]! / r;
+      const steps = rankSteps[slot]!;
+      const score =
+        total[doc]! * coverage +
+        config.coverageWeight * coverage * coverage +
+        config.priorWeight * bounds.priorLower(priorSteps[slot]!) +
+        config.popularityWeight * bounds.popularityLower(steps) -
+        (available ? 0 : OUT_OF_STOCK_PENALTY);
+      lower[i] = score;
+      upper[i] = score + priorReach + config.popularityWeight * bounds.popularityWidth(steps) + reachPerPair * (matched[doc]! - 1);
+      if (score > heap.threshold) heap.offer(score);
     }
+  }
+  return from + docs.length;
+}
+
+/**
+ * Pass 3: the `wanted` best products other than `byCode`, by exact score
+ * (ties: lower product id first), scoring docs in order of their upper bounds
+ * until the next bound falls below the last one kept.
+ */
+function exactBest(
+  index: RankingIndex,
+  plan: QueryPlan,
+  bounded: number,
+  threshold: number,
+  wanted: number,
+  byCode: number | undefined,
+  config: RankingConfig,
+): number[] {
+  const { total, matched, byChunk, lower, upper, inStock } = scratch;
+  // Candidates come off a heap by upper bound: a page takes a few of what may be thousands.
+  const candidates = new UpperBoundHeap(scratch.candidates, upper);
+  for (let i = 0; i < bounded; i++) if (lower[i] !== -Infinity && upper[i]! >= threshold) candidates.add(i);
+  candidates.heapify();
+
+  const r = plan.slots.length;
+  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
+  const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
+  const best: { productId: number; score: number }[] = [];
+  for (let i = candidates.pop(); i !== -1; i = candidates.pop()) {
+    if (best.length === wanted && upper[i]! < best[wanted - 1]!.score) break;
+    const doc = byChunk[i]!;
+    const { productId, titleTerms } = index.document(doc);
+    if (productId === byCode) continue;
     const coverage = matched[doc]! / r;
-    const score =
+    const base =
       total[doc]! * coverage +
       config.coverageWeight * coverage * coverage +
-      config.priorWeight * priors[doc]! +
-      config.popularityWeight * popularity[doc]! -
-      (inStock ? 0 : OUT_OF_STOCK_PENALTY);
-    base[i] = score;
-    heap.offer(score);
-  }
-  const threshold = heap.full ? heap.min : -Infinity;
-  const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
-
-  const finalists: { doc: number; score: number }[] = [];
-  const slotTerms = r > 1 ? plan.slots.map((slot) => new Set(slot.alternatives.map((alternative) => alternative.term))) : [];
-  for (let i = 0; i < touchedCount; i++) {
-    const score = base[i]!;
-    if (score === -Infinity) continue;
-    const doc = touched[i]!;
+      config.priorWeight * exactPrior(titleTerms, (term) => index.df(term), index.size) +
+      config.popularityWeight * index.popularity(productId) -
+      (inStock[i] === 1 ? 0 : OUT_OF_STOCK_PENALTY);
     const reach = reachPerPair * (matched[doc]! - 1);
-    if (score + reach < threshold) continue;
-    const adjacency = reach > 0 ? reachPerPair * adjacentPairs(index.termsOf(doc)!, slotTerms) : 0;
-    finalists.push({ doc, score: score + adjacency });
+    const score = base + (reach > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
+    let at = best.length;
+    while (at > 0 && (score > best[at - 1]!.score || (score === best[at - 1]!.score && productId < best[at - 1]!.productId))) at--;
+    if (at < wanted) {
+      best.splice(at, 0, { productId, score });
+      if (best.length > wanted) best.pop();
+    }
   }
-  finalists.sort((x, y) => y.score - x.score || products[x.doc]! - products[y.doc]!);
-  for (const { doc } of finalists) {
-    if (ranked.length >= k) break;
-    const product = products[doc]!;
-    if (product !== byCode) ranked.push(product);
-  }
-  return ranked;
+  return best.map((entry) => entry.productId);
 }
 
 /** How many neighbouring query words appear side by side, in order, in the title. */
-function adjacentPairs(ids: Int32Array, slotTerms: Set<number>[]): number {
+function adjacentPairs(titleTerms: readonly string[], slotTerms: Set<string>[]): number {
   let pairs = 0;
   for (let s = 0; s + 1 < slotTerms.length; s++) {
     const left = slotTerms[s]!;
     const right = slotTerms[s + 1]!;
-    for (let p = 0; p + 1 < ids.length; p++) {
-      const here = ids[p]!;
-      if (here === FIELD_BREAK) break;
-      if (left.has(here) && right.has(ids[p + 1]!)) {
+    for (let p = 0; p + 1 < titleTerms.length; p++) {
+      if (left.has(titleTerms[p]!) && right.has(titleTerms[p + 1]!)) {
         pairs++;
         break;
       }
@@ -188,21 +347,55 @@ function adjacentPairs(ids: Int32Array, slotTerms: Set<number>[]): number {
   return pairs;
 }
 
-/** The k largest scores seen so far; min is the smallest of them. */
+/** Positions by their upper bound, largest first: filled with add, ordered once by heapify, then popped. */
+class UpperBoundHeap {
+  private size = 0;
+
+  constructor(
+    private readonly positions: Int32Array,
+    private readonly upper: Float64Array,
+  ) {}
+
+  add(position: number): void {
+    this.positions[this.size++] = position;
+  }
+
+  heapify(): void {
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  /** The position with the largest upper bound left, or -1 when none is. */
+  pop(): number {
+    if (this.size === 0) return -1;
+    const top = this.positions[0]!;
+    this.positions[0] = this.positions[--this.size]!;
+    this.siftDown(0);
+    return top;
+  }
+
+  private siftDown(from: number): void {
+    const { positions, upper, size } = this;
+    let i = from;
+    for (;;) {
+      const left = 2 * i + 1;
+      let largest = i;
+      if (left < size && upper[positions[left]!]! > upper[positions[largest]!]!) largest = left;
+      if (left + 1 < size && upper[positions[left + 1]!]! > upper[positions[largest]!]!) largest = left + 1;
+      if (largest === i) return;
+      [positions[i], positions[largest]] = [positions[largest]!, positions[i]!];
+      i = largest;
+    }
+  }
+}
+
+/** The k largest scores seen so far; threshold is the smallest of them once there are k, -Infinity before. */
 class MinHeap {
   private readonly values: Float64Array;
   private size = 0;
+  threshold = -Infinity;
 
   constructor(private readonly capacity: number) {
     this.values = new Float64Array(Math.max(1, capacity));
-  }
-
-  get full(): boolean {
-    return this.size >= this.capacity;
-  }
-
-  get min(): number {
-    return this.values[0]!;
   }
 
   offer(value: number): void {
@@ -216,6 +409,7 @@ class MinHeap {
         [v[parent], v[i]] = [v[i]!, v[parent]!];
         i = parent;
       }
+      if (this.size === this.capacity) this.threshold = v[0]!;
       return;
     }
     if (value <= v[0]!) return;
@@ -231,5 +425,6 @@ class MinHeap {
       [v[smallest], v[i]] = [v[i]!, v[smallest]!];
       i = smallest;
     }
+    this.threshold = v[0]!;
   }
 }

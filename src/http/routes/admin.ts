@@ -185,7 +185,6 @@ export function adminRoutes(services: Services): Route[] {
     route("POST", "/admin/v1/merchants", true, async (request) => {
       const [input] = parseObjects(bodyText(request), "merchant");
       const merchant = await createMerchant(store, input);
-      services.onMerchantCreated?.(merchant.id);
       return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
     }),
     route("GET", "/admin/v1/merchants/:merchant/rate-limits", false, (request) =>

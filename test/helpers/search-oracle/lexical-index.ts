@@ -1,20 +1,13 @@
-// The product side of quick-view search: an inverted index over the words of
-// each product, kept in typed arrays (integer doc numbers, no objects per
-// posting) and patched in place when one product changes.
-import { boundedEditDistance } from "./edits.js";
-import { headTerm, terms } from "./text.js";
-
-/** What search needs of a product; everything else is read from the store for the final page only. */
-export interface IndexedProduct {
-  id: number;
-  title: string;
-  /** Vendor, product type, tags and variant titles: matched, but the title leads. */
-  extras: string[];
-  /** SKUs and barcodes, matched only exactly. */
-  codes: string[];
-  /** Whether any variant can be bought (the shared availability rule). */
-  available: boolean;
-}
+// The oracle of the stored search index: the in-memory index each pool worker
+// kept before the index was stored, as it was. An inverted index over the words
+// of each product, kept in typed arrays (integer doc numbers, no objects per
+// posting) and patched in place when one product changes. Built from a
+// catalogue with its priors refreshed, it ranks (with query-plan.ts and
+// ranker.ts beside it) as the stored index must.
+import { boundedEditDistance } from "../../../src/core/search/edits.js";
+import { normaliseCode, type IndexedProduct } from "../../../src/core/search/indexed-product.js";
+import { HEAD_BONUS } from "../../../src/core/search/search-document.js";
+import { headTerm, terms } from "../../../src/core/search/text.js";
 
 /** A term's documents and term frequencies, in no particular order. */
 interface Postings {
@@ -25,9 +18,6 @@ interface Postings {
 
 /** Separates the title's terms from the extras' in a doc's term list, so phrases never span fields. */
 export const FIELD_BREAK = -1;
-
-/** Added to the frequency of the title's head noun (see headTerm). */
-export const HEAD_BONUS = 0.5;
 
 export class LexicalIndex {
   // ── vocabulary ──
@@ -408,11 +398,6 @@ function resized<T extends Float64Array | Float32Array | Uint8Array>(from: T, to
 interface SharedCode {
   ids: Set<number>;
   highest: number;
-}
-
-/** SKUs and barcodes compare without case or surrounding space. */
-export function normaliseCode(code: string): string {
-  return code.trim().toLowerCase();
 }
 
 /** First index whose string is ≥ key. */
