@@ -75,6 +75,28 @@ function fakeStore(slices: Record<string, number>) {
 const RETENTION: Retention = { days: 90, sessionDays: 90, maxSessions: 1_000_000 };
 const logged = (count: number): EventApplierMessage => ({ type: "logged", counts: [["shop", count]] });
 
+/** An applier over the fake store, started; its replies go to `replies`. */
+function startedApplier(fake: ReturnType<typeof fakeStore>, replies: EventApplierReply[] = []): EventApplier {
+  const applier = new EventApplier(
+    fake.store,
+    30_000,
+    RETENTION,
+    (reply) => replies.push(reply),
+    () => {},
+  );
+  applier.start();
+  return applier;
+}
+
+/** An event logged every 20 ms for `durationMs`: never a quiet log. */
+function eventEvery20Ms(fake: ReturnType<typeof fakeStore>, applier: EventApplier, durationMs: number): void {
+  for (let elapsed = 0; elapsed < durationMs; elapsed += 20) {
+    fake.log(1);
+    applier.handle(logged(1));
+    vi.advanceTimersByTime(20);
+  }
+}
+
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
@@ -85,14 +107,7 @@ describe("derived-store builds in the applier", () => {
     vi.useFakeTimers();
     const fake = fakeStore({ search: 1_000 });
     const replies: EventApplierReply[] = [];
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      (reply) => replies.push(reply),
-      () => {},
-    );
-    applier.start();
+    const applier = startedApplier(fake, replies);
     vi.advanceTimersByTime(5);
     expect(fake.left("search")).toBeLessThan(1_000);
     fake.log(3);
@@ -106,20 +121,9 @@ describe("derived-store builds in the applier", () => {
     vi.useFakeTimers();
     vi.spyOn(console, "error").mockImplementation(() => {});
     const fake = fakeStore({ broken: -1, sessions: 20 });
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      () => {},
-      () => {},
-    );
-    applier.start();
+    const applier = startedApplier(fake);
     // An event every 20 ms for a second: never a quiet log.
-    for (let elapsed = 0; elapsed < 1_000; elapsed += 20) {
-      fake.log(1);
-      applier.handle(logged(1));
-      vi.advanceTimersByTime(20);
-    }
+    eventEvery20Ms(fake, applier, 1_000);
     expect(fake.attempts("broken")).toBeLessThanOrEqual(2);
     expect(fake.left("sessions")).toBe(0);
   });
@@ -130,14 +134,7 @@ describe("session pruning in the applier", () => {
     vi.useFakeTimers();
     const fake = fakeStore({ sessions: 5 });
     fake.expire(1_200);
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      () => {},
-      () => {},
-    );
-    applier.start();
+    startedApplier(fake);
     vi.advanceTimersByTime(100);
     expect(fake.left("sessions")).toBe(0);
     expect(fake.expired()).toBe(0);
@@ -157,20 +154,9 @@ describe("the session index's follow in the applier", () => {
   it("follows at most every few seconds under load, and catches up once the log is quiet", () => {
     vi.useFakeTimers();
     const fake = fakeStore({});
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      () => {},
-      () => {},
-    );
-    applier.start();
+    const applier = startedApplier(fake);
     // An event every 20 ms for 12 s: never a quiet log.
-    for (let elapsed = 0; elapsed < 12_000; elapsed += 20) {
-      fake.log(1);
-      applier.handle(logged(1));
-      vi.advanceTimersByTime(20);
-    }
+    eventEvery20Ms(fake, applier, 12_000);
     // A round a few seconds apart takes in what came since (one slice each here), not a follow per event.
     const rounds = new Set(fake.follows.map((at) => Math.floor(at / 1_000)));
     expect(fake.follows.length).toBeGreaterThanOrEqual(2);
@@ -199,14 +185,7 @@ describe("readiness and a shop's first rankings", () => {
       },
     });
     const replies: EventApplierReply[] = [];
-    const applier = new EventApplier(
-      fake.store,
-      30_000,
-      RETENTION,
-      (reply) => replies.push(reply),
-      () => {},
-    );
-    applier.start();
+    startedApplier(fake, replies);
     expect(replies[0]).toMatchObject({ type: "ready", buildsPending: 1 });
     vi.advanceTimersByTime(100);
     expect(stored).toBe(true);
