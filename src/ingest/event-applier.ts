@@ -79,9 +79,17 @@ export class EventApplier {
    * until their first lists are stored. One created later does not count.
    */
   private readonly firstRankingsAwaited = new Set<MerchantId>();
-  /** When the session index last caught up with the log, and whether a round of its follow goes on. */
+  /**
+   * A round of the session index's follow under way: each merchant still
+   * behind, with the applied sequence the round takes its index up to (fixed
+   * when the round starts, so that under a saturating load a round ends
+   * instead of following every slice the derive applies meanwhile).
+   */
+  private indexRound: Map<MerchantId, number> | null = null;
+  /** When the last round ended (0: none yet). */
   private indexFollowedAt = 0;
-  private indexRoundOn = false;
+  /** Merchants whose follow failed: when each is tried again (the others go on meanwhile). */
+  private readonly indexRetryAt = new Map<MerchantId, number>();
   /** When to prune what is past the retention next (0: at the first poll). */
   private nextPruneAt = 0;
   /** When a pass is next to walk every history and session pair. */
@@ -110,9 +118,10 @@ export class EventApplier {
   start(): void {
     let recovered = 0;
     for (const merchant of this.merchantIds()) {
-      if (this.store.rankingWriter.awaitingFirst(merchant)) this.firstRankingsAwaited.add(merchant);
       for (let applied = this.applySlice(merchant); applied > 0; applied = this.applySlice(merchant)) recovered += applied;
       this.refreshAll(merchant);
+      // After the recovered events: their adds count too.
+      if (this.store.rankingWriter.awaitingFirst(merchant)) this.firstRankingsAwaited.add(merchant);
     }
     this.post({ type: "ready", recovered, through: this.watermarks(), buildsPending: this.buildsPending() });
     // Builds and pruning, if any is due.
@@ -195,8 +204,9 @@ export class EventApplier {
     // A build that waits out a failure still needs its turn, whatever else is quiet; sessions age also while no event comes.
     if (building !== null && building > 0) this.schedulePoll(building);
     this.schedulePoll(Math.max(0, this.nextPruneAt - Date.now()));
-    // Events just applied leave the session index behind: it follows once the log is quiet.
-    if (due.length > 0) this.schedulePoll(QUIET_AFTER_MS);
+    // Events logged since the session index last followed: it follows once the log is quiet (just past, as a timer may fire early).
+    if (this.indexRound === null && this.lastLoggedAt >= this.indexFollowedAt)
+      this.schedulePoll(Math.max(0, this.lastLoggedAt + QUIET_AFTER_MS - Date.now()) + 1);
   }
 
   private scheduleRankings(delayMs: number): void {
@@ -220,14 +230,24 @@ export class EventApplier {
       try {
         if (!this.store.rankingWriter.due(merchant, now, this.rankingRefreshMs)) continue;
         if (performance.now() >= deadline || !this.store.rankingWriter.refreshStep(merchant, now, deadline)) unfinished = true;
-        else if (this.firstRankingsAwaited.delete(merchant))
-          this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
       } catch (error) {
         // The next look tries this merchant again.
         console.error(`refreshing the rankings of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
       }
     }
+    this.settleFirstRankings();
     this.scheduleRankings(unfinished ? 0 : Math.min(RANKINGS_LOOK_MS, this.rankingRefreshMs));
+  }
+
+  /** Forgets the awaited merchants whose first lists are stored, whoever stored them (this job, or the rankings' build). */
+  private settleFirstRankings(): void {
+    let settled = false;
+    for (const merchant of this.firstRankingsAwaited) {
+      if (this.store.rankingWriter.awaitingFirst(merchant)) continue;
+      this.firstRankingsAwaited.delete(merchant);
+      settled = true;
+    }
+    if (settled) this.post({ type: "applied", through: [], buildsPending: this.buildsPending() });
   }
 
   /** How many derived stores some merchant lacks, first rankings awaited included. */
@@ -313,21 +333,26 @@ export class EventApplier {
    * and list refreshes are applied between slices.
    */
   private followIndexIfDue(quiet: boolean): boolean {
-    if (!this.indexRoundOn && !quiet && Date.now() - this.indexFollowedAt < INDEX_FOLLOW_EVERY_MS) return false;
-    for (const merchant of this.merchantIds()) {
-      try {
-        if (!this.store.sessionIndexBehind(merchant)) continue;
-        this.store.followSessionIndexSync(merchant, APPLY_SLICE);
-        this.indexRoundOn = true;
-        return true;
-      } catch (error) {
-        // The next round tries again.
-        console.error(`the session index of ${merchant} failed to follow the log: ${String((error as Error)?.stack ?? error)}`);
-        break;
-      }
+    const now = Date.now();
+    if (this.indexRound === null) {
+      const loggedSince = this.lastLoggedAt >= this.indexFollowedAt;
+      if (!(quiet && loggedSince) && now - this.indexFollowedAt < INDEX_FOLLOW_EVERY_MS) return false;
+      const merchants = this.merchantIds().filter((merchant) => (this.indexRetryAt.get(merchant) ?? 0) <= now);
+      this.indexRound = new Map(merchants.map((merchant) => [merchant, this.store.derivedSequence(merchant)]));
     }
-    this.indexRoundOn = false;
-    this.indexFollowedAt = Date.now();
+    for (const [merchant, upTo] of this.indexRound) {
+      try {
+        if (this.store.sessionIndexBehind(merchant, upTo) && !this.store.followSessionIndexSync(merchant, APPLY_SLICE, upTo)) return true;
+        this.indexRetryAt.delete(merchant);
+      } catch (error) {
+        // Tried again after a pause; the other merchants' indexes go on following.
+        console.error(`the session index of ${merchant} failed to follow the log: ${String((error as Error)?.stack ?? error)}`);
+        this.indexRetryAt.set(merchant, now + INDEX_FOLLOW_EVERY_MS);
+      }
+      this.indexRound.delete(merchant);
+    }
+    this.indexRound = null;
+    this.indexFollowedAt = now;
     return false;
   }
 

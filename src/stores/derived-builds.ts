@@ -22,6 +22,12 @@ export interface DerivedBuild {
   /** Removes the merchant's entries, in the caller's transaction: the start of a rebuild. */
   clear(merchant: MerchantId): void;
   /**
+   * Brings the merchant's store, built at an older `layout`, up to this one
+   * in place, in the caller's transaction, where that needs no rebuild; false:
+   * rebuild it. Optional.
+   */
+  upgrade?(merchant: MerchantId, layout: number): boolean;
+  /**
    * Builds the slice after `cursor` (null: from the start) in the caller's
    * transaction; returns the cursor to go on from, or null once complete.
    */
@@ -62,6 +68,11 @@ export class DerivedBuilds {
   /** One slice of a rebuild, in the caller's transaction; true once the store is built. */
   step(build: DerivedBuild, merchant: MerchantId): boolean {
     if (this.isBuilt(build, merchant)) return true;
+    const builtLayout = this.meta.get(builtKey(build, merchant));
+    if (typeof builtLayout === "number" && build.upgrade?.(merchant, builtLayout)) {
+      this.meta.put(builtKey(build, merchant), build.layout);
+      return true;
+    }
     const started = this.meta.get(cursorKey(build, merchant)) as Progress | undefined;
     // A rebuild left by a build of another layout starts over: its entries are of that layout.
     const resumed = started?.layout === build.layout ? started : undefined;

@@ -24,6 +24,18 @@ export class SessionIndexBuild implements DerivedBuild {
     this.index.clear(merchant);
   }
 
+  /**
+   * Layout 1 was written with the histories, in the transaction that moved the
+   * applied watermark, so it holds exactly the applied events: that is its
+   * watermark. (A rebuild would read a log already pruned to the event
+   * retention, and lose older sessions the session retention keeps.)
+   */
+  upgrade(merchant: MerchantId, layout: number): boolean {
+    if (layout !== 1) return false;
+    this.index.markThrough(merchant, this.log.derivedSequence(merchant));
+    return true;
+  }
+
   /** The index's watermark is the cursor: a slice goes on from it. */
   buildSlice(merchant: MerchantId): number | null {
     return this.index.follow(merchant, this.log, SLICE_EVENTS) ? null : this.index.through(merchant);

@@ -124,14 +124,20 @@ export class SessionIndex {
     return this.watermarks.get(merchant) ?? 0;
   }
 
+  /** Sets the watermark, in the caller's write transaction: the index holds every event up to `sequence` (an upgrade in place). */
+  markThrough(merchant: MerchantId, sequence: number): void {
+    this.watermarks.put(merchant, sequence);
+  }
+
   /**
    * Takes in up to `maxEvents` of the events the log has applied after the
-   * index's watermark, in the caller's write transaction, and moves the
-   * watermark past them. Returns true once the index has caught up.
+   * index's watermark (up to `upTo`), in the caller's write transaction, and
+   * moves the watermark past them. Returns true once the index has reached
+   * them all.
    */
-  follow(merchant: MerchantId, log: AppliedEventLog, maxEvents: number): boolean {
+  follow(merchant: MerchantId, log: AppliedEventLog, maxEvents: number, upTo = Number.POSITIVE_INFINITY): boolean {
     const after = this.through(merchant);
-    const applied = log.derivedSequence(merchant);
+    const applied = Math.min(log.derivedSequence(merchant), upTo);
     if (after >= applied) return true;
     const events: BehaviourEvent[] = [];
     let through = after;
@@ -148,7 +154,7 @@ export class SessionIndex {
     this.apply(merchant, events);
     // Sequence numbers a failed log commit took stay unused: past the last event, the index is at the watermark.
     const reached = full ? through : applied;
-    this.watermarks.put(merchant, reached);
+    this.markThrough(merchant, reached);
     return reached >= applied;
   }
 

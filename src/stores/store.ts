@@ -926,14 +926,18 @@ export class Store {
     return { applied: events.length, cartProducts };
   }
 
-  /** Whether viewed-related's session index has events of the log to take in (a data dir building it: no, the build takes them). */
-  sessionIndexBehind(merchant: MerchantId): boolean {
-    return this.derived.isBuilt(this.sessionIndexBuild, merchant) && this.sessionIndex.through(merchant) < this.derivedSequence(merchant);
+  /**
+   * Whether viewed-related's session index has applied events of the log to
+   * take in, up to `upTo` (a data dir building it: no, the build takes them).
+   */
+  sessionIndexBehind(merchant: MerchantId, upTo = Number.POSITIVE_INFINITY): boolean {
+    const applied = Math.min(this.derivedSequence(merchant), upTo);
+    return this.derived.isBuilt(this.sessionIndexBuild, merchant) && this.sessionIndex.through(merchant) < applied;
   }
 
-  /** Takes up to `maxEvents` applied events into the session index in one transaction; true once it has caught up. */
-  followSessionIndexSync(merchant: MerchantId, maxEvents: number): boolean {
-    return this.root.transactionSync(() => this.sessionIndex.follow(merchant, this, maxEvents));
+  /** Takes up to `maxEvents` applied events (up to `upTo`) into the session index in one transaction; true once it has reached them. */
+  followSessionIndexSync(merchant: MerchantId, maxEvents: number, upTo = Number.POSITIVE_INFINITY): boolean {
+    return this.root.transactionSync(() => this.sessionIndex.follow(merchant, this, maxEvents, upTo));
   }
 
   /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */

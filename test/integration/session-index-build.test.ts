@@ -34,6 +34,22 @@ function sessions(first: number, count: number, at: number): BehaviourEvent[] {
   ).flat();
 }
 
+/** The index as layout 1 left it: marked built at layout 1, with no watermark of its own. */
+async function asLayoutOne(dataDir: string, merchant: string): Promise<void> {
+  const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64 });
+  const meta = root.openDB<unknown, string>({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+  const watermarks = root.openDB<number, string>({
+    name: "session_index_through",
+    encoding: "msgpack",
+    sharedStructuresKey: Symbol.for("structures"),
+  });
+  await root.transaction(() => {
+    meta.put(`derived_built:session_index:${merchant}`, 1);
+    watermarks.remove(merchant);
+  });
+  await root.close();
+}
+
 /** The data dir as an older build left it: events, histories, no session index and no mark of one. */
 async function withoutIndex(dataDir: string, merchant: string): Promise<void> {
   const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64 });
@@ -74,6 +90,24 @@ describe("the applier thread and the session index", () => {
     await writer.close();
     store.refreshSnapshot();
     expect(store.pendingBuilds()).toEqual([]);
+    expect(answers(store)).toEqual(live);
+    await store.close();
+    expect(await dumpDataDir(dir, "shop")).toEqual(kept);
+  });
+
+  it("takes an index of layout 1 (written with the histories, no watermark of its own) as it is: no rebuild, watermark at the applied log", async () => {
+    const dir = tempDir();
+    let store = await storeWithMerchant(dir);
+    await store.appendEvents("shop", sessions(0, 500, Date.now() - HOUR_MS));
+    const live = answers(store);
+    await store.close();
+    const kept = await dumpDataDir(dir, "shop");
+    await asLayoutOne(dir, "shop");
+
+    store = Store.open(dir);
+    expect(store.pendingBuilds().map(({ build }) => build.name)).toEqual(["session_index"]);
+    expect(store.buildStepSync(store.pendingBuilds()[0]!.build, "shop")).toBe(true);
+    expect(store.sessionIndexBehind("shop")).toBe(false);
     expect(answers(store)).toEqual(live);
     await store.close();
     expect(await dumpDataDir(dir, "shop")).toEqual(kept);

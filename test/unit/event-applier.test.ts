@@ -192,3 +192,49 @@ describe("readiness and a shop's first rankings", () => {
     expect(replies.at(-1)).toMatchObject({ type: "applied", buildsPending: 0 });
   });
 });
+
+describe("readiness when the rankings' build stores a shop's first lists", () => {
+  it("stops waiting once the stored state has them, whoever wrote them", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    let stored = false;
+    Object.assign(fake.store, { rankingWriter: { awaitingFirst: () => !stored, due: () => false } });
+    const replies: EventApplierReply[] = [];
+    startedApplier(fake, replies);
+    expect(replies[0]).toMatchObject({ type: "ready", buildsPending: 1 });
+    stored = true;
+    vi.advanceTimersByTime(1_100);
+    expect(replies.at(-1)).toMatchObject({ type: "applied", buildsPending: 0 });
+  });
+});
+
+describe("the session index's follow when one merchant's fails", () => {
+  it("goes on following the other merchants, and tries the failing one again after a pause", () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const fake = fakeStore({});
+    const lag = new Map([
+      ["broken", 100],
+      ["shop", 100],
+    ]);
+    const attempts = new Map<string, number>();
+    Object.assign(fake.store, {
+      listMerchants: () => [...lag.keys()].map((id) => ({ id })),
+      sessionIndexBehind: (merchant: string) => lag.get(merchant)! > 0,
+      followSessionIndexSync(merchant: string, max: number) {
+        attempts.set(merchant, (attempts.get(merchant) ?? 0) + 1);
+        if (merchant === "broken") throw new Error("map full");
+        lag.set(merchant, Math.max(0, lag.get(merchant)! - max));
+        return lag.get(merchant) === 0;
+      },
+    });
+    const applier = startedApplier(fake);
+    vi.advanceTimersByTime(1_000);
+    expect(lag.get("shop")).toBe(0);
+    expect(attempts.get("broken")).toBe(1);
+    // Events keep coming: the failing merchant is tried again a round later, not at every poll.
+    eventEvery20Ms(fake, applier, 6_000);
+    expect(attempts.get("broken")).toBeGreaterThanOrEqual(2);
+    expect(attempts.get("broken")).toBeLessThanOrEqual(3);
+  });
+});
