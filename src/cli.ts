@@ -22,7 +22,10 @@ import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
 import { DataDirInUseError } from "./stores/serve-lock.js";
-import { AlreadyExistsError, Store, StoreFormatError, StoreNotFoundError } from "./stores/store.js";
+import { AlreadyExistsError } from "./stores/catalogue-store.js";
+import { StoreNotFoundError } from "./stores/environment.js";
+import { Store } from "./stores/store.js";
+import { StoreFormatError } from "./stores/store-format.js";
 import { VERSION } from "./version.js";
 
 function portOption(value: string): number {
@@ -77,7 +80,7 @@ async function importCommand(
   const store = Store.open(config.dataDir, { mustExist: true });
   let productsImported = false;
   try {
-    if (!store.merchant(options.merchant))
+    if (!store.catalogue.merchant(options.merchant))
       throw new InvalidInput("--merchant", `no merchant ${options.merchant}; create it with aisle merchants add`);
     const bar = new cliProgress.SingleBar(
       {
@@ -185,7 +188,7 @@ merchants
   .option("--data <dir>", "data directory")
   .action(async (options: { data?: string }) => {
     const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
-    for (const m of store.listMerchants()) console.log(`${m.id}\t${m.domain}\t${m.currency}\t${m.name}`);
+    for (const m of store.catalogue.listMerchants()) console.log(`${m.id}\t${m.domain}\t${m.currency}\t${m.name}`);
     await store.close();
   });
 
@@ -198,7 +201,7 @@ merchants
   .action(async (id: string, options: { apiKey?: boolean; data?: string }) => {
     const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     try {
-      const merchant = store.merchant(id);
+      const merchant = store.catalogue.merchant(id);
       if (!merchant) throw new InvalidInput("merchant", `no merchant ${id}`);
       // The tuned viewed-related settings with the validation figures that chose them, or the defaults it is served until then.
       const tuning = store.viewedRelatedTuning.read(id);
@@ -219,9 +222,9 @@ program
   .action(async (options: { merchant: string; data?: string }) => {
     const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     try {
-      if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
+      if (!store.catalogue.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
       const started = performance.now();
-      await store.rebuildCopurchase(options.merchant);
+      await store.orders.rebuildCopurchase(options.merchant);
       console.log(`rebuilt the bought-together model of ${options.merchant} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     } finally {
       await store.close();
@@ -239,7 +242,7 @@ program
   .action(async (options: { merchant: string; seed: number; data?: string }) => {
     const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     try {
-      if (!store.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
+      if (!store.catalogue.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
       const tuning = tuneViewedRelated(store, options.merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
       if (tuning === null) {
         console.log(`${options.merchant} has no viewed sessions yet: viewed-related keeps the defaults`);
@@ -272,7 +275,7 @@ program
   .action(async (options: { merchant: string; textOnly?: boolean; data?: string }) => {
     const { dataDir } = loadConfig(process.env, { dataDir: options.data });
     const store = Store.open(dataDir, { mustExist: true });
-    const known = store.merchant(options.merchant) !== undefined;
+    const known = store.catalogue.merchant(options.merchant) !== undefined;
     await store.close();
     if (!known) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
     await trainWithProgress(dataDir, options.merchant, !options.textOnly);

@@ -5,7 +5,7 @@ import { InvalidInput } from "./core/ingest/fields.js";
 import { BadSearchRequest } from "./core/search/request.js";
 import { EventBacklogFull } from "./ingest/event-writer.js";
 import { PoolSaturatedError, TaskFailedError } from "./pool/protocol.js";
-import { AlreadyExistsError } from "./stores/store.js";
+import { AlreadyExistsError } from "./stores/catalogue-store.js";
 
 export const ERRORS = {
   invalid_key: { status: 400, message: "Invalid key" },

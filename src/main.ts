@@ -70,7 +70,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
 async function startLocked(config: Config, log: Logger, unlock: () => void): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const { token: adminToken, source: adminTokenSource } = adminTokenFor(config);
-  const seeding = config.demo === "auto" && store.isEmpty();
+  const seeding = config.demo === "auto" && store.catalogue.isEmpty();
   const demo = seeding ? await seedDemoInThread(config.dataDir) : describeDemo(store);
   // The seed was written by another thread: read from the latest state.
   if (seeding) store.refreshSnapshot();
@@ -102,7 +102,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const tuner = new ViewedRelatedTuner(store, config.dataDir, log);
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
-    store,
+    store.events,
     { dataDir: config.dataDir, rankingRefreshMs: config.rankingRefreshMs, retention: config.retention },
     () => store.refreshSnapshot(),
     (thread, error) =>

@@ -76,7 +76,7 @@ export function endpointRotations(store: Store, merchantId: string, apiKey: stri
   if (sessions.length === 0) throw new Error(`${merchantId} has no view sessions`);
   const customers = customersWithOrders(store, merchantId, CUSTOMERS);
   if (customers.length === 0) throw new Error(`${merchantId} has no customer with an order`);
-  const collections = store.collectionsOf(merchantId).map((c) => c.id);
+  const collections = store.catalogue.collectionsOf(merchantId).map((c) => c.id);
   const typed = titleKeystrokes(store, merchantId, TYPED_TITLES);
 
   const recommendedSets = inputSets(withNeighbours, RECOMMENDED_SETS, (k) => 1 + (k % 3), 21);
@@ -167,7 +167,7 @@ export function pageMixPaths(store: Store, merchantId: string, apiKey: string, p
   const lines: string[] = [];
   for (let page = 0; page < pages; page++) {
     const uuid = sessions[page % sessions.length]!;
-    const product = store.product(merchantId, listed[Math.floor(random() * listed.length)]!)!;
+    const product = store.catalogue.product(merchantId, listed[Math.floor(random() * listed.length)]!)!;
     const query = queries[page % queries.length]!;
     lines.push(
       `POST ${ANALYTICS_EVENT.path}?key=${apiKey}&verb=viewed&uuid=${uuid}&platform_product_handle=${encodeURIComponent(product.handle)}`,

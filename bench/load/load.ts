@@ -85,8 +85,8 @@ async function demoInputs(dataDir: string, apiKey: string): Promise<DemoInputs> 
   try {
     const listed: number[] = [];
     const handles: string[] = [];
-    for (const id of store.productIds("demo")) {
-      const product = store.product("demo", id);
+    for (const id of store.catalogue.productIds("demo")) {
+      const product = store.catalogue.product("demo", id);
       if (product === undefined || product.status !== "active") continue;
       handles.push(product.handle);
       if (isProductAvailable(product)) listed.push(id);
@@ -108,7 +108,7 @@ async function demoInputs(dataDir: string, apiKey: string): Promise<DemoInputs> 
 async function demoEventSequence(dataDir: string): Promise<number> {
   const store = Store.open(dataDir);
   try {
-    return store.eventSequence("demo");
+    return store.events.eventSequence("demo");
   } finally {
     await store.close();
   }

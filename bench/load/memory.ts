@@ -69,9 +69,9 @@ const RUNS: RunSpec[] = [
     requestShape:
       "POST analytics/event, verb=viewed, a uuid no request used before (the run's random prefix, then the request's number), the demo's active product handles in turn",
     inputs(store, apiKey) {
-      const handles = store
+      const handles = store.catalogue
         .productIds("demo")
-        .map((id) => store.product("demo", id))
+        .map((id) => store.catalogue.product("demo", id))
         .filter((product) => product?.status === "active")
         .map((product) => encodeURIComponent(product!.handle));
       // The first four groups of a random v4 uuid; the request's number is the fifth.

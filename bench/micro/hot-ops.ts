@@ -34,7 +34,7 @@ const CANDIDATES = 100;
 
 export async function runHotOps(store: Store, merchantId: string, apiKey: string, timing: SuiteTiming): Promise<MicroSuite> {
   const catalog = merchantCatalog(store, merchantId);
-  const ids = store.productIds(merchantId);
+  const ids = store.catalogue.productIds(merchantId);
   const { withNeighbours } = recommendationInputs(store, merchantId);
 
   // Key encoding: what the product endpoint builds before every cache lookup (hit or miss).
@@ -45,7 +45,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
 
   // Co-occurrence merge: neighbour lists of 3 inputs read beforehand, so only the merge is timed.
   const neighbourSets: WeightedIds[][] = inputSets(withNeighbours, SETS, () => 3, 43).map((set) =>
-    set.map((id) => store.copurchaseNeighbours(merchantId, id)!),
+    set.map((id) => store.orders.copurchaseNeighbours(merchantId, id)!),
   );
   const exclusions = inputSets(withNeighbours, SETS, () => 3, 43).map((set) => new Set(set));
 
@@ -54,7 +54,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   if (prefixes.length === 0) throw new Error("the demo has no view sessions");
 
   // Eligibility: the checks renderProductList applies to each candidate, on products already read.
-  const products: Product[] = ids.slice(0, CANDIDATES).map((id) => store.product(merchantId, id)!);
+  const products: Product[] = ids.slice(0, CANDIDATES).map((id) => store.catalogue.product(merchantId, id)!);
   const market = marketForCountry(catalog.markets(), "CA");
   const priceOf = catalog.marketPrice.bind(catalog);
   const priceFilter: PriceFilter = { atLeast: 1_00, atMost: 500_00 };
@@ -73,7 +73,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   // Text search: keystrokes of demo titles against aisle's index and a FlexSearch index of the same titles.
   const typed = titleKeystrokes(store, merchantId, 200);
 
-  const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.product(merchantId, id)!.title })));
+  const flex = flexsearchOnlyRanking(ids.map((id) => ({ id, title: store.catalogue.product(merchantId, id)!.title })));
 
   const { add, run } = judgedBench(timing);
   let i = 0;

@@ -44,7 +44,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
   try {
     const demo = await seedDemo(store);
     const merchantId = demo.merchantId;
-    const allIds = store.productIds(merchantId);
+    const allIds = store.catalogue.productIds(merchantId);
     const listed = listedIds(store, merchantId);
     const idSets = Array.from({ length: ID_SETS }, (_, i) => Array.from({ length: 5 }, (_, j) => listed[(i * 5 + j) % listed.length]!));
     const queryFor = (ids: number[]) => `key=${demo.apiKey}&ids=${ids.join(",")}`;
@@ -104,7 +104,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     let sink = 0; // results feed a sink so the JIT cannot drop the work
     bench
       .add("LMDB product read (store.product)", () => {
-        sink += store.product(merchantId, allIds[i++ % allIds.length]!)?.variants.length ?? 0;
+        sink += store.catalogue.product(merchantId, allIds[i++ % allIds.length]!)?.variants.length ?? 0;
       })
       .add("parseParams, static endpoint, 5 ids", () => {
         sink += parseParams(STATIC_PRODUCTS.params, hitQueryParams).ok ? 1 : 0;
@@ -121,7 +121,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
       // version per thread, and only for requests with country_code: the first such
       // request after a catalogue change pays this.
       .add("market list decode (store.marketsOf), once per catalogue version", () => {
-        sink += store.marketsOf(merchantId).length;
+        sink += store.catalogue.marketsOf(merchantId).length;
       })
       .add("market list, memoised (catalog.markets())", () => {
         sink += catalog.markets().length;

@@ -7,7 +7,7 @@
 // marked "ranking only" time the candidate ranking without render and JSON.
 // The shop-wide rankings are refreshed first, as the applier thread stores them.
 //
-// Updates: store.upsertOrders with one new order, awaited: the order, the
+// Updates: store.orders.upsertOrders with one new order, awaited: the order, the
 // customer index, daily sales and the bought-together model in one committed
 // transaction, which is what an orders/create webhook waits for before its ack.
 // Sampled in interleaved rounds, not by tinybench: see interleaved(). Then the
@@ -28,7 +28,8 @@ import type { Task, TaskAnswer } from "../../src/pool/protocol.js";
 import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
 import { topSellers, trending } from "../../src/recs/sales-rankings.js";
 import { DEFAULT_WINDOW_DAYS } from "../../src/stores/ranked-lists.js";
-import type { Located, Store } from "../../src/stores/store.js";
+import type { Located } from "../../src/stores/catalogue-store.js";
+import type { Store } from "../../src/stores/store.js";
 import { VERSION } from "../../src/version.js";
 import { recommended } from "../../src/lists/recommended.js";
 import { salesList } from "../../src/lists/sales-lists.js";
@@ -219,17 +220,17 @@ export async function runUpdateSuites(store: Store, merchantId: string, options:
     [
       {
         name: "store.upsertOrders(1 order, 1–4 lines), commit awaited",
-        run: async (order) => store.upsertOrders(merchantId, [order]),
+        run: async (order) => store.orders.upsertOrders(merchantId, [order]),
         budget: { name: "orderUpdateP99", stat: "p99" },
       },
       {
         name: "  same, deferNeighbours (no neighbour-list refresh)",
-        run: async (order) => store.upsertOrders(merchantId, [order], { deferNeighbours: true }),
+        run: async (order) => store.orders.upsertOrders(merchantId, [order], { deferNeighbours: true }),
       },
       {
         // Nothing to write but a version bump: what one committed LMDB transaction costs here.
         name: "  empty write transaction, commit awaited (upsertCustomers([]))",
-        run: async () => store.upsertCustomers(merchantId, []),
+        run: async () => store.catalogue.upsertCustomers(merchantId, []),
       },
     ],
     newOrder,
@@ -255,7 +256,7 @@ async function rankingRefreshResult(
   const samples: number[] = [];
   const end = performance.now() + timing.timeMs;
   while (performance.now() < end || samples.length < MIN_SAMPLES) {
-    await store.upsertOrders(merchantId, [newOrder()]);
+    await store.orders.upsertOrders(merchantId, [newOrder()]);
     const started = performance.now();
     store.rankingWriter.refreshSync(merchantId, Date.now());
     samples.push((performance.now() - started) * 1000);

@@ -87,8 +87,8 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
       ),
     ];
 
-    const ids = store.productIds(merchant);
-    const texts = ids.slice(0, 256).map((id) => store.product(merchant, id)!);
+    const ids = store.catalogue.productIds(merchant);
+    const texts = ids.slice(0, 256).map((id) => store.catalogue.product(merchant, id)!);
     const embedSamples = await embedLatencyInWorker(modelDirectory(dataDir, merchant), merchant, texts, options.quick ? 500 : 5_000);
     results.push(
       fromSamples(`embed one product in a worker (onnxruntime-node, ${manifest.hashing.buckets} × ${manifest.dims} table)`, embedSamples, [
@@ -102,14 +102,14 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
     const rounds = options.quick ? 10 : 40;
     for (let round = 0; round < rounds; round++) {
       const id = ids[(round * 7919) % ids.length]!;
-      const donor = store.product(merchant, ids[(round * 104_729 + 1) % ids.length]!)!;
-      const product = store.product(merchant, id)!;
-      await store.upsertProducts(merchant, [
+      const donor = store.catalogue.product(merchant, ids[(round * 104_729 + 1) % ids.length]!)!;
+      const product = store.catalogue.product(merchant, id)!;
+      await store.catalogue.upsertProducts(merchant, [
         {
           path: "bench",
           value: {
             product: { ...product, title: donor.title, product_type: donor.product_type },
-            metafields: store.metafields(merchant, "product", id),
+            metafields: store.catalogue.metafields(merchant, "product", id),
           },
         },
       ]);
@@ -121,10 +121,10 @@ export async function runSimilarBench(options: SimilarBenchOptions): Promise<Mic
     const priceSamples: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const id = ids[(round * 6_151) % ids.length]!;
-      const product = store.product(merchant, id)!;
+      const product = store.catalogue.product(merchant, id)!;
       const variants = product.variants.map((variant) => ({ ...variant, price: (Number(variant.price) + 1).toFixed(2) }));
-      await store.upsertProducts(merchant, [
-        { path: "bench", value: { product: { ...product, variants }, metafields: store.metafields(merchant, "product", id) } },
+      await store.catalogue.upsertProducts(merchant, [
+        { path: "bench", value: { product: { ...product, variants }, metafields: store.catalogue.metafields(merchant, "product", id) } },
       ]);
       const refreshStarted = performance.now();
       await refreshSimilar(store, dataDir, merchant, [id]);

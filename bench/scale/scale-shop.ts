@@ -202,7 +202,7 @@ async function appendEvents(
   let appendMs = 0;
   for (const batch of chunksOf(events, EVENT_BATCH)) {
     const appendStarted = performance.now();
-    await store.appendEvents("demo", batch);
+    await store.applied.appendEvents("demo", batch);
     appendMs += performance.now() - appendStarted;
     volumes.events += batch.length;
   }

@@ -190,7 +190,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
       const times: number[] = [];
       for (let k = 0; k < 5; k++) {
         const t = performance.now();
-        if (store.marketsOf(merchant.id).length === 0) throw new Error("no markets");
+        if (store.catalogue.marketsOf(merchant.id).length === 0) throw new Error("no markets");
         times.push(performance.now() - t);
       }
       marketsDecodeMs = times.sort((a, b) => a - b)[2]!;
@@ -203,7 +203,7 @@ export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<S
       log("full bought-together model rebuild (rebuildCopurchase)…");
       try {
         const t = performance.now();
-        await store.rebuildCopurchase(merchant.id);
+        await store.orders.rebuildCopurchase(merchant.id);
         rebuildMs = performance.now() - t;
       } catch (error) {
         errors.push(`model rebuild failed: ${describeError(error)}`);

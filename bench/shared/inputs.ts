@@ -26,8 +26,8 @@ export interface RecommendationInputs {
 export function recommendationInputs(store: Store, merchantId: string): RecommendationInputs {
   const withNeighbours: number[] = [];
   const withoutNeighbours: number[] = [];
-  for (const id of store.productIds(merchantId)) {
-    const list = store.copurchaseNeighbours(merchantId, id);
+  for (const id of store.catalogue.productIds(merchantId)) {
+    const list = store.orders.copurchaseNeighbours(merchantId, id);
     (list && list.ids.length > 0 ? withNeighbours : withoutNeighbours).push(id);
   }
   return { withNeighbours, withoutNeighbours };
@@ -72,7 +72,7 @@ export function sampleOrderLines(
   let seen = 0;
   let maxOrderId = 0;
   // Reservoir sampling over every line: one pass, memory bounded by `count`.
-  for (const order of store.allOrders(merchantId)) {
+  for (const order of store.orders.allOrders(merchantId)) {
     if (order.id > maxOrderId) maxOrderId = order.id;
     if (order.customer_id !== null && customers.size < 10_000) customers.add(order.customer_id);
     for (const line of order.line_items) {
@@ -94,7 +94,7 @@ export function sampleOrderLines(
  */
 export function viewSessions(store: Store, merchantId: string, maxViews: number): Map<string, number[]> {
   const sessions = new Map<string, number[]>();
-  for (const { event } of store.eventsSince(merchantId, 0)) {
+  for (const { event } of store.events.eventsSince(merchantId, 0)) {
     if (event.verb !== "viewed" || event.uuid === null) continue;
     const views = sessions.get(event.uuid) ?? [];
     if (views.length < maxViews) views.push(event.product_id);
@@ -112,7 +112,7 @@ export function sessionPrefixes(store: Store, merchantId: string, count: number,
 /** Up to `count` customers who have placed an order, in order of their first one. */
 export function customersWithOrders(store: Store, merchantId: string, count: number): number[] {
   const customers = new Set<number>();
-  for (const order of store.allOrders(merchantId)) {
+  for (const order of store.orders.allOrders(merchantId)) {
     if (order.customer_id !== null) customers.add(order.customer_id);
     if (customers.size >= count) break;
   }
@@ -130,10 +130,10 @@ export function keystrokes(queries: readonly string[]): string[] {
  * before finding a product they know by name).
  */
 export function titleQueries(store: Store, merchantId: string, count: number): string[] {
-  const ids = store.productIds(merchantId);
+  const ids = store.catalogue.productIds(merchantId);
   const random = prng(53);
   return Array.from({ length: count }, () => {
-    const title = store.product(merchantId, ids[Math.floor(random() * ids.length)]!)?.title ?? "";
+    const title = store.catalogue.product(merchantId, ids[Math.floor(random() * ids.length)]!)?.title ?? "";
     return title.toLowerCase().split(/\s+/).slice(0, 2).join(" ");
   }).filter((query) => query.length > 0);
 }
@@ -145,8 +145,8 @@ export function titleKeystrokes(store: Store, merchantId: string, count: number)
 
 /** Ids the static endpoint will actually return (active, in stock), so every id set renders whole lists. */
 export function listedIds(store: Store, merchantId: string): number[] {
-  return store.productIds(merchantId).filter((id) => {
-    const product = store.product(merchantId, id);
+  return store.catalogue.productIds(merchantId).filter((id) => {
+    const product = store.catalogue.product(merchantId, id);
     return product !== undefined && product.status === "active" && isProductAvailable(product);
   });
 }

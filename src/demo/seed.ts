@@ -57,7 +57,7 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
   for (const [kind, items] of demoBatches(demo)) {
     for (const batch of chunksOf(items, MAX_BATCH_ITEMS)) await ingest(store, merchant.id, kind, batch);
   }
-  await store.appendEvents(merchant.id, demo.events);
+  await store.applied.appendEvents(merchant.id, demo.events);
 
   const seeded: DemoSeedStats = {
     counts: {
@@ -76,12 +76,12 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
 
 /** The demo merchant of a data dir, if it has one. */
 export function describeDemo(store: Store): DemoInfo | null {
-  const merchant = store.merchant(DEMO_MERCHANT_ID);
+  const merchant = store.catalogue.merchant(DEMO_MERCHANT_ID);
   if (!merchant) return null;
-  const markets = store.marketsOf(merchant.id).filter((market) => market.active);
+  const markets = store.catalogue.marketsOf(merchant.id).filter((market) => market.active);
   const listable: { id: number; handle: string }[] = [];
-  for (const id of store.productIds(merchant.id)) {
-    const product = store.product(merchant.id, id);
+  for (const id of store.catalogue.productIds(merchant.id)) {
+    const product = store.catalogue.product(merchant.id, id);
     // Sold everywhere, so every printed curl line (country_code included) returns it.
     if (product && isProductAvailable(product) && isProductPublished(product) && markets.every((m) => isInMarket(product, m))) {
       listable.push(product);
@@ -95,7 +95,7 @@ export function describeDemo(store: Store): DemoInfo | null {
     sample: {
       productIds: listable.slice(0, 3).map((p) => p.id),
       handles: listable.slice(3, 5).map((p) => p.handle),
-      collectionId: store.collectionsOf(merchant.id)[0]?.id ?? null,
+      collectionId: store.catalogue.collectionsOf(merchant.id)[0]?.id ?? null,
       customerId: firstBuyer(store, merchant.id),
       sessionUuid: firstViewingSession(store, merchant.id),
     },
@@ -103,11 +103,12 @@ export function describeDemo(store: Store): DemoInfo | null {
 }
 
 function firstBuyer(store: Store, merchant: string): number | null {
-  for (const order of store.allOrders(merchant)) if (order.customer_id !== null && order.cancelled_at === null) return order.customer_id;
+  for (const order of store.orders.allOrders(merchant))
+    if (order.customer_id !== null && order.cancelled_at === null) return order.customer_id;
   return null;
 }
 
 function firstViewingSession(store: Store, merchant: string): string | null {
-  for (const { event } of store.eventsSince(merchant, 0)) if (event.verb === "viewed" && event.uuid !== null) return event.uuid;
+  for (const { event } of store.events.eventsSince(merchant, 0)) if (event.verb === "viewed" && event.uuid !== null) return event.uuid;
   return null;
 }

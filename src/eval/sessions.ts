@@ -160,11 +160,11 @@ async function fillStore(store: Store, merchant: MerchantId, sessions: readonly 
     const uuid = sessionUuid(n);
     for (const item of session) batch.push({ at: at++, uuid, customer_id: null, verb: "viewed", product_id: item, theme_id: null });
     if (batch.length >= EVENTS_PER_WRITE) {
-      await store.appendEvents(merchant, batch);
+      await store.applied.appendEvents(merchant, batch);
       batch = [];
     }
   }
-  if (batch.length > 0) await store.appendEvents(merchant, batch);
+  if (batch.length > 0) await store.applied.appendEvents(merchant, batch);
 }
 
 /** Train items by views, most viewed first (ties: the smaller id): S-POP's popular tail. */

@@ -17,8 +17,8 @@ export function merchantForKey(store: Store, key: string | undefined): Merchant 
   const verifiedKeys = verifiedKeysByStore.of(store);
   const known = verifiedKeys.get(key);
   if (known) return known;
-  const id = store.merchantIdByKey(key);
-  const merchant = id === undefined ? undefined : store.merchant(id);
+  const id = store.catalogue.merchantIdByKey(key);
+  const merchant = id === undefined ? undefined : store.catalogue.merchant(id);
   if (!merchant || !secretsEqual(key, merchant.api_key)) throw new ApiError("invalid_key");
   if (verifiedKeys.size >= MAX_VERIFIED_KEYS) verifiedKeys.clear();
   verifiedKeys.set(key, merchant);

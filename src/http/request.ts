@@ -47,7 +47,7 @@ export function requireSessionOrCustomer(uuid: string | null, customerId: number
 /** The merchant a path's `:merchant` names; text that cannot be a merchant id names none, without a store lookup. */
 export function merchantInPath(store: Store, request: RequestInfo): Merchant | undefined {
   const id = request.params.merchant ?? "";
-  return isMerchantId(id) ? store.merchant(id) : undefined;
+  return isMerchantId(id) ? store.catalogue.merchant(id) : undefined;
 }
 
 /** Client text quoted in an error message, cut short: a 100 KB path must not come back as a 100 KB message. */

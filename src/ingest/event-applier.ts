@@ -182,7 +182,7 @@ export class EventApplier {
         const applied = this.applySlice(merchant);
         if (applied < APPLY_SLICE || entry.count <= applied) this.behind.delete(merchant);
         else this.behind.set(merchant, { count: entry.count - applied, since: Date.now() });
-        through.push([merchant, this.store.derivedSequence(merchant)]);
+        through.push([merchant, this.store.applied.derivedSequence(merchant)]);
       }
       this.post({ type: "applied", through, buildsPending: this.buildsPending() });
     }
@@ -319,7 +319,7 @@ export class EventApplier {
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */
   private applySlice(merchant: MerchantId): number {
     try {
-      return this.store.deriveEventsSync(merchant, APPLY_SLICE).applied;
+      return this.store.applied.deriveEventsSync(merchant, APPLY_SLICE).applied;
     } catch (error) {
       // The log keeps the events: the next round (or the next start) tries again.
       console.error(`applying behaviour events of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -338,11 +338,15 @@ export class EventApplier {
       const loggedSince = this.lastLoggedAt >= this.indexFollowedAt;
       if (!(quiet && loggedSince) && now - this.indexFollowedAt < INDEX_FOLLOW_EVERY_MS) return false;
       const merchants = this.merchantIds().filter((merchant) => (this.indexRetryAt.get(merchant) ?? 0) <= now);
-      this.indexRound = new Map(merchants.map((merchant) => [merchant, this.store.derivedSequence(merchant)]));
+      this.indexRound = new Map(merchants.map((merchant) => [merchant, this.store.applied.derivedSequence(merchant)]));
     }
     for (const [merchant, upTo] of this.indexRound) {
       try {
-        if (this.store.sessionIndexBehind(merchant, upTo) && !this.store.followSessionIndexSync(merchant, APPLY_SLICE, upTo)) return true;
+        if (
+          this.store.applied.sessionIndexBehind(merchant, upTo) &&
+          !this.store.applied.followSessionIndexSync(merchant, APPLY_SLICE, upTo)
+        )
+          return true;
         this.indexRetryAt.delete(merchant);
       } catch (error) {
         // Tried again after a pause; the other merchants' indexes go on following.
@@ -364,7 +368,7 @@ export class EventApplier {
   private refreshIfDue(quiet: boolean): void {
     if (this.refreshRoundStarted === 0 && !quiet && Date.now() - this.lastRoundEnded < REFRESH_EVERY_MS) return;
     for (const merchant of this.merchantIds()) {
-      const ids = this.store.staleListProducts(merchant, REFRESH_SLICE);
+      const ids = this.store.orders.staleListProducts(merchant, REFRESH_SLICE);
       if (ids.length === 0) continue;
       if (this.refreshRoundStarted === 0) this.refreshRoundStarted = Date.now();
       if (this.refresh(merchant, ids)) return;
@@ -377,7 +381,7 @@ export class EventApplier {
   /** Recomputes the lists; false if that failed (they stay marked, for a later round). */
   private refresh(merchant: MerchantId, ids: number[]): boolean {
     try {
-      this.store.refreshNeighboursSync(merchant, ids);
+      this.store.orders.refreshNeighboursSync(merchant, ids);
       return true;
     } catch (error) {
       console.error(`refreshing bought-together lists of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
@@ -386,20 +390,24 @@ export class EventApplier {
   }
 
   private refreshAll(merchant: MerchantId): void {
-    for (let ids = this.store.staleListProducts(merchant, 1_000); ids.length > 0; ids = this.store.staleListProducts(merchant, 1_000)) {
+    for (
+      let ids = this.store.orders.staleListProducts(merchant, 1_000);
+      ids.length > 0;
+      ids = this.store.orders.staleListProducts(merchant, 1_000)
+    ) {
       if (!this.refresh(merchant, ids)) return;
     }
   }
 
   private hasStaleLists(): boolean {
-    return this.merchantIds().some((merchant) => this.store.staleListProducts(merchant, 1).length > 0);
+    return this.merchantIds().some((merchant) => this.store.orders.staleListProducts(merchant, 1).length > 0);
   }
 
   private merchantIds(): MerchantId[] {
-    return this.store.listMerchants().map((merchant) => merchant.id);
+    return this.store.catalogue.listMerchants().map((merchant) => merchant.id);
   }
 
   private watermarks(): [MerchantId, number][] {
-    return this.merchantIds().map((merchant) => [merchant, this.store.derivedSequence(merchant)]);
+    return this.merchantIds().map((merchant) => [merchant, this.store.applied.derivedSequence(merchant)]);
   }
 }

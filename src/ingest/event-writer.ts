@@ -1,7 +1,7 @@
 // Behaviour events are logged from the HTTP thread, applied by a thread of
 // their own. Logging is what an acknowledgement waits for: each turn of the
 // event loop puts its events in the log's own LMDB environment with lmdb's
-// asynchronous puts (Store.logEvents), so lmdb's write thread commits them as
+// asynchronous puts (store.events.logEvents), so lmdb's write thread commits them as
 // one transaction and flushes it while the next turn's are written (group
 // commit, and nothing else holds the log's write lock). The applier thread
 // (workers/event-applier-entry.ts) applies logged events to histories, add
@@ -25,7 +25,7 @@ export interface EventThreadData {
   retention: Retention;
 }
 
-/** The part of the store that logs events (Store.logEvents). */
+/** The part of the store that logs events (store.events.logEvents). */
 export interface EventLog {
   logEvents(groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>): { firsts: Map<MerchantId, number>; durable: Promise<void> };
 }

@@ -3,7 +3,8 @@ import { normaliseProduct, type NormalisedProduct } from "../core/ingest/product
 import { normaliseCollection, normaliseCustomer, normaliseMarket, normaliseOrder } from "../core/ingest/records.js";
 import { formatTimestamp } from "../core/timestamps.js";
 import type { Collection, Customer, Market, MerchantId, Order } from "../core/types.js";
-import type { Located, Store } from "../stores/store.js";
+import type { Located } from "../stores/catalogue-store.js";
+import type { Store } from "../stores/store.js";
 
 export const INGEST_KINDS = ["products", "collections", "customers", "orders", "markets"] as const;
 export type IngestKind = (typeof INGEST_KINDS)[number];
@@ -50,15 +51,15 @@ export function validateBatch(kind: IngestKind, items: unknown[], now: string, o
 export async function writeBatch(store: Store, merchant: MerchantId, batch: ValidBatch): Promise<void> {
   switch (batch.kind) {
     case "products":
-      return store.upsertProducts(merchant, batch.items);
+      return store.catalogue.upsertProducts(merchant, batch.items);
     case "collections":
-      return store.upsertCollections(merchant, batch.items);
+      return store.catalogue.upsertCollections(merchant, batch.items);
     case "customers":
-      return store.upsertCustomers(merchant, batch.items);
+      return store.catalogue.upsertCustomers(merchant, batch.items);
     case "orders":
-      return store.upsertOrders(merchant, batch.items);
+      return store.orders.upsertOrders(merchant, batch.items);
     case "markets":
-      return store.upsertMarkets(merchant, batch.items);
+      return store.catalogue.upsertMarkets(merchant, batch.items);
   }
 }
 

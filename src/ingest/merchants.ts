@@ -21,7 +21,7 @@ export async function createMerchant(store: Store, input: unknown): Promise<Merc
     webhook_secret: newSecret(),
     created_at: formatTimestamp(new Date()),
   };
-  await store.createMerchant(merchant);
+  await store.catalogue.createMerchant(merchant);
   return merchant;
 }
 

@@ -3,7 +3,7 @@
 // replace; lists of objects with ids (variants, options, images, metafields,
 // addresses) merge element by element, so a price-only update keeps the rest.
 import { isPlainObject } from "../core/ingest/fields.js";
-import type { RecordKind } from "../stores/store.js";
+import type { RecordKind } from "../stores/catalogue-store.js";
 
 /** The kinds PATCH takes; orders and markets are written whole (the platform sends them whole). */
 export const PATCHABLE_KINDS = ["products", "collections", "customers"] as const satisfies readonly RecordKind[];

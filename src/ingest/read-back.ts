@@ -1,7 +1,8 @@
 // Records read back through the admin API in the shape it takes them, so that
 // what is read can be edited and sent again (and a PATCH merges into it).
 import type { MerchantId, Metafield, Product } from "../core/types.js";
-import type { RecordKind, Store } from "../stores/store.js";
+import type { RecordKind } from "../stores/catalogue-store.js";
+import type { Store } from "../stores/store.js";
 
 /** Metafields as the admin API takes them inside a product or variant. */
 function inline(metafields: Metafield[]): Record<string, unknown>[] {
@@ -11,8 +12,11 @@ function inline(metafields: Metafield[]): Record<string, unknown>[] {
 function productRecord(store: Store, merchant: MerchantId, product: Product): Record<string, unknown> {
   return {
     ...product,
-    variants: product.variants.map((variant) => ({ ...variant, metafields: inline(store.metafields(merchant, "variant", variant.id)) })),
-    metafields: inline(store.metafields(merchant, "product", product.id)),
+    variants: product.variants.map((variant) => ({
+      ...variant,
+      metafields: inline(store.catalogue.metafields(merchant, "variant", variant.id)),
+    })),
+    metafields: inline(store.catalogue.metafields(merchant, "product", product.id)),
   };
 }
 
@@ -20,22 +24,22 @@ function productRecord(store: Store, merchant: MerchantId, product: Product): Re
 export function readRecord(store: Store, merchant: MerchantId, kind: RecordKind, id: number): Record<string, unknown> | undefined {
   switch (kind) {
     case "products": {
-      const product = store.product(merchant, id);
+      const product = store.catalogue.product(merchant, id);
       return product && productRecord(store, merchant, product);
     }
     case "collections":
-      return store.collection(merchant, id) as Record<string, unknown> | undefined;
+      return store.catalogue.collection(merchant, id) as Record<string, unknown> | undefined;
     case "customers":
-      return store.customer(merchant, id) as Record<string, unknown> | undefined;
+      return store.catalogue.customer(merchant, id) as Record<string, unknown> | undefined;
     case "orders": {
-      const order = store.order(merchant, id);
+      const order = store.orders.order(merchant, id);
       if (!order) return undefined;
       const { customer_id: customerId, ...rest } = order;
       return { ...rest, customer: customerId === null ? null : { id: customerId } };
     }
     case "markets": {
-      const market = store.marketsOf(merchant).find((candidate) => candidate.id === id);
-      return market && { ...market, variant_prices: store.marketPriceList(merchant, id) };
+      const market = store.catalogue.marketsOf(merchant).find((candidate) => candidate.id === id);
+      return market && { ...market, variant_prices: store.catalogue.marketPriceList(merchant, id) };
     }
   }
 }
@@ -51,7 +55,7 @@ export function readPage(
   after: number | null,
   limit: number,
 ): { data: Record<string, unknown>[]; next: string | null } {
-  const ids = store.idsAfter(kind, merchant, after, limit + 1);
+  const ids = store.catalogue.idsAfter(kind, merchant, after, limit + 1);
   const page = ids.slice(0, limit);
   return {
     data: page.map((id) => readRecord(store, merchant, kind, id)!),

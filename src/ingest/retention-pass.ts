@@ -17,7 +17,7 @@ const LOG_PRUNE_SLICE = 100;
 /** Histories or pairs looked at per transaction. */
 const WALK_SLICE = 2_000;
 
-export type PruningStore = Pick<Store, "pruneSessionsSync" | "pruneEventLogSync" | "pruneHistoriesSync" | "pruneSessionPairsSync">;
+export type PruningStore = Pick<Store, "applied" | "events">;
 
 /** Prunes what is past `retention` at `now` for these merchants, a transaction per step. */
 export function* retentionPass(
@@ -29,15 +29,15 @@ export function* retentionPass(
 ): Generator<void, void, void> {
   const before = retentionCutoff(retention.days, now);
   for (const merchant of merchants) {
-    yield* slices(() => store.pruneSessionsSync(merchant, retention, now, SESSION_PRUNE_SLICE) === SESSION_PRUNE_SLICE);
-    yield* slices(() => store.pruneEventLogSync(merchant, before, LOG_PRUNE_SLICE) === LOG_PRUNE_SLICE);
+    yield* slices(() => store.applied.pruneSessionsSync(merchant, retention, now, SESSION_PRUNE_SLICE) === SESSION_PRUNE_SLICE);
+    yield* slices(() => store.events.pruneEventLogSync(merchant, before, LOG_PRUNE_SLICE) === LOG_PRUNE_SLICE);
     if (!walkAll) continue;
-    let walk = store.pruneHistoriesSync(merchant, before, null, WALK_SLICE);
-    for (yield; walk !== null; yield) walk = store.pruneHistoriesSync(merchant, before, walk, WALK_SLICE);
+    let walk = store.applied.pruneHistoriesSync(merchant, before, null, WALK_SLICE);
+    for (yield; walk !== null; yield) walk = store.applied.pruneHistoriesSync(merchant, before, walk, WALK_SLICE);
   }
   if (!walkAll) return;
-  let pair = store.pruneSessionPairsSync(before, now, null, WALK_SLICE);
-  for (yield; pair !== null; yield) pair = store.pruneSessionPairsSync(before, now, pair, WALK_SLICE);
+  let pair = store.events.pruneSessionPairsSync(before, now, null, WALK_SLICE);
+  for (yield; pair !== null; yield) pair = store.events.pruneSessionPairsSync(before, now, pair, WALK_SLICE);
 }
 
 /** Runs `slice` a step at a time while it says more is due. */

@@ -13,10 +13,12 @@ import type { Store } from "../stores/store.js";
  * events at or below it were applied after the task was made, and are skipped.
  */
 export function historyOf(store: Store, merchant: MerchantId, subject: HistorySubject, pending: PendingHistory): History {
-  const watermark = pending.session.length + pending.customer.length > 0 ? store.derivedSequence(merchant) : 0;
+  const watermark = pending.session.length + pending.customer.length > 0 ? store.applied.derivedSequence(merchant) : 0;
   const parts = [
-    subject.uuid === null ? undefined : withPending(store.sessionHistory(merchant, subject.uuid), pending.session, watermark),
-    subject.customerId === null ? undefined : withPending(store.customerHistory(merchant, subject.customerId), pending.customer, watermark),
+    subject.uuid === null ? undefined : withPending(store.applied.sessionHistory(merchant, subject.uuid), pending.session, watermark),
+    subject.customerId === null
+      ? undefined
+      : withPending(store.applied.customerHistory(merchant, subject.customerId), pending.customer, watermark),
   ].filter((h): h is History => h !== undefined);
   if (parts.length === 1) return parts[0]!;
   const merged = parts.flatMap((h) => h.products.map((product, i) => ({ product, verb: h.verbs[i]!, at: h.ats[i]! })));
@@ -40,7 +42,7 @@ export function viewed(store: Store, task: ViewedTask): Uint8Array {
 /** Units per product over the customer's orders (cancelled ones left out), most recently bought first. */
 export function purchasedQuantities(store: Store, merchant: MerchantId, customerId: number): Map<number, number> {
   const totals = new Map<number, { quantity: number; last: number }>();
-  for (const order of store.ordersOfCustomer(merchant, customerId)) {
+  for (const order of store.orders.ordersOfCustomer(merchant, customerId)) {
     if (order.cancelled_at !== null) continue;
     const at = Date.parse(order.created_at);
     for (const line of order.line_items) {
@@ -56,7 +58,7 @@ export function purchasedQuantities(store: Store, merchant: MerchantId, customer
 
 export function purchased(store: Store, task: PurchasedTask): Uint8Array {
   const quantities = purchasedQuantities(store, task.merchantId, task.customerId);
-  const customer = store.customer(task.merchantId, task.customerId) ?? null;
+  const customer = store.catalogue.customer(task.merchantId, task.customerId) ?? null;
   return productListBody(merchantCatalog(store, task.merchantId), quantities.keys(), task.list, {
     productFields: (id) => ({ metadata: { purchased_quantity: String(quantities.get(id)) } }),
     answerFields: { metadata: { platform_customer: customer } },

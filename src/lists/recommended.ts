@@ -17,7 +17,7 @@ export function resolveInputs(store: Store, task: RecommendedTask): number[] {
   const { merchantId, inputs } = task;
   const ids = new Set(inputs.productIds);
   for (const variantId of inputs.variantIds) {
-    const productId = store.productIdByVariant(merchantId, variantId);
+    const productId = store.catalogue.productIdByVariant(merchantId, variantId);
     if (productId !== undefined) ids.add(productId);
   }
   return [...ids];
@@ -56,7 +56,7 @@ function collectionCandidates(
 export function recommended(store: Store, task: RecommendedTask): Uint8Array {
   const inputs = resolveInputs(store, task);
   const { collectionId } = task.inputs;
-  const members = collectionId === null ? null : (store.collection(task.merchantId, collectionId)?.product_ids ?? []);
+  const members = collectionId === null ? null : (store.catalogue.collection(task.merchantId, collectionId)?.product_ids ?? []);
   // The model's list first; then what is trending and what sells, then the rest
   // of the catalogue, so a widget is full whenever eligible products exist.
   const candidates =

@@ -5,7 +5,7 @@ import type { Store } from "../stores/store.js";
 
 /** Scores of products bought together with the inputs; the inputs themselves are left out. */
 export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs: readonly number[]): Map<number, number> {
-  const lists = inputs.flatMap((id) => store.copurchaseNeighbours(merchant, id) ?? []);
+  const lists = inputs.flatMap((id) => store.orders.copurchaseNeighbours(merchant, id) ?? []);
   return combineNeighbours(lists, new Set(inputs));
 }
 

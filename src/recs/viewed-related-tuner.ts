@@ -53,7 +53,7 @@ export class ViewedRelatedTuner {
   /** Starts tuning the first merchant that is due, unless a tuning is under way. */
   look(): void {
     if (this.running !== null || this.stopping.signal.aborted) return;
-    const due = this.store.listMerchants().find(({ id }) => this.isDue(id));
+    const due = this.store.catalogue.listMerchants().find(({ id }) => this.isDue(id));
     if (due === undefined) return;
     this.running = this.tune(due.id).finally(() => (this.running = null));
   }

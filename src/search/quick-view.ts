@@ -52,12 +52,12 @@ function eligibility(
     checks.push((id) => inMarket.has(id));
   }
   if (request.collectionIds !== null) {
-    const allowed = new Set(request.collectionIds.flatMap((id) => store.collection(merchant, id)?.product_ids ?? []));
+    const allowed = new Set(request.collectionIds.flatMap((id) => store.catalogue.collection(merchant, id)?.product_ids ?? []));
     checks.push((id) => allowed.has(id));
   }
   const hidden = new Set(request.excludeProductIds);
   for (const { collectionId, hideProducts } of request.excludeCollections) {
-    if (hideProducts) for (const id of store.collection(merchant, collectionId)?.product_ids ?? []) hidden.add(id);
+    if (hideProducts) for (const id of store.catalogue.collection(merchant, collectionId)?.product_ids ?? []) hidden.add(id);
   }
   if (hidden.size > 0) checks.push((id) => !hidden.has(id));
   if (checks.length === 0) return undefined;
@@ -144,7 +144,7 @@ export async function quickView(
   task: QuickViewTask,
   deps: QuickViewDependencies = NO_SEMANTIC_FALLBACK,
 ): Promise<TaskResult> {
-  const merchant = store.merchant(task.merchantId);
+  const merchant = store.catalogue.merchant(task.merchantId);
   if (!merchant) return { ok: false, code: "merchant_not_found", message: `no merchant ${task.merchantId}` };
   const { request } = task;
   const index = store.searchIndex.view(merchant.id);

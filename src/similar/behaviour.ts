@@ -38,7 +38,7 @@ export function behaviourGroups(
   checkpoint: Checkpoint,
 ): { groups: BehaviourGroups; summary: BehaviourSummary } {
   const groups = new GroupsBuilder();
-  for (const order of store.allOrders(merchant)) {
+  for (const order of store.orders.allOrders(merchant)) {
     checkpoint();
     if (order.cancelled_at !== null) continue;
     groups.add(
@@ -53,7 +53,7 @@ export function behaviourGroups(
   const sessions = new StringIds();
   const views = new IntListPool();
   let lastViewAt = new Float64Array(1024);
-  for (const { event } of store.eventsSince(merchant, 0)) {
+  for (const { event } of store.events.eventsSince(merchant, 0)) {
     checkpoint();
     if (event.verb !== "viewed" || event.uuid === null) continue;
     let session = sessions.get(event.uuid);

@@ -78,7 +78,7 @@ export function schemeFor(products: Iterable<ProductText>): HashingScheme {
 function* productsOf(store: Store, merchant: MerchantId, ids: readonly number[], checkpoint: Checkpoint): Generator<Product> {
   for (const id of ids) {
     checkpoint();
-    yield store.product(merchant, id)!;
+    yield store.catalogue.product(merchant, id)!;
   }
 }
 
@@ -98,7 +98,7 @@ export function trainEncoder(
   onProgress: (progress: BuildProgress) => void = () => {},
   checkpoint: Checkpoint = NEVER_CANCELLED,
 ): TrainedModel {
-  const productIds = store.productIds(merchant);
+  const productIds = store.catalogue.productIds(merchant);
   // Products are read twice rather than held: decoded, they take about 7 KB each
   // (7 GB at 1M products), past the 4 GB V8 heap of the training thread, and an
   // out-of-memory there aborts the whole server. Their features take a tenth of that.

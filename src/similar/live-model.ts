@@ -121,7 +121,7 @@ export async function liveModel(store: Store, dataDir: string, merchant: Merchan
 
 /** Embeds products as they are stored now (for a refresh after a change). */
 export async function embedProducts(store: Store, merchant: MerchantId, model: LiveModel, productIds: number[]): Promise<Float32Array> {
-  const features = productIds.map((id) => productFeatures(store.product(merchant, id)!, model.manifest.hashing));
+  const features = productIds.map((id) => productFeatures(store.catalogue.product(merchant, id)!, model.manifest.hashing));
   return model.encoder.embed(features);
 }
 

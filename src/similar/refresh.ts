@@ -87,8 +87,8 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
   if (!model) return { model: null, refused: refused?.message ?? null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
   const { dims } = model.vectors;
   const versionBefore = model.version;
-  const present = [...new Set(changedIds)].filter((id) => store.product(merchant, id) !== undefined);
-  const deleted = [...new Set(changedIds)].filter((id) => store.product(merchant, id) === undefined && model.rowOf.has(id));
+  const present = [...new Set(changedIds)].filter((id) => store.catalogue.product(merchant, id) !== undefined);
+  const deleted = [...new Set(changedIds)].filter((id) => store.catalogue.product(merchant, id) === undefined && model.rowOf.has(id));
   const embedded = await embedProducts(store, merchant, model, present);
   // Most product edits (price, stock, images) leave its text alone: then its vector, and every list, stays.
   const moved = present

@@ -41,13 +41,13 @@ export class SimilarModels {
     private readonly log: SimilarLog,
     private readonly onTrained: (seconds: number) => void = () => {},
   ) {
-    store.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
+    store.catalogue.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
   }
 
   /** At start: train shops that have products but no model; embed products added while the service was down. */
   reconcile(): void {
-    for (const { id: merchant } of this.store.listMerchants()) {
-      const products = this.store.productIds(merchant);
+    for (const { id: merchant } of this.store.catalogue.listMerchants()) {
+      const products = this.store.catalogue.productIds(merchant);
       if (products.length === 0) continue;
       if (!this.store.similar.manifest(merchant)) {
         void this.train(merchant).catch(() => {});

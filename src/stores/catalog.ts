@@ -12,7 +12,7 @@ function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
   const version = store.version(merchantId, "catalogue");
   const memo = marketsMemo.get(merchantId);
   if (memo && memo.version === version) return memo.markets;
-  const markets = store.marketsOf(merchantId);
+  const markets = store.catalogue.marketsOf(merchantId);
   marketsMemo.set(merchantId, { version, markets });
   return markets;
 }
@@ -23,7 +23,7 @@ const renderDataBuilt = new PerStore<MerchantId, true>();
 function hasRenderData(store: Store, merchantId: MerchantId): boolean {
   const built = renderDataBuilt.of(store);
   if (built.has(merchantId)) return true;
-  if (!store.isBuilt(store.productRender, merchantId)) return false;
+  if (!store.derived.isBuilt(store.productRender, merchantId)) return false;
   built.set(merchantId, true);
   return true;
 }
@@ -31,12 +31,12 @@ function hasRenderData(store: Store, merchantId: MerchantId): boolean {
 /** One merchant's view of the store: tenancy is decided here, once. */
 export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCatalog {
   const catalog: CatalogReader = {
-    product: (id) => store.product(merchantId, id),
-    productIdByHandle: (handle) => store.productIdByHandle(merchantId, handle),
-    collection: (id) => store.collection(merchantId, id),
-    metafields: (owner, ownerId) => store.metafields(merchantId, owner, ownerId),
+    product: (id) => store.catalogue.product(merchantId, id),
+    productIdByHandle: (handle) => store.catalogue.productIdByHandle(merchantId, handle),
+    collection: (id) => store.catalogue.collection(merchantId, id),
+    metafields: (owner, ownerId) => store.catalogue.metafields(merchantId, owner, ownerId),
     markets: () => marketsOf(store, merchantId),
-    marketPrice: (marketId, variantId) => store.marketPrice(merchantId, marketId, variantId),
+    marketPrice: (marketId, variantId) => store.catalogue.marketPrice(merchantId, marketId, variantId),
   };
   // Until the applier has built a merchant's render data (after an upgrade), lists derive it from each product they read.
   if (!hasRenderData(store, merchantId)) return renderDataOnRead(catalog);

@@ -1,5 +1,5 @@
 // Customers' order counters (orders_count, total_spent, the last order) are
-// written with every order change (Store's upsertOrders). A data dir written
+// written with every order change (OrderStore's upsertOrders). A data dir written
 // before they were kept holds customers with zero counters whatever their
 // orders: this build counts each customer's orders once (DerivedBuilds), a
 // slice of customers per transaction.

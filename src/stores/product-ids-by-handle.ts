@@ -9,6 +9,7 @@
 // Unknown handles are not remembered: a product added a moment ago is read.
 import { detached } from "../core/detached-string.js";
 import type { MerchantId } from "../core/types.js";
+import type { CatalogueStore } from "./catalogue-store.js";
 import { RecentMap } from "./recent-map.js";
 import type { Store } from "./store.js";
 
@@ -16,6 +17,9 @@ import type { Store } from "./store.js";
 const RECHECK_MS = 1;
 /** Handles remembered per merchant (their hot products; the rest are read). */
 const HANDLES_PER_MERCHANT = 50_000;
+
+/** Where handles are read, and the catalogue version that says when to read them again. */
+type HandleSource = Pick<CatalogueStore, "productIdByHandle"> & Pick<Store, "version">;
 
 interface MerchantHandles {
   version: number;
@@ -27,7 +31,7 @@ export class ProductIdsByHandle {
   private readonly merchants = new Map<MerchantId, MerchantHandles>();
 
   constructor(
-    private readonly store: Pick<Store, "productIdByHandle" | "version">,
+    private readonly store: HandleSource,
     private readonly now: () => number = () => performance.now(),
   ) {}
 

@@ -2,7 +2,8 @@
 // keys it: an answer lives exactly as long as the data it was computed from.
 import type { RecommendationContext, RecommendationInputs } from "../core/products/query.js";
 import type { MerchantId } from "../core/types.js";
-import type { DataDomain, Store } from "./store.js";
+import type { DataDomain } from "./environment.js";
+import type { Store } from "./store.js";
 
 export interface AnswerDependencies {
   /** Data whose every change invalidates the answer. */
@@ -22,9 +23,9 @@ export function recommendationDependencies(
   // An order changes the answer only through the inputs' neighbour lists, so
   // the cache follows those lists' versions rather than every order. A
   // collection's inputs are too many to list: any order invalidates those.
-  const ids = [...inputs.productIds, ...inputs.variantIds.map((id) => store.productIdByVariant(merchant, id) ?? 0)];
+  const ids = [...inputs.productIds, ...inputs.variantIds.map((id) => store.catalogue.productIdByVariant(merchant, id) ?? 0)];
   return {
     dependsOn: inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"],
-    versionTag: ids.map((id) => store.copurchaseListVersion(merchant, id)).join(","),
+    versionTag: ids.map((id) => store.orders.copurchaseListVersion(merchant, id)).join(","),
   };
 }

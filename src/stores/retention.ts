@@ -68,7 +68,7 @@ export function pruneLoggedOneByOne(
 /**
  * A [uuid, merchant] pair's value: the day (dayNumber) the merchant last
  * logged an event of the session, written at most once a day per session
- * (Store.logEvents). Pairs written before retention existed hold `true`.
+ * (EventLog.logEvents). Pairs written before retention existed hold `true`.
  */
 export type SessionPairDay = number | true;
 

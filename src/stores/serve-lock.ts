@@ -1,5 +1,5 @@
 // One `aisle serve` per data dir. The service numbers the events it logs from
-// memory (Store.logEvents): a second service on the same data dir, e.g. one
+// memory (EventLog.logEvents): a second service on the same data dir, e.g. one
 // started before the old one has stopped, would overwrite the other's events.
 // Other commands (import, merchants, rebuild, train) write through LMDB
 // transactions and do not take the lock. The lock is a pid file; one left by a

@@ -170,8 +170,8 @@ export async function rebuildSearchIndex(store: Store, merchant: MerchantId): Pr
 /** The in-memory oracle built from the merchant's catalogue as it is: priors of the whole catalogue, popularity of the stored top sellers. */
 export function oracleOf(store: Store, merchant: MerchantId): LexicalIndex {
   const index = new LexicalIndex();
-  for (const id of store.productIds(merchant)) {
-    const indexed = indexedProduct(store.product(merchant, id)!);
+  for (const id of store.catalogue.productIds(merchant)) {
+    const indexed = indexedProduct(store.catalogue.product(merchant, id)!);
     if (indexed) index.upsert(indexed);
   }
   index.refreshPriorsIfDrifted(true);

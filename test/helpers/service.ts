@@ -85,7 +85,7 @@ export async function eventsApplied(t: TestService, merchant: string, timeoutMs 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     store.refreshSnapshot();
-    if (store.derivedSequence(merchant) === store.eventSequence(merchant)) return;
+    if (store.applied.derivedSequence(merchant) === store.events.eventSequence(merchant)) return;
     if (Date.now() > deadline) throw new Error(`events of ${merchant} not applied after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -101,8 +101,8 @@ export async function rankingsRefreshed(t: TestService, merchant: string): Promi
   await eventually(() => {
     store.refreshSnapshot();
     const state = store.rankings.state(merchant);
-    expect(state?.sales).toBe(store.dailySales.versionOf(merchant));
-    expect(state?.adds).toBe(store.dailyAdds.versionOf(merchant));
+    expect(state?.sales).toBe(store.orders.dailySales.versionOf(merchant));
+    expect(state?.adds).toBe(store.applied.dailyAdds.versionOf(merchant));
     expect(state?.collections).toBe(store.version(merchant, "collections"));
   });
 }

@@ -20,6 +20,6 @@ export function storedMerchant(id: string): Merchant {
 /** The store in `dir`, opened, with the merchant `id` written into it. */
 export async function storeWithMerchant(dir: string, id = "shop"): Promise<Store> {
   const store = Store.open(dir);
-  await store.createMerchant(storedMerchant(id));
+  await store.catalogue.createMerchant(storedMerchant(id));
   return store;
 }

@@ -154,8 +154,8 @@ describe("aisle merchants add and aisle import", () => {
 
     const store = Store.open(dataDir);
     try {
-      expect(store.productIds("cli")).toEqual([1, 2, 3]);
-      expect(store.collection("cli", 5)?.product_ids).toEqual([1, 2]);
+      expect(store.catalogue.productIds("cli")).toEqual([1, 2, 3]);
+      expect(store.catalogue.collection("cli", 5)?.product_ids).toEqual([1, 2]);
       expect([...store.similar.vectorIds("cli")].sort()).toEqual([1, 2, 3]);
       expect(store.similar.neighboursOf("cli", 1)?.ids.sort()).toEqual([2, 3]);
     } finally {

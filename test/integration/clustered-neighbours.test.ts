@@ -102,7 +102,7 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
       const dataDir = tempDir();
       const store = Store.open(dataDir);
       try {
-        await store.createMerchant(storedMerchant("shop"));
+        await store.catalogue.createMerchant(storedMerchant("shop"));
         await ingest(
           store,
           "shop",
@@ -113,7 +113,7 @@ describe("clustered neighbour lists (catalogues past exactNeighboursUpTo)", () =
         expect(manifest.neighbours).toEqual(expected);
         expect(store.similar.manifest("shop")?.neighbours).toEqual(expected);
         // 40 products, 6 clusters, each probing all 6: every product still reaches all 39 others.
-        for (const id of store.productIds("shop")) expect(store.similar.neighboursOf("shop", id)?.ids).toHaveLength(39);
+        for (const id of store.catalogue.productIds("shop")) expect(store.similar.neighboursOf("shop", id)?.ids).toHaveLength(39);
       } finally {
         await store.close();
       }

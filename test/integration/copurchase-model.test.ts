@@ -34,7 +34,7 @@ const round = (x: number) => Number(x.toPrecision(9));
 function counts(store: Store, merchant: string): Record<number, unknown> {
   const out: Record<number, unknown> = {};
   for (let id = 1; id <= 12; id++) {
-    const { item, row } = store.copurchaseCounts(merchant, id);
+    const { item, row } = store.orders.copurchaseCounts(merchant, id);
     const pairs = row ? row.ids.map((n, i) => [n, round(row.weights[i]!), row.counts[i]]).sort((a, b) => a[0]! - b[0]!) : [];
     if (item || pairs.length > 0) out[id] = { weight: item ? round(item.weight) : 0, count: item?.count ?? 0, pairs };
   }
@@ -44,7 +44,7 @@ function counts(store: Store, merchant: string): Record<number, unknown> {
 function lists(store: Store, merchant: string, ids: Iterable<number>): Record<number, [number, number][]> {
   const out: Record<number, [number, number][]> = {};
   for (const id of ids) {
-    const list = store.copurchaseNeighbours(merchant, id);
+    const list = store.orders.copurchaseNeighbours(merchant, id);
     // Equal scores summed in another order can differ in the last bits and swap places.
     if (list) out[id] = list.ids.map((n, i): [number, number] => [n, round(list.weights[i]!)]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   }
@@ -60,7 +60,7 @@ describe("bought-together model", () => {
         try {
           for (const batch of batches) {
             // One id twice in a batch: the later version is the one that counts.
-            await store.upsertOrders(
+            await store.orders.upsertOrders(
               "m",
               batch.map((spec) => ({ path: "o", value: toOrder(spec) })),
             );
@@ -76,7 +76,7 @@ describe("bought-together model", () => {
             current.set(spec.id, spec);
           }
           const before = { counts: counts(store, "m"), lists: lists(store, "m", touched) };
-          await store.rebuildCopurchase("m");
+          await store.orders.rebuildCopurchase("m");
           expect(counts(store, "m")).toEqual(before.counts);
           expect(lists(store, "m", touched)).toEqual(before.lists);
         } finally {

@@ -82,7 +82,7 @@ describe("event durability", () => {
     expect(health.status).toBe(200);
     // Applied at start, before listening: checked before the orderly stop, which would apply them too.
     const reader = Store.open(dataDir);
-    const [applied, logged] = [reader.derivedSequence("crash"), reader.eventSequence("crash")];
+    const [applied, logged] = [reader.applied.derivedSequence("crash"), reader.events.eventSequence("crash")];
     await reader.close();
     expect(applied).toBe(logged);
     second.child.kill("SIGTERM");
@@ -91,25 +91,25 @@ describe("event durability", () => {
     const store = Store.open(dataDir);
     let rebuilt: string[];
     try {
-      const stored = [...store.eventsSince("crash", 0)].map(({ event }) => event.theme_id);
+      const stored = [...store.events.eventsSince("crash", 0)].map(({ event }) => event.theme_id);
       expect(new Set(stored).size).toBe(stored.length);
       const missing = acknowledged.filter((id) => !stored.includes(id));
       expect(missing).toEqual([]);
       expect(acknowledged.length).toBeGreaterThanOrEqual(300);
       // Applied behind the log, also across the kill: the session's history is the log's tail, each event once.
-      expect(store.derivedSequence("crash")).toBe(store.eventSequence("crash"));
-      const tail = [...store.eventsSince("crash", 0)].map(({ event }) => event).slice(-HISTORY_LIMIT);
-      const history = store.sessionHistory("crash", uuid)!;
+      expect(store.applied.derivedSequence("crash")).toBe(store.events.eventSequence("crash"));
+      const tail = [...store.events.eventsSince("crash", 0)].map(({ event }) => event).slice(-HISTORY_LIMIT);
+      const history = store.applied.sessionHistory("crash", uuid)!;
       expect(history.products).toEqual(tail.map((event) => event.product_id));
       expect(history.ats).toEqual(tail.map((event) => event.at));
       // The session index, written with the watermark, holds the session's first views, each once.
-      const logged = [...store.eventsSince("crash", 0)].map(({ event }) => event.product_id);
+      const logged = [...store.events.eventsSince("crash", 0)].map(({ event }) => event.product_id);
       expect([...store.sessionIndex.source("crash")!.viewsOf(store.sessionIndex.numberOf("crash", uuid)!)!]).toEqual(
         logged.slice(0, MAX_SESSION_VIEWS),
       );
       // And is, byte for byte, what a build from the log up to the watermark writes.
       const root = open({ path: rebuildDir, maxDbs: 16 });
-      buildIndex(root, "crash", store);
+      buildIndex(root, "crash", store.appliedLog);
       rebuilt = dumpSessionIndex(root, "crash");
       await root.close();
     } finally {

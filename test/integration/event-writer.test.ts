@@ -31,7 +31,7 @@ const rounded = (value: unknown): unknown =>
 
 async function shopWithProducts(dir: string): Promise<Store> {
   const store = await storeWithMerchant(dir);
-  await store.upsertProducts(
+  await store.catalogue.upsertProducts(
     "shop",
     [1, 2, 3].map((id) => ({ path: `p${id}`, value: normaliseProduct(product(id), `p${id}`, "2026-05-01T00:00:00+00:00") })),
   );
@@ -42,32 +42,33 @@ describe("logged events applied behind the log", () => {
   it("applies each logged event once, in order, in slices, the same as a bulk append", async () => {
     const events = Array.from({ length: 25 }, (_, i) => view((i % 3) + 1, 1_000 + i, i % 5 === 4 ? "added" : "viewed"));
     const sliced = await shopWithProducts(tempDir());
-    const logged = sliced.logEvents([["shop", events]]);
+    const logged = sliced.events.logEvents([["shop", events]]);
     expect(logged.firsts.get("shop")).toBe(1);
     await logged.durable;
     sliced.refreshSnapshot();
-    expect(sliced.sessionHistory("shop", SESSION)).toBeUndefined();
-    expect(sliced.derivedSequence("shop")).toBe(0);
+    expect(sliced.applied.sessionHistory("shop", SESSION)).toBeUndefined();
+    expect(sliced.applied.derivedSequence("shop")).toBe(0);
     const applied: number[] = [];
     const lists = new Set<number>();
     for (;;) {
-      const slice = sliced.deriveEventsSync("shop", 10);
+      const slice = sliced.applied.deriveEventsSync("shop", 10);
       if (slice.applied === 0) break;
       applied.push(slice.applied);
       slice.cartProducts.forEach((id) => lists.add(id));
     }
     expect(applied).toEqual([10, 10, 5]);
     expect(lists.size).toBeGreaterThan(0);
-    sliced.refreshNeighboursSync("shop", [...lists]);
-    expect(sliced.deriveEventsSync("shop", 10).applied).toBe(0);
+    sliced.orders.refreshNeighboursSync("shop", [...lists]);
+    expect(sliced.applied.deriveEventsSync("shop", 10).applied).toBe(0);
 
     const bulk = await shopWithProducts(tempDir());
-    await bulk.appendEvents("shop", events);
-    expect(sliced.sessionHistory("shop", SESSION)).toEqual(bulk.sessionHistory("shop", SESSION));
-    expect(sliced.customerHistory("shop", 7)).toEqual(bulk.customerHistory("shop", 7));
-    expect(sliced.dailyAdds.sumByProduct("shop", 0, 10)).toEqual(bulk.dailyAdds.sumByProduct("shop", 0, 10));
-    for (const id of [1, 2, 3]) expect(sliced.copurchaseNeighbours("shop", id)).toEqual(bulk.copurchaseNeighbours("shop", id));
-    expect(sliced.sessionHistory("shop", SESSION)?.products).toEqual(events.map((e) => e.product_id));
+    await bulk.applied.appendEvents("shop", events);
+    expect(sliced.applied.sessionHistory("shop", SESSION)).toEqual(bulk.applied.sessionHistory("shop", SESSION));
+    expect(sliced.applied.customerHistory("shop", 7)).toEqual(bulk.applied.customerHistory("shop", 7));
+    expect(sliced.applied.dailyAdds.sumByProduct("shop", 0, 10)).toEqual(bulk.applied.dailyAdds.sumByProduct("shop", 0, 10));
+    for (const id of [1, 2, 3])
+      expect(sliced.orders.copurchaseNeighbours("shop", id)).toEqual(bulk.orders.copurchaseNeighbours("shop", id));
+    expect(sliced.applied.sessionHistory("shop", SESSION)?.products).toEqual(events.map((e) => e.product_id));
     await Promise.all([sliced.close(), bulk.close()]);
   });
 
@@ -89,29 +90,29 @@ describe("logged events applied behind the log", () => {
       };
     });
     const sliced = await shopWithProducts(tempDir());
-    await sliced.logEvents([["shop", events]]).durable;
+    await sliced.events.logEvents([["shop", events]]).durable;
     sliced.refreshSnapshot();
     const lists = new Set<number>();
-    for (let slice = sliced.deriveEventsSync("shop", 37); slice.applied > 0; slice = sliced.deriveEventsSync("shop", 37)) {
+    for (let slice = sliced.applied.deriveEventsSync("shop", 37); slice.applied > 0; slice = sliced.applied.deriveEventsSync("shop", 37)) {
       slice.cartProducts.forEach((id) => lists.add(id));
     }
     const bulk = await shopWithProducts(tempDir());
-    await bulk.appendEvents("shop", events);
+    await bulk.applied.appendEvents("shop", events);
     for (const uuid of sessions) {
       const own = events.filter((event) => event.uuid === uuid).slice(-HISTORY_LIMIT);
-      expect(sliced.sessionHistory("shop", uuid)?.ats).toEqual(own.map((event) => event.at));
-      expect(sliced.sessionHistory("shop", uuid)).toEqual(bulk.sessionHistory("shop", uuid));
+      expect(sliced.applied.sessionHistory("shop", uuid)?.ats).toEqual(own.map((event) => event.at));
+      expect(sliced.applied.sessionHistory("shop", uuid)).toEqual(bulk.applied.sessionHistory("shop", uuid));
     }
-    expect(sliced.customerHistory("shop", 7)).toEqual(bulk.customerHistory("shop", 7));
+    expect(sliced.applied.customerHistory("shop", 7)).toEqual(bulk.applied.customerHistory("shop", 7));
     // The carts wait, logged, for the refresh that folds them into the counts.
-    expect(sliced.copurchaseCounts("shop", 1).item).toBeUndefined();
-    sliced.refreshNeighboursSync("shop", [...lists]);
+    expect(sliced.orders.copurchaseCounts("shop", 1).item).toBeUndefined();
+    sliced.orders.refreshNeighboursSync("shop", [...lists]);
     // Summed in another order: equal up to the last bits.
     for (const id of [1, 2, 3]) {
-      expect(rounded(sliced.copurchaseCounts("shop", id))).toEqual(rounded(bulk.copurchaseCounts("shop", id)));
-      expect(rounded(sliced.copurchaseNeighbours("shop", id))).toEqual(rounded(bulk.copurchaseNeighbours("shop", id)));
+      expect(rounded(sliced.orders.copurchaseCounts("shop", id))).toEqual(rounded(bulk.orders.copurchaseCounts("shop", id)));
+      expect(rounded(sliced.orders.copurchaseNeighbours("shop", id))).toEqual(rounded(bulk.orders.copurchaseNeighbours("shop", id)));
     }
-    expect(sliced.copurchaseNeighbours("shop", 1)?.ids.length).toBeGreaterThan(0);
+    expect(sliced.orders.copurchaseNeighbours("shop", 1)?.ids.length).toBeGreaterThan(0);
     await Promise.all([sliced.close(), bulk.close()]);
   });
 
@@ -136,45 +137,45 @@ describe("logged events applied behind the log", () => {
     };
     const dir = tempDir();
     const sliced = await shopWithProducts(dir);
-    await sliced.logEvents([["shop", events]]).durable;
+    await sliced.events.logEvents([["shop", events]]).durable;
     sliced.refreshSnapshot();
-    for (let i = 0; i < 3; i++) sliced.deriveEventsSync("shop", 5);
+    for (let i = 0; i < 3; i++) sliced.applied.deriveEventsSync("shop", 5);
     // Carts of 15 events wait; the order's transaction counts them too.
-    expect(sliced.copurchaseCounts("shop", 2).item).toBeUndefined();
-    await sliced.upsertOrders("shop", [{ path: "o", value: order }]);
-    expect(sliced.copurchaseCounts("shop", 2).item?.count).toBeGreaterThan(0);
-    while (sliced.deriveEventsSync("shop", 5).applied > 0);
+    expect(sliced.orders.copurchaseCounts("shop", 2).item).toBeUndefined();
+    await sliced.orders.upsertOrders("shop", [{ path: "o", value: order }]);
+    expect(sliced.orders.copurchaseCounts("shop", 2).item?.count).toBeGreaterThan(0);
+    while (sliced.applied.deriveEventsSync("shop", 5).applied > 0);
     // The rest wait across a restart.
     await sliced.close();
     const reopened = Store.open(dir);
-    reopened.refreshNeighboursSync("shop", reopened.staleListProducts("shop"));
-    expect(reopened.staleListProducts("shop")).toEqual([]);
+    reopened.orders.refreshNeighboursSync("shop", reopened.orders.staleListProducts("shop"));
+    expect(reopened.orders.staleListProducts("shop")).toEqual([]);
 
     const bulk = await shopWithProducts(tempDir());
-    await bulk.appendEvents("shop", events);
-    await bulk.upsertOrders("shop", [{ path: "o", value: order }]);
+    await bulk.applied.appendEvents("shop", events);
+    await bulk.orders.upsertOrders("shop", [{ path: "o", value: order }]);
     // Every list recomputed from the final counts in both.
-    for (const store of [reopened, bulk]) store.refreshNeighboursSync("shop", [1, 2, 3]);
+    for (const store of [reopened, bulk]) store.orders.refreshNeighboursSync("shop", [1, 2, 3]);
     for (const id of [1, 2, 3]) {
-      expect(rounded(reopened.copurchaseCounts("shop", id))).toEqual(rounded(bulk.copurchaseCounts("shop", id)));
-      expect(rounded(reopened.copurchaseNeighbours("shop", id))).toEqual(rounded(bulk.copurchaseNeighbours("shop", id)));
+      expect(rounded(reopened.orders.copurchaseCounts("shop", id))).toEqual(rounded(bulk.orders.copurchaseCounts("shop", id)));
+      expect(rounded(reopened.orders.copurchaseNeighbours("shop", id))).toEqual(rounded(bulk.orders.copurchaseNeighbours("shop", id)));
     }
-    expect(reopened.copurchaseCounts("shop", 2).item?.count).toBeGreaterThan(0);
+    expect(reopened.orders.copurchaseCounts("shop", 2).item?.count).toBeGreaterThan(0);
     await Promise.all([reopened.close(), bulk.close()]);
   });
 
   it("a bulk append applies events the service logged before it, keeping their order", async () => {
     const store = await shopWithProducts(tempDir());
-    await store.logEvents([["shop", [view(1, 1_000), view(2, 1_001)]]]).durable;
-    await store.appendEvents("shop", [view(3, 1_002)]);
-    expect(store.derivedSequence("shop")).toBe(3);
-    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([1, 2, 3]);
+    await store.events.logEvents([["shop", [view(1, 1_000), view(2, 1_001)]]]).durable;
+    await store.applied.appendEvents("shop", [view(3, 1_002)]);
+    expect(store.applied.derivedSequence("shop")).toBe(3);
+    expect(store.applied.sessionHistory("shop", SESSION)?.products).toEqual([1, 2, 3]);
     await store.close();
   });
 
   it("a viewed task adds the events it carries above the stored watermark, and only those", async () => {
     const store = await shopWithProducts(tempDir());
-    await store.logEvents([["shop", [view(1, 1_000), view(2, 1_001)]]]).durable;
+    await store.events.logEvents([["shop", [view(1, 1_000), view(2, 1_001)]]]).durable;
     store.refreshSnapshot();
     const pending = {
       session: [
@@ -186,9 +187,9 @@ describe("logged events applied behind the log", () => {
     const subject = { uuid: SESSION, customerId: null, verb: "viewed" as const };
     expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
     // Applied meanwhile: the task's copy of the pending events must not count them twice.
-    store.deriveEventsSync("shop", 1);
+    store.applied.deriveEventsSync("shop", 1);
     expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
-    store.deriveEventsSync("shop", 10);
+    store.applied.deriveEventsSync("shop", 10);
     expect(historyOf(store, "shop", subject, pending).products).toEqual([1, 2]);
     await store.close();
   });
@@ -196,11 +197,11 @@ describe("logged events applied behind the log", () => {
   it("the applier thread applies, at start, what an earlier run logged but did not apply", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    await store.logEvents([["shop", [view(2, 1_000), view(3, 1_001), view(1, 1_002)]]]).durable;
-    const writer = new EventWriter(store, applierThread(dir), () => store.refreshSnapshot());
+    await store.events.logEvents([["shop", [view(2, 1_000), view(3, 1_001), view(1, 1_002)]]]).durable;
+    const writer = new EventWriter(store.events, applierThread(dir), () => store.refreshSnapshot());
     expect(await writer.started()).toBe(3);
     store.refreshSnapshot();
-    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1]);
+    expect(store.applied.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1]);
 
     // Then it logs, acknowledges with the events pending, and applies them behind.
     await writer.append("shop", view(3, 1_003));
@@ -209,7 +210,7 @@ describe("logged events applied behind the log", () => {
     ).toEqual([[4, 3]]);
     await writer.close();
     store.refreshSnapshot();
-    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1, 3]);
+    expect(store.applied.sessionHistory("shop", SESSION)?.products).toEqual([2, 3, 1, 3]);
     await store.close();
   });
 
@@ -218,7 +219,7 @@ describe("logged events applied behind the log", () => {
     const store = await shopWithProducts(dir);
     const restarts: string[] = [];
     const writer = new EventWriter(
-      store,
+      store.events,
       applierThread(dir),
       () => store.refreshSnapshot(),
       (thread) => restarts.push(thread),
@@ -241,16 +242,16 @@ describe("logged events applied behind the log", () => {
     await writer.append("shop", view(3, 1_002));
     await writer.close();
     store.refreshSnapshot();
-    expect(store.sessionHistory("shop", SESSION)?.products).toEqual([1, 2, 3]);
-    expect(store.eventSequence("shop")).toBe(3);
+    expect(store.applied.sessionHistory("shop", SESSION)?.products).toEqual([1, 2, 3]);
+    expect(store.events.eventSequence("shop")).toBe(3);
     await store.close();
   });
 
   it("applies a quiet merchant's events within about half a second while another keeps sending", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    await store.createMerchant(storedMerchant("busy"));
-    const writer = new EventWriter(store, applierThread(dir), () => store.refreshSnapshot());
+    await store.catalogue.createMerchant(storedMerchant("busy"));
+    const writer = new EventWriter(store.events, applierThread(dir), () => store.refreshSnapshot());
     await writer.started();
     await writer.append("shop", view(1, 1_000));
     const appliedWhileBusy: boolean[] = [];
@@ -258,7 +259,7 @@ describe("logged events applied behind the log", () => {
       await writer.append("busy", { ...view(1, 2_000 + i), uuid: null, customer_id: 1 });
       await new Promise((resolve) => setTimeout(resolve, 20));
       store.refreshSnapshot();
-      appliedWhileBusy.push(store.derivedSequence("shop") === 1);
+      appliedWhileBusy.push(store.applied.derivedSequence("shop") === 1);
     }
     // The busy merchant never went quiet for 50 ms, yet the other's event was applied on the way.
     expect(appliedWhileBusy.at(-1)).toBe(true);
@@ -270,7 +271,7 @@ describe("logged events applied behind the log", () => {
   it("keeps applying under a steady stream of add-to-carts, though their bought-together lists wait for a refresh round", async () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
-    const writer = new EventWriter(store, applierThread(dir), () => store.refreshSnapshot());
+    const writer = new EventWriter(store.events, applierThread(dir), () => store.refreshSnapshot());
     await writer.started();
     // Never quiet for 50 ms, so lists the carts leave stale wait for a round (at most every 10 s),
     // while the events themselves must be applied within about MAX_WAIT_MS.
@@ -282,8 +283,8 @@ describe("logged events applied behind the log", () => {
       await writer.append("shop", { ...view((i % 3) + 1, 1_000 + i, "added"), uuid });
       await new Promise((resolve) => setTimeout(resolve, 20));
       store.refreshSnapshot();
-      lag.push(store.eventSequence("shop") - store.derivedSequence("shop"));
-      listsWaited ||= store.staleListProducts("shop").length > 0;
+      lag.push(store.events.eventSequence("shop") - store.applied.derivedSequence("shop"));
+      listsWaited ||= store.orders.staleListProducts("shop").length > 0;
     }
     // Over the last 100 adds (2 s or more), the applier was never more than about a second behind.
     expect(Math.max(...lag.slice(-100))).toBeLessThan(50);
@@ -298,7 +299,7 @@ describe("logged events applied behind the log", () => {
     const dir = tempDir();
     const store = await shopWithProducts(dir);
     const before = threadsAtNice(BACKGROUND_NICE);
-    const writer = new EventWriter(store, applierThread(dir));
+    const writer = new EventWriter(store.events, applierThread(dir));
     await writer.started();
     expect(threadsAtNice(BACKGROUND_NICE)).toEqual(before);
     await writer.close();

@@ -38,12 +38,12 @@ describe("POST /api/v1/analytics/event", () => {
     const res = await event({ uuid, platform_product_handle: "product-2" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: "Event recorded" });
-    const last = store.eventSequence(shop.id);
-    expect([...store.eventsSince(shop.id, last - 1)].map(({ event }) => [event.uuid, event.product_id, event.verb])).toEqual([
+    const last = store.events.eventSequence(shop.id);
+    expect([...store.events.eventsSince(shop.id, last - 1)].map(({ event }) => [event.uuid, event.product_id, event.verb])).toEqual([
       [uuid, 2, "viewed"],
     ]);
     await eventsApplied(t, shop.id);
-    expect(store.sessionHistory(shop.id, uuid)?.products).toEqual([2]);
+    expect(store.applied.sessionHistory(shop.id, uuid)?.products).toEqual([2]);
   });
 
   it("rejects bad events with a 400 naming the problem and stores nothing", async () => {
@@ -67,7 +67,7 @@ describe("POST /api/v1/analytics/event", () => {
       expect(await res.json()).toEqual({ error: message });
     }
     expect((await event({ uuid, platform_product_handle: "product-1" }, "wrong-key")).status).toBe(400);
-    expect(t.service.services.store.sessionHistory(shop.id, uuid)).toBeUndefined();
+    expect(t.service.services.store.applied.sessionHistory(shop.id, uuid)).toBeUndefined();
   });
 
   it("resolves a handle against the current catalogue: a renamed product answers to its new handle only", async () => {
@@ -81,14 +81,14 @@ describe("POST /api/v1/analytics/event", () => {
     expect(await old.json()).toEqual({ error: "Unknown platform_product_handle: product-4" });
     expect((await event({ uuid, platform_product_handle: "product-4-renamed" })).status).toBe(200);
     await eventsApplied(t, shop.id);
-    expect(t.service.services.store.sessionHistory(shop.id, uuid)?.products).toEqual([4, 4]);
+    expect(t.service.services.store.applied.sessionHistory(shop.id, uuid)?.products).toEqual([4, 4]);
     await postJson(t, "/admin/v1/merchants/events/products", [product(4)]);
   });
 
   it("links an event to the customer of subject_email", async () => {
     await event({ uuid: randomUUID(), platform_product_handle: "product-3", subject_email: "ada@example.com" });
     await eventsApplied(t, shop.id);
-    expect(t.service.services.store.customerHistory(shop.id, 77)?.products).toEqual([3]);
+    expect(t.service.services.store.applied.customerHistory(shop.id, 77)?.products).toEqual([3]);
   });
 });
 

@@ -53,8 +53,8 @@ async function readContents(dataDir: string): Promise<ShopContents> {
       } while (after !== null);
       records.set(kind, all);
     }
-    const events = [...store.eventsSince(MERCHANT, 0)].map(({ event }) => event);
-    return { merchant: store.merchant(MERCHANT)!, records, events };
+    const events = [...store.events.eventsSince(MERCHANT, 0)].map(({ event }) => event);
+    return { merchant: store.catalogue.merchant(MERCHANT)!, records, events };
   } finally {
     await store.close();
   }
@@ -65,13 +65,13 @@ async function writeFresh(contents: ShopContents): Promise<string> {
   const dir = tempDir();
   const store = Store.open(dir);
   try {
-    await store.createMerchant(contents.merchant);
+    await store.catalogue.createMerchant(contents.merchant);
     for (const kind of KINDS) {
       const items = contents.records.get(kind)!;
       for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS)
         await ingest(store, MERCHANT, kind, items.slice(start, start + MAX_BATCH_ITEMS));
     }
-    await store.appendEvents(MERCHANT, contents.events);
+    await store.applied.appendEvents(MERCHANT, contents.events);
   } finally {
     await store.close();
   }
@@ -104,7 +104,7 @@ interface Answer {
 /** The same request to both services, each with its own key. */
 async function bothAnswer(request: (t: TestService, key: string) => Promise<Response>): Promise<[Answer, Answer]> {
   const answer = async (t: TestService): Promise<Answer> => {
-    const response = await request(t, t.service.services.store.merchant(MERCHANT)!.api_key);
+    const response = await request(t, t.service.services.store.catalogue.merchant(MERCHANT)!.api_key);
     const body = JSON.parse(await response.text(), (key, value: unknown) => (key === "cache_info" ? undefined : value)) as Answer["body"];
     return { status: response.status, body };
   };

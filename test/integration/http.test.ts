@@ -52,7 +52,7 @@ describe("HTTP front end", () => {
     });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: string }).error).toMatch(/^Request body larger than/);
-    expect(t.service.services.store.product("web", 2)).toBeUndefined();
+    expect(t.service.services.store.catalogue.product("web", 2)).toBeUndefined();
     expect((await fetch(`${t.base}/healthz`)).status).toBe(200);
   });
 

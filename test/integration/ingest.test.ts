@@ -39,7 +39,7 @@ describe("admin API", () => {
       body: JSON.stringify([product(1)]),
     });
     expect(wrong.status).toBe(401);
-    expect(store().product(shop.id, 1)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 1)).toBeUndefined();
   });
 
   it("creates merchants with fresh random keys and refuses a duplicate id or a bad field", async () => {
@@ -66,10 +66,10 @@ describe("admin API", () => {
     expect(await staticIds("ids=1,2,3,4,5")).toEqual([1, 2, 3, 4, 5]);
     // Upsert by id: the same id again replaces the product, its handle and variant indexes.
     await postJson(t, "/admin/v1/merchants/ingest/products", product(5, { handle: "renamed-five", variants: [variant({ id: 555 })] }));
-    expect(store().productIdByHandle(shop.id, "product-5")).toBeUndefined();
-    expect(store().productIdByHandle(shop.id, "renamed-five")).toBe(5);
-    expect(store().productIdByVariant(shop.id, 51)).toBeUndefined();
-    expect(store().variantIdBySku(shop.id, "SKU-555")).toBe(555);
+    expect(store().catalogue.productIdByHandle(shop.id, "product-5")).toBeUndefined();
+    expect(store().catalogue.productIdByHandle(shop.id, "renamed-five")).toBe(5);
+    expect(store().catalogue.productIdByVariant(shop.id, 51)).toBeUndefined();
+    expect(store().catalogue.variantIdBySku(shop.id, "SKU-555")).toBe(555);
   });
 
   it("writes nothing from a half-invalid batch and names the object and field", async () => {
@@ -78,8 +78,8 @@ describe("admin API", () => {
     const res = await postJson(t, "/admin/v1/merchants/ingest/products", batch);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'products[1].variants[0].price: must be a non-negative decimal amount like "19.99"' });
-    expect(store().product(shop.id, 20)).toBeUndefined();
-    expect(store().product(shop.id, 22)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 20)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 22)).toBeUndefined();
     expect(store().version(shop.id, "catalogue")).toBe(version);
   });
 
@@ -87,7 +87,7 @@ describe("admin API", () => {
     const res = await postJson(t, "/admin/v1/merchants/ingest/products", [product(30), product(31, { handle: "product-1" })]);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('products[1].handle: "product-1" is already the handle of product 1');
-    expect(store().product(shop.id, 30)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 30)).toBeUndefined();
   });
 
   it("rejects invalid JSON, wrong field types and unknown kinds with a 400 or 404", async () => {
@@ -102,14 +102,14 @@ describe("admin API", () => {
     expect(await noVariants.json()).toEqual({ error: "products[0].variants: must contain at least one variant" });
     expect((await postJson(t, "/admin/v1/merchants/ingest/widgets", [])).status).toBe(404);
     expect((await postJson(t, "/admin/v1/merchants/nobody/products", [product(1)])).status).toBe(404);
-    expect(store().product(shop.id, 40)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 40)).toBeUndefined();
   });
 
   it("stores collections, customers, orders and markets, and deletes products and collections", async () => {
     expect((await postJson(t, "/admin/v1/merchants/ingest/collections", { id: 7, title: "Summer Mugs", product_ids: [2, 1] })).status).toBe(
       200,
     );
-    expect(store().collection(shop.id, 7)).toEqual({ id: 7, title: "Summer Mugs", handle: "summer-mugs", product_ids: [2, 1] });
+    expect(store().catalogue.collection(shop.id, 7)).toEqual({ id: 7, title: "Summer Mugs", handle: "summer-mugs", product_ids: [2, 1] });
     expect(await staticIds("platform_collection_id=7")).toEqual([2, 1]);
 
     const customer = {
@@ -120,7 +120,7 @@ describe("admin API", () => {
       addresses: [{ id: 1, country_code: "ca", city: "Toronto", default: true }],
     };
     expect((await postJson(t, "/admin/v1/merchants/ingest/customers", customer)).status).toBe(200);
-    expect(store().customer(shop.id, 900)).toMatchObject({
+    expect(store().catalogue.customer(shop.id, 900)).toMatchObject({
       email: "ada@example.com",
       admin_graphql_api_id: "gid://platform/Customer/900",
       default_address: { country_code: "CA", name: "Ada L" },
@@ -136,10 +136,10 @@ describe("admin API", () => {
     expect((await postJson(t, "/admin/v1/merchants/ingest/orders", order)).status).toBe(200);
     expect(
       store()
-        .ordersOfCustomer(shop.id, 900)
+        .orders.ordersOfCustomer(shop.id, 900)
         .map((o) => o.id),
     ).toEqual([1001]);
-    expect(store().order(shop.id, 1001)).toMatchObject({
+    expect(store().orders.order(shop.id, 1001)).toMatchObject({
       created_at: "2026-03-01T12:00:00+00:00",
       line_items: [{ price: "10.00", quantity: 2 }],
     });
@@ -152,18 +152,18 @@ describe("admin API", () => {
 
     const market = { id: 3, name: "UK", countries: ["gb"], currency: "gbp", product_ids: null, variant_prices: { "11": { price: "8.5" } } };
     expect((await postJson(t, "/admin/v1/merchants/ingest/markets", market)).status).toBe(200);
-    expect(store().marketsOf(shop.id)[0]).toMatchObject({ countries: ["GB"], currency: "GBP", active: true });
-    expect(store().marketPrice(shop.id, 3, 11)).toEqual({ price: "8.50", compare_at_price: null });
+    expect(store().catalogue.marketsOf(shop.id)[0]).toMatchObject({ countries: ["GB"], currency: "GBP", active: true });
+    expect(store().catalogue.marketPrice(shop.id, 3, 11)).toEqual({ price: "8.50", compare_at_price: null });
     // A market replaces its price list as a whole.
     await postJson(t, "/admin/v1/merchants/ingest/markets", { ...market, variant_prices: { "12": { price: "9" } } });
-    expect(store().marketPrice(shop.id, 3, 11)).toBeUndefined();
-    expect(store().marketPrice(shop.id, 3, 12)).toEqual({ price: "9.00", compare_at_price: null });
+    expect(store().catalogue.marketPrice(shop.id, 3, 11)).toBeUndefined();
+    expect(store().catalogue.marketPrice(shop.id, 3, 12)).toEqual({ price: "9.00", compare_at_price: null });
 
     expect((await t.admin("/admin/v1/merchants/ingest/collections/7", { method: "DELETE" })).status).toBe(200);
-    expect(store().collection(shop.id, 7)).toBeUndefined();
+    expect(store().catalogue.collection(shop.id, 7)).toBeUndefined();
     expect((await t.admin("/admin/v1/merchants/ingest/products/4", { method: "DELETE" })).status).toBe(200);
     expect((await t.admin("/admin/v1/merchants/ingest/products/4", { method: "DELETE" })).status).toBe(404);
-    expect(store().productIdByHandle(shop.id, "product-4")).toBeUndefined();
+    expect(store().catalogue.productIdByHandle(shop.id, "product-4")).toBeUndefined();
     expect(await staticIds("ids=3,4")).toEqual([3]);
   });
 });
@@ -189,17 +189,17 @@ describe("webhooks", () => {
       headers: { "X-Platform-Topic": "products/create" },
     });
     expect(unsigned.status).toBe(401);
-    expect(store().product(shop.id, 60)).toBeUndefined();
-    expect(store().product(shop.id, 61)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 60)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 61)).toBeUndefined();
   });
 
   it("handles deletes, orders and collections, and names an unsupported topic or invalid payload", async () => {
     await webhook("products/create", product(62));
     expect((await webhook("products/delete", { id: 62 })).status).toBe(200);
-    expect(store().product(shop.id, 62)).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 62)).toBeUndefined();
     expect((await webhook("products/delete", { id: 62 })).status).toBe(200);
     expect((await webhook("collections/create", { id: 8, title: "Hooks", product_ids: [1] })).status).toBe(200);
-    expect(store().collection(shop.id, 8)?.title).toBe("Hooks");
+    expect(store().catalogue.collection(shop.id, 8)?.title).toBe("Hooks");
     const order = {
       id: 2001,
       created_at: "2026-03-02T12:00:00+00:00",
@@ -209,7 +209,7 @@ describe("webhooks", () => {
     };
     expect((await webhook("orders/create", order)).status).toBe(200);
     expect((await webhook("orders/cancelled", { ...order, cancelled_at: "2026-03-03T00:00:00+00:00" })).status).toBe(200);
-    expect(store().order(shop.id, 2001)?.cancelled_at).toBe("2026-03-03T00:00:00+00:00");
+    expect(store().orders.order(shop.id, 2001)?.cancelled_at).toBe("2026-03-03T00:00:00+00:00");
     const unknown = await webhook("carts/update", { id: 1 });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: string }).error).toMatch(/^Unsupported X-Platform-Topic "carts\/update"/);

@@ -79,8 +79,8 @@ describe("the product render store in a data dir written without it", () => {
   it("answers the same bytes before, during and after its build, which the applier finishes after a restart", async () => {
     const dataDir = tempDir();
     let store = await storeWithMerchant(dataDir);
-    await store.upsertProducts("shop", catalogue());
-    await store.upsertMarkets("shop", [{ path: "markets[0]", value: canada }]);
+    await store.catalogue.upsertProducts("shop", catalogue());
+    await store.catalogue.upsertMarkets("shop", [{ path: "markets[0]", value: canada }]);
     const written = answers(store);
     expect(written.map((body) => (body.match(/"handle"/g) ?? []).length)).toEqual([50, 50, 50, 50]);
     expect(written[1]).toContain('"price":"9.50"');

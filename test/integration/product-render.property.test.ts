@@ -208,25 +208,25 @@ const writeArb: fc.Arbitrary<CatalogueWrite> = fc.oneof(
 async function apply(store: Store, merchant: string, write: CatalogueWrite): Promise<void> {
   switch (write.kind) {
     case "products":
-      return store.upsertProducts(
+      return store.catalogue.upsertProducts(
         merchant,
         write.products.map((raw, i) => ({ path: `products[${i}]`, value: normaliseProduct(raw, `products[${i}]`, NOW) })),
       );
     case "delete_product":
-      await store.deleteProduct(merchant, write.id);
+      await store.catalogue.deleteProduct(merchant, write.id);
       return;
     case "markets":
-      return store.upsertMarkets(
+      return store.catalogue.upsertMarkets(
         merchant,
         write.markets.map((raw, i) => ({ path: `markets[${i}]`, value: normaliseMarket(raw, `markets[${i}]`) })),
       );
     case "collections":
-      return store.upsertCollections(
+      return store.catalogue.upsertCollections(
         merchant,
         write.collections.map((raw, i) => ({ path: `collections[${i}]`, value: normaliseCollection(raw, `collections[${i}]`) })),
       );
     case "delete_collection":
-      await store.deleteCollection(merchant, write.id);
+      await store.catalogue.deleteCollection(merchant, write.id);
   }
 }
 
@@ -249,7 +249,7 @@ let merchants = 0;
 /** A merchant of its own for each generated case: cases share one store, not their data. */
 async function newMerchant(): Promise<string> {
   const id = `m${++merchants}`;
-  await store.createMerchant(storedMerchant(id));
+  await store.catalogue.createMerchant(storedMerchant(id));
   return id;
 }
 
@@ -269,7 +269,7 @@ describe("product lists from stored render data (real LMDB)", () => {
           const merchant = await newMerchant();
           await apply(store, merchant, { kind: "products", products });
           if (markets.length > 0) await apply(store, merchant, { kind: "markets", markets });
-          expect(store.isBuilt(store.productRender, merchant)).toBe(true);
+          expect(store.derived.isBuilt(store.productRender, merchant)).toBe(true);
           const catalog = merchantCatalog(store, merchant);
           for (const [list, candidates, purchased] of lists) {
             if (purchased === null) {

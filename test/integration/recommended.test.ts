@@ -145,13 +145,13 @@ describe("GET /api/v1/products/recommended", () => {
     await eventsApplied(t, shop.id);
     await eventually(() => {
       store.refreshSnapshot();
-      expect(store.copurchaseNeighbours(shop.id, 10)?.ids).toEqual([11]);
+      expect(store.orders.copurchaseNeighbours(shop.id, 10)?.ids).toEqual([11]);
     });
-    const before = store.copurchaseNeighbours(shop.id, 10);
+    const before = store.orders.copurchaseNeighbours(shop.id, 10);
     expect(ids((await recommend("platform_product_ids=10&limit=1")).body)).toEqual([11]);
     // A rebuild from orders and the event log gives the same list.
-    await store.rebuildCopurchase(shop.id);
-    const after = store.copurchaseNeighbours(shop.id, 10)!;
+    await store.orders.rebuildCopurchase(shop.id);
+    const after = store.orders.copurchaseNeighbours(shop.id, 10)!;
     expect(after.ids).toEqual(before!.ids);
     expect(after.weights[0]).toBeCloseTo(before!.weights[0]!, 9);
   });

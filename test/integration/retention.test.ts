@@ -32,48 +32,48 @@ const view = (uuid: string | null, product: number, at: number, customer: number
 
 /** Runs a walk to its end, `limit` entries a transaction, so that walks cross slices. */
 function pruneHistories(store: Store, limit: number): void {
-  let walk = store.pruneHistoriesSync("shop", BEFORE, null, limit);
-  while (walk !== null) walk = store.pruneHistoriesSync("shop", BEFORE, walk, limit);
+  let walk = store.applied.pruneHistoriesSync("shop", BEFORE, null, limit);
+  while (walk !== null) walk = store.applied.pruneHistoriesSync("shop", BEFORE, walk, limit);
 }
 
 function prunePairs(store: Store, now: number, limit: number): void {
   const before = retentionCutoff(RETENTION.days, now);
-  let after = store.pruneSessionPairsSync(before, now, null, limit);
-  while (after !== null) after = store.pruneSessionPairsSync(before, now, after, limit);
+  let after = store.events.pruneSessionPairsSync(before, now, null, limit);
+  while (after !== null) after = store.events.pruneSessionPairsSync(before, now, after, limit);
 }
 
 describe("retention in the store", () => {
   it("prunes the log's records whose events are all past the retention, oldest first", async () => {
     const store = await storeWithMerchant(tempDir());
     // Three bulk appends: three records.
-    await store.appendEvents("shop", [view("old-1", 1, NOW - 120 * DAY_MS), view("old-2", 2, NOW - 100 * DAY_MS)]);
+    await store.applied.appendEvents("shop", [view("old-1", 1, NOW - 120 * DAY_MS), view("old-2", 2, NOW - 100 * DAY_MS)]);
     // One event of this record is within the retention: the record stays, and so does every one after it.
-    await store.appendEvents("shop", [view("mixed", 3, NOW - 95 * DAY_MS), view("mixed", 4, NOW - 10 * DAY_MS)]);
-    await store.appendEvents("shop", [view("old-3", 5, NOW - 200 * DAY_MS)]);
-    expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(1);
-    expect([...store.eventsSince("shop", 0)].map(({ sequence, event }) => [sequence, event.product_id])).toEqual([
+    await store.applied.appendEvents("shop", [view("mixed", 3, NOW - 95 * DAY_MS), view("mixed", 4, NOW - 10 * DAY_MS)]);
+    await store.applied.appendEvents("shop", [view("old-3", 5, NOW - 200 * DAY_MS)]);
+    expect(store.events.pruneEventLogSync("shop", BEFORE, 100)).toBe(1);
+    expect([...store.events.eventsSince("shop", 0)].map(({ sequence, event }) => [sequence, event.product_id])).toEqual([
       [3, 3],
       [4, 4],
       [5, 5],
     ]);
-    expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
+    expect(store.events.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
     await store.close();
   });
 
   it("never prunes an event the applier has not applied, to the histories and to the session index", async () => {
     const store = await storeWithMerchant(tempDir());
-    await store.logEvents([["shop", [view("late", 1, NOW - 120 * DAY_MS)]]]).durable;
-    expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
-    expect(store.deriveEventsSync("shop", 100).applied).toBe(1);
+    await store.events.logEvents([["shop", [view("late", 1, NOW - 120 * DAY_MS)]]]).durable;
+    expect(store.events.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
+    expect(store.applied.deriveEventsSync("shop", 100).applied).toBe(1);
     // Applied to the histories, not yet taken into the session index: kept for it.
-    expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
-    expect(store.followSessionIndexSync("shop", 100)).toBe(true);
-    expect(store.pruneEventLogSync("shop", BEFORE, 100)).toBe(1);
-    expect([...store.eventsSince("shop", 0)]).toEqual([]);
+    expect(store.events.pruneEventLogSync("shop", BEFORE, 100)).toBe(0);
+    expect(store.applied.followSessionIndexSync("shop", 100)).toBe(true);
+    expect(store.events.pruneEventLogSync("shop", BEFORE, 100)).toBe(1);
+    expect([...store.events.eventsSince("shop", 0)]).toEqual([]);
     // The history it made goes with a walk.
-    expect(store.sessionHistory("shop", "late")).toBeDefined();
+    expect(store.applied.sessionHistory("shop", "late")).toBeDefined();
     pruneHistories(store, 10);
-    expect(store.sessionHistory("shop", "late")).toBeUndefined();
+    expect(store.applied.sessionHistory("shop", "late")).toBeUndefined();
     await store.close();
   });
 
@@ -84,7 +84,7 @@ describe("retention in the store", () => {
     // Past a tail's size, a history has a head: an old one, and one whose tail is recent.
     const long = (uuid: string, lastAt: number) =>
       Array.from({ length: TAIL_ENTRIES + 5 }, (_, i) => view(uuid, 1 + i, i === TAIL_ENTRIES + 4 ? lastAt : old + i));
-    await store.appendEvents("shop", [
+    await store.applied.appendEvents("shop", [
       ...long("old-long", old + 100),
       ...long("revived-long", recent),
       view("old-short", 1, old),
@@ -93,26 +93,26 @@ describe("retention in the store", () => {
       view(null, 2, recent, 8),
     ]);
     pruneHistories(store, 1);
-    expect(store.sessionHistory("shop", "old-long")).toBeUndefined();
-    expect(store.sessionHistory("shop", "old-short")).toBeUndefined();
-    expect(store.customerHistory("shop", 7)).toBeUndefined();
-    expect(store.sessionHistory("shop", "revived-long")?.products).toHaveLength(TAIL_ENTRIES + 5);
-    expect(store.sessionHistory("shop", "recent-short")?.products).toEqual([1]);
-    expect(store.customerHistory("shop", 8)?.products).toEqual([2]);
+    expect(store.applied.sessionHistory("shop", "old-long")).toBeUndefined();
+    expect(store.applied.sessionHistory("shop", "old-short")).toBeUndefined();
+    expect(store.applied.customerHistory("shop", 7)).toBeUndefined();
+    expect(store.applied.sessionHistory("shop", "revived-long")?.products).toHaveLength(TAIL_ENTRIES + 5);
+    expect(store.applied.sessionHistory("shop", "recent-short")?.products).toEqual([1]);
+    expect(store.applied.customerHistory("shop", 8)?.products).toEqual([2]);
     await store.close();
   });
 
   it("prunes a session's pair once its merchant last logged it past the retention, and gives it back when the session returns", async () => {
     const dir = tempDir();
     let store = await storeWithMerchant(dir);
-    await store.appendEvents("shop", [view("gone", 1, NOW - 100 * DAY_MS), view("kept", 1, NOW - 80 * DAY_MS)]);
-    await store.appendEvents("shop", [view("kept", 2, NOW - DAY_MS)]);
+    await store.applied.appendEvents("shop", [view("gone", 1, NOW - 100 * DAY_MS), view("kept", 1, NOW - 80 * DAY_MS)]);
+    await store.applied.appendEvents("shop", [view("kept", 2, NOW - DAY_MS)]);
     prunePairs(store, NOW, 1);
-    expect(store.merchantsOfSession("gone")).toEqual([]);
-    expect(store.merchantsOfSession("kept")).toEqual(["shop"]);
+    expect(store.events.merchantsOfSession("gone")).toEqual([]);
+    expect(store.events.merchantsOfSession("kept")).toEqual(["shop"]);
     // The session comes back: logged again, it has its pair again.
-    await store.logEvents([["shop", [view("gone", 3, NOW)]]]).durable;
-    expect(store.merchantsOfSession("gone")).toEqual(["shop"]);
+    await store.events.logEvents([["shop", [view("gone", 3, NOW)]]]).durable;
+    expect(store.events.merchantsOfSession("gone")).toEqual(["shop"]);
     await store.close();
 
     // A pair written before retention existed starts its retention at the first pass.
@@ -123,10 +123,10 @@ describe("retention in the store", () => {
     await log.close();
     store = Store.open(dir);
     prunePairs(store, NOW, 100);
-    expect(store.merchantsOfSession("legacy")).toEqual(["shop"]);
+    expect(store.events.merchantsOfSession("legacy")).toEqual(["shop"]);
     prunePairs(store, NOW + 91 * DAY_MS, 100);
-    expect(store.merchantsOfSession("legacy")).toEqual([]);
-    expect(store.merchantsOfSession("gone")).toEqual([]);
+    expect(store.events.merchantsOfSession("legacy")).toEqual([]);
+    expect(store.events.merchantsOfSession("gone")).toEqual([]);
     await store.close();
   });
 });
@@ -135,19 +135,19 @@ describe("the applier thread and the retention", () => {
   it("prunes the log, histories and pairs in the background, and keeps what is within the retention", async () => {
     const dir = tempDir();
     const store = await storeWithMerchant(dir);
-    await store.appendEvents("shop", [view("old", 1, NOW - 100 * DAY_MS, 7)]);
-    await store.appendEvents("shop", [view("new", 2, NOW - DAY_MS)]);
-    const writer = new EventWriter(store, applierThread(dir, { retention: RETENTION }));
+    await store.applied.appendEvents("shop", [view("old", 1, NOW - 100 * DAY_MS, 7)]);
+    await store.applied.appendEvents("shop", [view("new", 2, NOW - DAY_MS)]);
+    const writer = new EventWriter(store.events, applierThread(dir, { retention: RETENTION }));
     await writer.started();
     await eventually(() => {
       store.refreshSnapshot();
-      expect([...store.eventsSince("shop", 0)].map(({ event }) => event.uuid)).toEqual(["new"]);
-      expect(store.sessionHistory("shop", "old")).toBeUndefined();
-      expect(store.customerHistory("shop", 7)).toBeUndefined();
-      expect(store.merchantsOfSession("old")).toEqual([]);
+      expect([...store.events.eventsSince("shop", 0)].map(({ event }) => event.uuid)).toEqual(["new"]);
+      expect(store.applied.sessionHistory("shop", "old")).toBeUndefined();
+      expect(store.applied.customerHistory("shop", 7)).toBeUndefined();
+      expect(store.events.merchantsOfSession("old")).toEqual([]);
     }, 20_000);
-    expect(store.sessionHistory("shop", "new")?.products).toEqual([2]);
-    expect(store.merchantsOfSession("new")).toEqual(["shop"]);
+    expect(store.applied.sessionHistory("shop", "new")?.products).toEqual([2]);
+    expect(store.events.merchantsOfSession("new")).toEqual(["shop"]);
     await writer.close();
     await store.close();
   });

@@ -53,7 +53,7 @@ const shopTop = (days: number): RankedList => ({ kind: "top_sellers", days, coll
 /** Top sellers summed from the store's day counts, ranked by rankByScore (not the writer's code). */
 function topFromScratch(store: Store, days: number, asOf: number): number[] {
   const today = dayNumber(asOf);
-  return rankByScore(store.dailySales.sumByProduct("shop", today - days + 1, today + 1));
+  return rankByScore(store.orders.dailySales.sumByProduct("shop", today - days + 1, today + 1));
 }
 
 /** Trending summed from the store's day counts: the momentum of units and weighted adds, recent days against the baseline before. */
@@ -61,8 +61,8 @@ function trendingFromScratch(store: Store, asOf: number): number[] {
   const { recentDays, baselineDays } = DEFAULT_TRENDING;
   const recentStart = dayNumber(asOf) - recentDays + 1;
   const demand = (from: number, to: number) => {
-    const totals = new Map(store.dailySales.sumByProduct("shop", from, to));
-    for (const [id, adds] of store.dailyAdds.sumByProduct("shop", from, to))
+    const totals = new Map(store.orders.dailySales.sumByProduct("shop", from, to));
+    for (const [id, adds] of store.applied.dailyAdds.sumByProduct("shop", from, to))
       totals.set(id, (totals.get(id) ?? 0) + ADD_TO_CART_WEIGHT * adds);
     return totals;
   };
@@ -88,9 +88,12 @@ async function shopWithSales(dir = tempDir()): Promise<Store> {
     );
   for (let daysAgo = 0; daysAgo < 5; daysAgo++) orders.push(order(NOW - daysAgo * DAY, [[20, 3]]));
   orders.push(order(NOW - 35 * DAY, [[21, 1]]), order(NOW - DAY, [[21, 2]]));
-  await store.upsertOrders("shop", orders);
-  await store.appendEvents("shop", [...Array.from({ length: 12 }, (_, i) => added(21, NOW - (i % 3) * DAY)), added(3, NOW - 50 * DAY)]);
-  await store.upsertCollections("shop", [collection(70, [1, 3, 20, 104]), collection(71, [2, 21, 999])]);
+  await store.orders.upsertOrders("shop", orders);
+  await store.applied.appendEvents("shop", [
+    ...Array.from({ length: 12 }, (_, i) => added(21, NOW - (i % 3) * DAY)),
+    added(3, NOW - 50 * DAY),
+  ]);
+  await store.catalogue.upsertCollections("shop", [collection(70, [1, 3, 20, 104]), collection(71, [2, 21, 999])]);
   return store;
 }
 
@@ -141,12 +144,12 @@ describe("stored rankings (real LMDB)", () => {
     writer.refreshSync("shop", NOW);
     expect(stored(store, shopTop(90))).toEqual([]);
     expect(writer.due("shop", NOW + 1_000, 30_000)).toBe(false);
-    await store.upsertOrders("shop", [order(NOW, [[5, 1]])]);
+    await store.orders.upsertOrders("shop", [order(NOW, [[5, 1]])]);
     expect(writer.due("shop", NOW + 1_000, 30_000)).toBe(true);
     writer.refreshSync("shop", NOW + 1_000);
     expect(stored(store, shopTop(90))).toEqual([5]);
     // From then on, the interval holds.
-    await store.upsertOrders("shop", [order(NOW, [[6, 1]])]);
+    await store.orders.upsertOrders("shop", [order(NOW, [[6, 1]])]);
     expect(writer.due("shop", NOW + 2_000, 30_000)).toBe(false);
     await store.close();
   });
@@ -158,20 +161,20 @@ describe("stored rankings (real LMDB)", () => {
     writer.refreshSync("shop", NOW);
     expect(writer.due("shop", NOW + 60_000, 30_000)).toBe(false);
 
-    await store.upsertOrders("shop", [order(NOW, [[5, 1]])]);
+    await store.orders.upsertOrders("shop", [order(NOW, [[5, 1]])]);
     expect(writer.due("shop", NOW + 10_000, 30_000)).toBe(false);
     expect(writer.due("shop", NOW + 30_000, 30_000)).toBe(true);
     writer.refreshSync("shop", NOW + 30_000);
 
-    await store.appendEvents("shop", [added(6, NOW)]);
+    await store.applied.appendEvents("shop", [added(6, NOW)]);
     expect(writer.due("shop", NOW + 60_000, 30_000)).toBe(true);
     writer.refreshSync("shop", NOW + 60_000);
 
     // Views change no count: nothing to do.
-    await store.appendEvents("shop", [{ ...added(6, NOW), verb: "viewed" }]);
+    await store.applied.appendEvents("shop", [{ ...added(6, NOW), verb: "viewed" }]);
     expect(writer.due("shop", NOW + 600_000, 30_000)).toBe(false);
 
-    await store.upsertCollections("shop", [collection(72, [5])]);
+    await store.catalogue.upsertCollections("shop", [collection(72, [5])]);
     expect(writer.due("shop", NOW + 90_000, 30_000)).toBe(true);
     writer.refreshSync("shop", NOW + 90_000);
 
@@ -192,7 +195,7 @@ describe("stored rankings (real LMDB)", () => {
     const version = store.version("shop", "rankings");
     store.rankingWriter.refreshSync("shop", NOW + 60_000);
     expect(store.version("shop", "rankings")).toBe(version);
-    await store.upsertOrders("shop", [order(NOW, [[300, 50]])]);
+    await store.orders.upsertOrders("shop", [order(NOW, [[300, 50]])]);
     store.rankingWriter.refreshSync("shop", NOW + 120_000);
     expect(store.version("shop", "rankings")).toBe(version + 1);
     expect(stored(store, shopTop(90))[0]).toBe(300);
@@ -307,19 +310,19 @@ type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
 async function apply(store: Store, at: number, step: Command, refreshing: boolean): Promise<number> {
   switch (step.kind) {
     case "order":
-      await store.upsertOrders("shop", [order(at - step.daysAgo * DAY, step.lines, step.cancelled, step.id)]);
+      await store.orders.upsertOrders("shop", [order(at - step.daysAgo * DAY, step.lines, step.cancelled, step.id)]);
       return at;
     case "adds":
-      await store.appendEvents(
+      await store.applied.appendEvents(
         "shop",
         step.adds.map(([id, daysAgo]) => added(id, at - daysAgo * DAY)),
       );
       return at;
     case "collection":
-      await store.upsertCollections("shop", [collection(step.id, step.members)]);
+      await store.catalogue.upsertCollections("shop", [collection(step.id, step.members)]);
       return at;
     case "deleteCollection":
-      await store.deleteCollection("shop", step.id);
+      await store.catalogue.deleteCollection("shop", step.id);
       return at;
     case "ask":
       await store.rankings.askForWindow("shop", step.days, at);

@@ -99,7 +99,7 @@ describe("the stored search index across a kill -9", () => {
     let stored: string[];
     try {
       const committed = searchIndexDump(store, "shop");
-      expect(committed.size).toBe(store.countOf("shop", "products"));
+      expect(committed.size).toBe(store.catalogue.countOf("shop", "products"));
       expect(committed.size).toBeGreaterThan(400);
       stored = [];
       for (const query of QUERIES) {

@@ -138,7 +138,7 @@ async function apply(merchant: string, operation: Operation, catalogue: Map<numb
       for (const spec of operation.products) catalogue.set(spec.id, spec);
       return;
     case "delete":
-      await store.deleteProduct(merchant, operation.id);
+      await store.catalogue.deleteProduct(merchant, operation.id);
       catalogue.delete(operation.id);
       return;
     case "stock": {
@@ -162,7 +162,7 @@ async function apply(merchant: string, operation: Operation, catalogue: Map<numb
       store.rankingWriter.refreshSync(merchant, Date.now());
       return;
     case "collection":
-      if (operation.title === "") await store.deleteCollection(merchant, operation.id);
+      if (operation.title === "") await store.catalogue.deleteCollection(merchant, operation.id);
       else await ingest(store, merchant, "collections", [{ id: operation.id, title: operation.title, product_ids: [1, 2] }]);
       return;
   }
@@ -206,7 +206,7 @@ describe("the stored search index under random catalogue writes", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(operationArb, { minLength: 1, maxLength: 25 }), async (operations) => {
         const merchant = `shop-${runs++}`;
-        await store.createMerchant(storedMerchant(merchant));
+        await store.catalogue.createMerchant(storedMerchant(merchant));
         const catalogue = new Map<number, Upsert>();
         const orderIds = { next: 1 };
         for (const operation of operations) await apply(merchant, operation, catalogue, orderIds);

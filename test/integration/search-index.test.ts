@@ -13,8 +13,8 @@ let store: Store;
 
 beforeEach(async () => {
   store = Store.open(tempDir());
-  await store.createMerchant(storedMerchant("shop"));
-  await store.createMerchant(storedMerchant("other"));
+  await store.catalogue.createMerchant(storedMerchant("shop"));
+  await store.catalogue.createMerchant(storedMerchant("other"));
 });
 
 afterEach(async () => {
@@ -74,7 +74,7 @@ describe("stored search index", () => {
     for (let step = 0; step < 60; step++) {
       const id = 1 + Math.floor(next() * 100);
       const roll = next();
-      if (roll < 0.25) await store.deleteProduct("shop", id);
+      if (roll < 0.25) await store.catalogue.deleteProduct("shop", id);
       else if (roll < 0.35) await ingest(store, "shop", "products", [product(id, { status: "draft" })]);
       else if (roll < 0.5)
         await ingest(store, "shop", "products", [
@@ -108,13 +108,13 @@ describe("stored search index", () => {
     let cursor = await store.atomically(() => build.buildSlice("shop", null));
     cursor = await store.atomically(() => build.buildSlice("shop", cursor));
     expect(cursor).toBeLessThan(1_000);
-    await store.deleteProduct("shop", 3);
+    await store.catalogue.deleteProduct("shop", 3);
     await ingest(store, "shop", "products", [
       product(5, { title: "Brass Lantern Kit" }),
       product(1_400, { title: "Garden Hose Reel" }),
       product(2_000, { title: "Cordless Drill Case" }),
     ]);
-    await store.deleteProduct("shop", 1_300);
+    await store.catalogue.deleteProduct("shop", 1_300);
     let slices = 2;
     while (cursor !== null) {
       cursor = await store.atomically(() => build.buildSlice("shop", cursor));

@@ -73,7 +73,7 @@ describe("the applier thread and the session index", () => {
     const dir = tempDir();
     let store = await storeWithMerchant(dir);
     const log = sessions(0, 3_000, Date.now() - HOUR_MS);
-    for (let start = 0; start < log.length; start += 2_500) await store.appendEvents("shop", log.slice(start, start + 2_500));
+    for (let start = 0; start < log.length; start += 2_500) await store.applied.appendEvents("shop", log.slice(start, start + 2_500));
     const live = answers(store);
     expect(live.every((answer) => answer.length > 0)).toBe(true);
     await store.close();
@@ -83,7 +83,7 @@ describe("the applier thread and the session index", () => {
     store = Store.open(dir);
     expect(store.pendingBuilds().map(({ build, merchant }) => [build.name, merchant])).toEqual([["session_index", "shop"]]);
     expect(answers(store).every((answer) => answer.length === 0)).toBe(true);
-    const writer = new EventWriter(store, applierThread(dir, { retention: KEEP_ALL }));
+    const writer = new EventWriter(store.events, applierThread(dir, { retention: KEEP_ALL }));
     await writer.started();
     // Built in slices of the log (9,000 events: nine), then the service counts as ready.
     await eventually(() => expect(writer.waitingFor).toEqual([]), 30_000);
@@ -98,7 +98,7 @@ describe("the applier thread and the session index", () => {
   it("takes an index of layout 1 (written with the histories, no watermark of its own) as it is: no rebuild, watermark at the applied log", async () => {
     const dir = tempDir();
     let store = await storeWithMerchant(dir);
-    await store.appendEvents("shop", sessions(0, 500, Date.now() - HOUR_MS));
+    await store.applied.appendEvents("shop", sessions(0, 500, Date.now() - HOUR_MS));
     const live = answers(store);
     await store.close();
     const kept = await dumpDataDir(dir, "shop");
@@ -107,7 +107,7 @@ describe("the applier thread and the session index", () => {
     store = Store.open(dir);
     expect(store.pendingBuilds().map(({ build }) => build.name)).toEqual(["session_index"]);
     expect(store.buildStepSync(store.pendingBuilds()[0]!.build, "shop")).toBe(true);
-    expect(store.sessionIndexBehind("shop")).toBe(false);
+    expect(store.applied.sessionIndexBehind("shop")).toBe(false);
     expect(answers(store)).toEqual(live);
     await store.close();
     expect(await dumpDataDir(dir, "shop")).toEqual(kept);
@@ -117,8 +117,11 @@ describe("the applier thread and the session index", () => {
     const dir = tempDir();
     const store = await storeWithMerchant(dir);
     // 200 sessions that began 100 days ago, then 1,000 of the last hour.
-    await store.appendEvents("shop", [...sessions(0, 200, Date.now() - 100 * 24 * HOUR_MS), ...sessions(200, 1_000, Date.now() - HOUR_MS)]);
-    const writer = new EventWriter(store, applierThread(dir, { retention: { days: 3_650, sessionDays: 90, maxSessions: 600 } }));
+    await store.applied.appendEvents("shop", [
+      ...sessions(0, 200, Date.now() - 100 * 24 * HOUR_MS),
+      ...sessions(200, 1_000, Date.now() - HOUR_MS),
+    ]);
+    const writer = new EventWriter(store.events, applierThread(dir, { retention: { days: 3_650, sessionDays: 90, maxSessions: 600 } }));
     await writer.started();
     await eventually(() => {
       store.refreshSnapshot();

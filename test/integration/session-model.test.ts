@@ -34,7 +34,7 @@ describe("viewed-related's session kNN over the stored index", () => {
     const store = await storeWithMerchant(tempDir());
     const log = views(1_000);
     // Written as the applier would, in batches.
-    for (let start = 0; start < log.length; start += 700) await store.appendEvents("shop", log.slice(start, start + 700));
+    for (let start = 0; start < log.length; start += 700) await store.applied.appendEvents("shop", log.slice(start, start + 700));
     for (const prefix of PREFIXES) {
       for (const uuid of [null, "session-5"]) {
         const expected = referenceQuery(asViews(log), prefix, DEFAULT_SESSION_KNN, uuid, MAX_SESSION_VIEWS);
@@ -47,22 +47,22 @@ describe("viewed-related's session kNN over the stored index", () => {
   it("follows the applied log on its own watermark, in slices, and answers from what changed after reading before", async () => {
     const store = await storeWithMerchant(tempDir());
     const before = views(1_000);
-    await store.appendEvents("shop", before);
+    await store.applied.appendEvents("shop", before);
     // Read once: whatever this thread keeps of the index must not outlive a change.
     for (const prefix of PREFIXES) scoreNextViews(store, "shop", prefix, null);
     const later = views(9_000, 11);
-    await store.logEvents([["shop", later]]).durable;
+    await store.events.logEvents([["shop", later]]).durable;
     store.refreshSnapshot();
     // Logged, not applied: not in the index yet.
     expect([...scoreNextViews(store, "shop", [1], null)]).toEqual([...referenceQuery(asViews(before), [1], DEFAULT_SESSION_KNN)]);
-    expect(store.deriveEventsSync("shop", 1_000).applied).toBe(1_000);
+    expect(store.applied.deriveEventsSync("shop", 1_000).applied).toBe(1_000);
     store.refreshSnapshot();
     // Applied to the histories: the index follows on its own turn.
     expect([...scoreNextViews(store, "shop", [1], null)]).toEqual([...referenceQuery(asViews(before), [1], DEFAULT_SESSION_KNN)]);
-    expect(store.sessionIndexBehind("shop")).toBe(true);
-    expect(store.followSessionIndexSync("shop", 600)).toBe(false);
-    expect(store.followSessionIndexSync("shop", 600)).toBe(true);
-    expect(store.sessionIndexBehind("shop")).toBe(false);
+    expect(store.applied.sessionIndexBehind("shop")).toBe(true);
+    expect(store.applied.followSessionIndexSync("shop", 600)).toBe(false);
+    expect(store.applied.followSessionIndexSync("shop", 600)).toBe(true);
+    expect(store.applied.sessionIndexBehind("shop")).toBe(false);
     store.refreshSnapshot();
     const applied = asViews([...before, ...later.slice(0, 1_000)]);
     for (const prefix of PREFIXES) {

@@ -63,7 +63,7 @@ describe("the behaviour the similar-products encoder is fine-tuned on", () => {
     const pick = (n: number) => Math.floor(rng.next() * n);
     const store = Store.open(tempDir());
     try {
-      await store.createMerchant(storedMerchant("shop"));
+      await store.catalogue.createMerchant(storedMerchant("shop"));
       // Catalogue positions for products 1–30; 31–35 are in orders and views but not in the catalogue (deleted).
       const indexOf = new Map(Array.from({ length: 30 }, (_, i) => [i + 1, i]));
       const now = Date.parse("2026-06-01T00:00:00Z");
@@ -109,7 +109,7 @@ describe("the behaviour the similar-products encoder is fine-tuned on", () => {
           theme_id: null,
         });
       }
-      await store.appendEvents(
+      await store.applied.appendEvents(
         "shop",
         events.filter((event) => event.uuid !== null || event.customer_id !== null),
       );

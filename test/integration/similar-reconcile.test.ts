@@ -22,7 +22,7 @@ describe("the similar-products model at start", () => {
     await buildSimilarModel(store, dataDir, "shop");
     // While no service runs: one product arrives, another goes.
     await ingest(store, "shop", "products", [product(200, { title: "Harbor linen sofa 200" })]);
-    expect(await store.deleteProduct("shop", 105)).toBe(true);
+    expect(await store.catalogue.deleteProduct("shop", 105)).toBe(true);
     expect(store.similar.vectorIds("shop")).toEqual(new Set(Array.from({ length: 30 }, (_, i) => 100 + i)));
     await store.close();
 

@@ -57,10 +57,10 @@ describe("similar products before the shop's model is trained", () => {
 describe("starter vectors as stored", () => {
   it("equal a rebuild from the catalogue after writes, rewrites and deletes", async () => {
     const store = Store.open(tempDir());
-    await store.createMerchant(storedMerchant("shop"));
+    await store.catalogue.createMerchant(storedMerchant("shop"));
     await ingest(store, "shop", "products", catalogue);
     await ingest(store, "shop", "products", [product(104, { title: "Summit trail running shoe, wide", product_type: "Shoes" })]);
-    await store.deleteProduct("shop", 108);
+    await store.catalogue.deleteProduct("shop", 108);
     const written = [...store.starterVectors.all("shop")].map(({ id, vector }) => [id, [...vector]]);
     await store.atomically(() => {
       store.starterVectors.clear("shop");

@@ -199,11 +199,11 @@ describe("GET /api/v1/products/similar_products and recommended?context=similar"
     expect((await t.admin(`/admin/v1/merchants/furnish/products/${victim}`, { method: "DELETE" })).status).toBe(200);
     await t.service.similar.idle();
     const { store } = t.service.services;
-    for (const id of store.productIds("furnish")) {
+    for (const id of store.catalogue.productIds("furnish")) {
       const list = store.similar.neighboursOf("furnish", id)!;
       expect(list.ids).not.toContain(victim);
       // Every other product is still listed (the catalogue is smaller than a list).
-      expect(list.ids).toHaveLength(store.productIds("furnish").length - 1);
+      expect(list.ids).toHaveLength(store.catalogue.productIds("furnish").length - 1);
     }
     expect(store.similar.vector("furnish", victim)).toBeUndefined();
   });

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { appendEncoded } from "../../src/core/recs/history-codec.js";
 import { normaliseMarket } from "../../src/core/ingest/records.js";
-import { Store, StoreFormatError } from "../../src/stores/store.js";
+import { Store } from "../../src/stores/store.js";
+import { StoreFormatError } from "../../src/stores/store-format.js";
 import { product } from "../helpers/fixtures.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
@@ -20,26 +21,28 @@ const located = (id: number, overrides: Record<string, unknown> = {}) => ({
 describe("Store (real LMDB)", () => {
   it("keeps merchants apart even when one id is a prefix of another", async () => {
     const store = Store.open(tempDir());
-    await store.upsertProducts("shop", [located(1), located(2)]);
-    await store.upsertProducts("shop2", [located(3)]);
-    await store.upsertMarkets("shop2", [
+    await store.catalogue.upsertProducts("shop", [located(1), located(2)]);
+    await store.catalogue.upsertProducts("shop2", [located(3)]);
+    await store.catalogue.upsertMarkets("shop2", [
       { path: "m", value: normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD" }, "m") },
     ]);
-    expect(store.productIds("shop")).toEqual([1, 2]);
-    expect(store.productIds("shop2")).toEqual([3]);
-    expect(store.marketsOf("shop")).toEqual([]);
-    expect(store.countOf("shop", "products")).toBe(2);
-    expect(store.product("shop", 3)).toBeUndefined();
+    expect(store.catalogue.productIds("shop")).toEqual([1, 2]);
+    expect(store.catalogue.productIds("shop2")).toEqual([3]);
+    expect(store.catalogue.marketsOf("shop")).toEqual([]);
+    expect(store.catalogue.countOf("shop", "products")).toBe(2);
+    expect(store.catalogue.product("shop", 3)).toBeUndefined();
     await store.close();
   });
 
   it("bumps the catalogue version on every catalogue write only", async () => {
     const store = Store.open(tempDir());
     expect(store.version("s", "catalogue")).toBe(0);
-    await store.upsertProducts("s", [located(1)]);
-    await store.upsertProducts("s", [located(1, { title: "Again" })]);
+    await store.catalogue.upsertProducts("s", [located(1)]);
+    await store.catalogue.upsertProducts("s", [located(1, { title: "Again" })]);
     expect(store.version("s", "catalogue")).toBe(2);
-    await store.upsertOrders("s", [{ path: "o", value: { id: 1, created_at: NOW, customer_id: 5, line_items: [], cancelled_at: null } }]);
+    await store.orders.upsertOrders("s", [
+      { path: "o", value: { id: 1, created_at: NOW, customer_id: 5, line_items: [], cancelled_at: null } },
+    ]);
     expect(store.version("s", "catalogue")).toBe(2);
     expect(store.version("s", "orders")).toBe(1);
     await store.close();
@@ -47,16 +50,16 @@ describe("Store (real LMDB)", () => {
 
   it("keeps the handle, variant and SKU indexes in step with upserts and deletes", async () => {
     const store = Store.open(tempDir());
-    await store.upsertProducts("s", [located(1, { metafields: [{ id: 5, namespace: "a", key: "b", value: "c" }] })]);
-    expect(store.metafields("s", "product", 1)).toHaveLength(1);
-    await store.upsertProducts("s", [located(1, { handle: "new-handle" })]);
-    expect(store.productIdByHandle("s", "product-1")).toBeUndefined();
-    expect(store.metafields("s", "product", 1)).toEqual([]);
-    expect(await store.deleteProduct("s", 1)).toBe(true);
-    expect(store.productIdByHandle("s", "new-handle")).toBeUndefined();
-    expect(store.productIdByVariant("s", 11)).toBeUndefined();
-    expect(store.variantIdBySku("s", "SKU-11")).toBeUndefined();
-    expect(await store.deleteProduct("s", 1)).toBe(false);
+    await store.catalogue.upsertProducts("s", [located(1, { metafields: [{ id: 5, namespace: "a", key: "b", value: "c" }] })]);
+    expect(store.catalogue.metafields("s", "product", 1)).toHaveLength(1);
+    await store.catalogue.upsertProducts("s", [located(1, { handle: "new-handle" })]);
+    expect(store.catalogue.productIdByHandle("s", "product-1")).toBeUndefined();
+    expect(store.catalogue.metafields("s", "product", 1)).toEqual([]);
+    expect(await store.catalogue.deleteProduct("s", 1)).toBe(true);
+    expect(store.catalogue.productIdByHandle("s", "new-handle")).toBeUndefined();
+    expect(store.catalogue.productIdByVariant("s", 11)).toBeUndefined();
+    expect(store.catalogue.variantIdBySku("s", "SKU-11")).toBeUndefined();
+    expect(await store.catalogue.deleteProduct("s", 1)).toBe(false);
     await store.close();
   });
 
@@ -84,12 +87,12 @@ describe("Store (real LMDB)", () => {
     await raw.close();
 
     const store = Store.open(dir);
-    expect(store.sessionHistory("shop", "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e")).toEqual(session);
-    expect(store.customerHistory("shop", 42)).toEqual(customer);
+    expect(store.applied.sessionHistory("shop", "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e")).toEqual(session);
+    expect(store.applied.customerHistory("shop", 42)).toEqual(customer);
     await store.close();
     // Migrated once: the next open finds the current format.
     const again = Store.open(dir);
-    expect(again.customerHistory("shop", 42)).toEqual(customer);
+    expect(again.applied.customerHistory("shop", 42)).toEqual(customer);
     await again.close();
   });
 
@@ -108,13 +111,13 @@ describe("Store (real LMDB)", () => {
     await raw.close();
 
     const store = Store.open(dir);
-    expect([...store.eventsSince("shop", 0)]).toEqual(logged.map((event, i) => ({ sequence: i + 1, event })));
-    expect(store.eventSequence("shop")).toBe(2);
-    expect(store.derivedSequence("shop")).toBe(2);
-    expect(store.merchantsOfSession(uuid)).toEqual(["shop"]);
+    expect([...store.events.eventsSince("shop", 0)]).toEqual(logged.map((event, i) => ({ sequence: i + 1, event })));
+    expect(store.events.eventSequence("shop")).toBe(2);
+    expect(store.applied.derivedSequence("shop")).toBe(2);
+    expect(store.events.merchantsOfSession(uuid)).toEqual(["shop"]);
     // Appending goes on from the moved counter.
-    await store.appendEvents("shop", [{ ...logged[0]!, at: 2_000 } as never]);
-    expect(store.eventSequence("shop")).toBe(3);
+    await store.applied.appendEvents("shop", [{ ...logged[0]!, at: 2_000 } as never]);
+    expect(store.events.eventSequence("shop")).toBe(3);
     await store.close();
   });
 
@@ -135,32 +138,32 @@ describe("Store (real LMDB)", () => {
 
     const store = Store.open(dir);
     // A bulk append of 2,500 events (records of 1,000), then two commits of the service's.
-    await store.appendEvents(
+    await store.applied.appendEvents(
       "shop",
       Array.from({ length: 2_500 }, (_, i) => view(3 + i)),
     );
-    await store.logEvents([["shop", [view(2_503), view(2_504), view(2_505)]]]).durable;
-    await store.logEvents([
+    await store.events.logEvents([["shop", [view(2_503), view(2_504), view(2_505)]]]).durable;
+    await store.events.logEvents([
       ["other", [view(1)]],
       ["shop", [view(2_506)]],
     ]).durable;
     const sequences = (after: number) =>
-      [...store.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
+      [...store.events.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
     const from = (first: number) => Array.from({ length: 2_506 - first + 1 }, (_, i) => first + i);
     for (const after of [0, 1, 2, 3, 1_002, 1_003, 2_501, 2_503, 2_504, 2_505]) expect(sequences(after)).toEqual(from(after + 1));
     expect(sequences(2_506)).toEqual([]);
-    expect([...store.eventsSince("other", 0)].map(({ sequence }) => sequence)).toEqual([1]);
+    expect([...store.events.eventsSince("other", 0)].map(({ sequence }) => sequence)).toEqual([1]);
     // Merchants whose ids are prefixes of each other read only their own records.
-    await store.logEvents([
+    await store.events.logEvents([
       ["sho", [view(1), view(2)]],
       ["shop2", [view(1)]],
     ]).durable;
-    expect([...store.eventsSince("sho", 0)].map(({ sequence }) => sequence)).toEqual([1, 2]);
-    expect([...store.eventsSince("shop2", 1)]).toEqual([]);
+    expect([...store.events.eventsSince("sho", 0)].map(({ sequence }) => sequence)).toEqual([1, 2]);
+    expect([...store.events.eventsSince("shop2", 1)]).toEqual([]);
     expect(sequences(2_505)).toEqual([2_506]);
     // appendEvents applied everything logged before it too, in order.
-    expect(store.derivedSequence("shop")).toBe(2_502);
-    expect(store.sessionHistory("shop", uuid)?.products.slice(-2)).toEqual([2_501, 2_502]);
+    expect(store.applied.derivedSequence("shop")).toBe(2_502);
+    expect(store.applied.sessionHistory("shop", uuid)?.products.slice(-2)).toEqual([2_501, 2_502]);
     await store.close();
   });
 
@@ -176,14 +179,14 @@ describe("Store (real LMDB)", () => {
     await main.close();
 
     const store = Store.open(dir);
-    expect(store.sessionHistory("shop", uuid)?.products).toEqual(stored.map((event) => event.product_id));
-    await store.appendEvents("shop", [196, 197, 198].map(view));
-    expect(store.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 198 }, (_, i) => i + 1));
-    await store.appendEvents(
+    expect(store.applied.sessionHistory("shop", uuid)?.products).toEqual(stored.map((event) => event.product_id));
+    await store.applied.appendEvents("shop", [196, 197, 198].map(view));
+    expect(store.applied.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 198 }, (_, i) => i + 1));
+    await store.applied.appendEvents(
       "shop",
       Array.from({ length: 40 }, (_, i) => view(199 + i)),
     );
-    expect(store.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 200 }, (_, i) => 39 + i));
+    expect(store.applied.sessionHistory("shop", uuid)?.products).toEqual(Array.from({ length: 200 }, (_, i) => 39 + i));
     await store.close();
   });
 
@@ -198,7 +201,7 @@ describe("Store (real LMDB)", () => {
       product_id: n,
       theme_id: null,
     });
-    await store.logEvents([["shop", [1, 2, 3].map(view)]]).durable;
+    await store.events.logEvents([["shop", [1, 2, 3].map(view)]]).durable;
     await store.close();
     // Numbers 4-6 went to a commit that failed; the next commit logged 7 and 8 (records are keyed by their last sequence).
     const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
@@ -208,7 +211,7 @@ describe("Store (real LMDB)", () => {
     await log.close();
     const reopened = Store.open(dir);
     const sequences = (after: number) =>
-      [...reopened.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
+      [...reopened.events.eventsSince("shop", after)].map(({ sequence, event }) => (expect(event.product_id).toBe(sequence), sequence));
     expect(sequences(0)).toEqual([1, 2, 3, 7, 8]);
     for (const after of [3, 4, 6]) expect(sequences(after)).toEqual([7, 8]);
     expect(sequences(7)).toEqual([8]);

@@ -50,7 +50,7 @@ const decided = ({ tunedAt: _at, seconds: _s, ...rest }: ViewedRelatedTuning) =>
 describe("tuning viewed-related on a shop's own sessions", () => {
   it("is deterministic for a seed, validates on the most recent sessions, and never ends below the defaults", async () => {
     const store = await storeWithMerchant(tempDir());
-    await store.appendEvents("shop", shopSessions(1_500));
+    await store.applied.appendEvents("shop", shopSessions(1_500));
     // Fewer cases than the validation sessions hold: some are left out, so the seed matters.
     const options = { ...DEFAULT_TUNE_OPTIONS, seed: 3, maxCases: 250, maxEvaluations: 15 };
     const first = tuneViewedRelated(store, "shop", options)!;
@@ -73,8 +73,8 @@ describe("tuning viewed-related on a shop's own sessions", () => {
 
   it("stores the settings per merchant and reads them back; a merchant never tuned is served the defaults", async () => {
     const store = await storeWithMerchant(tempDir());
-    await store.createMerchant(storedMerchant("other"));
-    await store.appendEvents("shop", shopSessions(1_200));
+    await store.catalogue.createMerchant(storedMerchant("other"));
+    await store.applied.appendEvents("shop", shopSessions(1_200));
     const tuning = tuneViewedRelated(store, "shop", { ...DEFAULT_TUNE_OPTIONS, maxEvaluations: 10 })!;
     await store.viewedRelatedTuning.write("shop", tuning);
     expect(store.viewedRelatedTuning.read("shop")).toEqual(tuning);
@@ -88,7 +88,7 @@ describe("tuning viewed-related on a shop's own sessions", () => {
     const store = await storeWithMerchant(tempDir());
     expect(tuneViewedRelated(store, "shop")).toBeNull();
     expect(relatedToViews(store, "shop", [1, 2], null).size).toBe(0);
-    await store.appendEvents("shop", shopSessions(40));
+    await store.applied.appendEvents("shop", shopSessions(40));
     const tuning = tuneViewedRelated(store, "shop")!;
     expect(tuning.settings).toEqual(DEFAULT_VIEWED_RELATED);
     expect(tuning.evaluated).toBe(2);
@@ -101,7 +101,7 @@ describe("ViewedRelatedTuner", () => {
   it("tunes a shop with enough sessions on its own thread, and not again until they have grown", async () => {
     const dir = tempDir();
     const store = await storeWithMerchant(dir);
-    await store.appendEvents("shop", shopSessions(MIN_SESSIONS_TO_TUNE - 1));
+    await store.applied.appendEvents("shop", shopSessions(MIN_SESSIONS_TO_TUNE - 1));
     const errors: unknown[] = [];
     const log = { info: () => {}, error: (message: string, fields?: Record<string, unknown>) => errors.push([message, fields]) };
     const tuner = new ViewedRelatedTuner(store, dir, log, 3_600_000);
@@ -109,7 +109,7 @@ describe("ViewedRelatedTuner", () => {
     await tuner.idle();
     expect(store.viewedRelatedTuning.read("shop")).toBeUndefined();
 
-    await store.appendEvents(
+    await store.applied.appendEvents(
       "shop",
       shopSessions(1, 9).map((event) => ({ ...event, uuid: "one-more" })),
     );
@@ -185,7 +185,7 @@ describe("the viewed-related endpoint", () => {
     await eventsApplied(t, merchant);
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
       store.refreshSnapshot();
-      if (!store.sessionIndexBehind(merchant)) return;
+      if (!store.applied.sessionIndexBehind(merchant)) return;
     }
     throw new Error("the session index did not catch up");
   }
@@ -199,7 +199,7 @@ describe("aisle tune and aisle merchants show", () => {
   it("tunes a merchant from the command line, and shows its settings and validation figures (or the defaults before)", async () => {
     const dir = tempDir();
     const store = await storeWithMerchant(dir);
-    await store.appendEvents("shop", shopSessions(300));
+    await store.applied.appendEvents("shop", shopSessions(300));
     await store.close();
     const before = JSON.parse(aisle(["merchants", "show", "shop", "--data", dir]).stdout) as { viewed_related: unknown };
     expect(before.viewed_related).toEqual({ tuned: false, settings: DEFAULT_VIEWED_RELATED });

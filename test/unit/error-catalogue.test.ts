@@ -9,7 +9,7 @@ import { STATUS_TEXT } from "../../src/http/respond.js";
 import { InvalidInput } from "../../src/core/ingest/fields.js";
 import { BadSearchRequest } from "../../src/core/search/request.js";
 import { PoolSaturatedError, TaskFailedError } from "../../src/pool/protocol.js";
-import { AlreadyExistsError } from "../../src/stores/store.js";
+import { AlreadyExistsError } from "../../src/stores/catalogue-store.js";
 import { EventBacklogFull } from "../../src/ingest/event-writer.js";
 
 const CODES = Object.keys(ERRORS) as ErrorCode[];

@@ -21,7 +21,7 @@ function fakeStore(slices: Record<string, number>) {
   const follows: number[] = [];
   const pruneCalls: string[] = [];
   const store = {
-    listMerchants: () => [{ id: "shop" }],
+    catalogue: { listMerchants: () => [{ id: "shop" }] },
     refreshSnapshot() {},
     pendingBuilds: () => [...left].filter(([, n]) => n !== 0).map(([name]) => ({ build: builds.get(name)!, merchant: "shop" })),
     buildStepSync(build: DerivedBuild) {
@@ -31,32 +31,32 @@ function fakeStore(slices: Record<string, number>) {
       left.set(build.name, n - 1);
       return n - 1 === 0;
     },
-    deriveEventsSync(_merchant: string, max: number) {
-      const applied = Math.min(behind, max);
-      behind -= applied;
-      indexLag += applied;
-      return { applied, cartProducts: [] };
+    applied: {
+      deriveEventsSync(_merchant: string, max: number) {
+        const applied = Math.min(behind, max);
+        behind -= applied;
+        indexLag += applied;
+        return { applied, cartProducts: [] };
+      },
+      derivedSequence: () => 0,
+      pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
+        const pruned = Math.min(expired, max);
+        expired -= pruned;
+        pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
+        return pruned;
+      },
+      sessionIndexBehind: () => indexLag > 0,
+      followSessionIndexSync(_merchant: string, max: number) {
+        indexLag -= Math.min(indexLag, max);
+        follows.push(Date.now());
+        return indexLag === 0;
+      },
+      pruneHistoriesSync: () => null,
     },
-    derivedSequence: () => 0,
-    staleListProducts: () => [],
-    refreshNeighboursSync() {},
+    orders: { staleListProducts: () => [], refreshNeighboursSync() {} },
     // The ranking job finds nothing due in these tests.
     rankingWriter: { due: () => false, awaitingFirst: () => false },
-    pruneSessionsSync(_merchant: string, _retention: Retention, _now: number, max: number) {
-      const pruned = Math.min(expired, max);
-      expired -= pruned;
-      pruneCalls.push(left.size === 0 || [...left.values()].every((n) => n === 0) ? "after builds" : "during builds");
-      return pruned;
-    },
-    sessionIndexBehind: () => indexLag > 0,
-    followSessionIndexSync(_merchant: string, max: number) {
-      indexLag -= Math.min(indexLag, max);
-      follows.push(Date.now());
-      return indexLag === 0;
-    },
-    pruneEventLogSync: () => 0,
-    pruneHistoriesSync: () => null,
-    pruneSessionPairsSync: () => null,
+    events: { pruneEventLogSync: () => 0, pruneSessionPairsSync: () => null },
     close: async () => {},
   };
   return {
@@ -218,8 +218,8 @@ describe("the session index's follow when one merchant's fails", () => {
       ["shop", 100],
     ]);
     const attempts = new Map<string, number>();
-    Object.assign(fake.store, {
-      listMerchants: () => [...lag.keys()].map((id) => ({ id })),
+    Object.assign(fake.store.catalogue, { listMerchants: () => [...lag.keys()].map((id) => ({ id })) });
+    Object.assign(fake.store.applied, {
       sessionIndexBehind: (merchant: string) => lag.get(merchant)! > 0,
       followSessionIndexSync(merchant: string, max: number) {
         attempts.set(merchant, (attempts.get(merchant) ?? 0) + 1);

@@ -181,7 +181,7 @@ export function adminRoutes(services: Services): Route[] {
   const singular = (kind: IngestKind) => kind.slice(0, -1);
 
   return [
-    route("GET", "/admin/v1/merchants", false, () => jsonReply(200, { data: store.listMerchants().map(publicMerchant) })),
+    route("GET", "/admin/v1/merchants", false, () => jsonReply(200, { data: store.catalogue.listMerchants().map(publicMerchant) })),
     route("POST", "/admin/v1/merchants", true, async (request) => {
       const [input] = parseObjects(bodyText(request), "merchant");
       const merchant = await createMerchant(store, input);
@@ -193,7 +193,7 @@ export function adminRoutes(services: Services): Route[] {
     route("PUT", "/admin/v1/merchants/:merchant/rate-limits", true, async (request) => {
       const merchant = merchantOf(request);
       const limits = normaliseRateLimits(bodyJson(request, "rate limits"));
-      const updated = (await store.setMerchantRateLimits(merchant.id, limits)) ?? merchant;
+      const updated = (await store.catalogue.setMerchantRateLimits(merchant.id, limits)) ?? merchant;
       forgetVerifiedKeys(store);
       return jsonReply(200, rateLimitsOf(updated, services.config.rateLimits));
     }),
@@ -235,12 +235,12 @@ export function adminRoutes(services: Services): Route[] {
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/products/:id", false, async (request) => {
       const id = idOf(request);
-      if (!(await store.deleteProduct(merchantOf(request).id, id))) throw new ApiError("not_found", `No product ${id}`);
+      if (!(await store.catalogue.deleteProduct(merchantOf(request).id, id))) throw new ApiError("not_found", `No product ${id}`);
       return jsonReply(200, { deleted: id });
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/collections/:id", false, async (request) => {
       const id = idOf(request);
-      if (!(await store.deleteCollection(merchantOf(request).id, id))) throw new ApiError("not_found", `No collection ${id}`);
+      if (!(await store.catalogue.deleteCollection(merchantOf(request).id, id))) throw new ApiError("not_found", `No collection ${id}`);
       return jsonReply(200, { deleted: id });
     }),
   ];

@@ -102,7 +102,7 @@ export function demoStorefrontRoutes(services: Services, demoMerchantId: string 
   const { store } = services;
   const assets = readAssets();
   const demoMerchant = (): Merchant => {
-    const merchant = demoMerchantId === null ? undefined : store.merchant(demoMerchantId);
+    const merchant = demoMerchantId === null ? undefined : store.catalogue.merchant(demoMerchantId);
     if (!merchant)
       throw new ApiError("not_found", "This data dir has no demo merchant: the demo storefront is shown where aisle seeded it");
     return merchant;
@@ -140,8 +140,8 @@ export function demoStorefrontRoutes(services: Services, demoMerchantId: string 
     getRoute("/demo/images/:file", (request) => {
       const merchant = demoMerchant();
       const match = /^([\w-]+)-(\d{1,3})\.svg$/.exec(request.params.file ?? "");
-      const id = match ? store.productIdByHandle(merchant.id, match[1]!) : undefined;
-      const product = id === undefined ? undefined : store.product(merchant.id, id);
+      const id = match ? store.catalogue.productIdByHandle(merchant.id, match[1]!) : undefined;
+      const product = id === undefined ? undefined : store.catalogue.product(merchant.id, id);
       const image = product?.images.find((candidate) => candidate.position === Number(match![2]));
       if (!product || !image) throw new ApiError("not_found", `No image ${quoted(request.params.file ?? "")}`);
       const svg = placeholderSvg({

@@ -23,7 +23,10 @@ const RECORDED = jsonReply(200, EVENT_RECORDED);
  */
 export function eventRoutes(services: Services, writer: EventWriter): Route[] {
   const { store } = services;
-  const productIds = new ProductIdsByHandle(store);
+  const productIds = new ProductIdsByHandle({
+    productIdByHandle: (merchant, handle) => store.catalogue.productIdByHandle(merchant, handle),
+    version: (merchant, domain) => store.version(merchant, domain),
+  });
   return [
     {
       method: "POST",
@@ -43,7 +46,7 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
         const productId = productIds.get(merchant.id, handle);
         if (productId === undefined) throw new ApiError("invalid_params", `Unknown platform_product_handle: ${handle}`);
         if (customerId === null && params.subject_email !== undefined) {
-          customerId = store.customerIdByEmail(merchant.id, params.subject_email) ?? null;
+          customerId = store.catalogue.customerIdByEmail(merchant.id, params.subject_email) ?? null;
         }
         const event: BehaviourEvent = {
           at: services.now(),

@@ -6,7 +6,7 @@ import type { RateClass } from "../../core/rate-limit.js";
 import { canonicalParams, type ParamValue, type ParsedParams } from "../../core/params/parse.js";
 import type { Merchant } from "../../core/types.js";
 import type { Task } from "../../pool/protocol.js";
-import type { DataDomain } from "../../stores/store.js";
+import type { DataDomain } from "../../stores/environment.js";
 import { merchantForKey } from "../auth.js";
 import { cachedTask } from "../cached-task.js";
 import { keySubject } from "../rate-limiting.js";

@@ -84,12 +84,12 @@ export function storefrontRoutes(services: Services): Route[] {
     const subject = historySubject(params);
     if (subject.uuid === null)
       throw new ApiError("invalid_params", "Missing required endpoint arg: key (needed with platform_customer_id alone)");
-    const merchantIds = store.merchantsOfSession(subject.uuid);
+    const merchantIds = store.events.merchantsOfSession(subject.uuid);
     // A uuid more than one shop has logged: which shop's products to show only the key can say.
     if (merchantIds.length > 1)
       throw new ApiError("invalid_params", "Missing required endpoint arg: key (this session is known to more than one shop)");
     // An unknown session has viewed nothing yet: an empty list, not an error.
-    return merchantIds.length === 1 ? (store.merchant(merchantIds[0]!) ?? null) : null;
+    return merchantIds.length === 1 ? (store.catalogue.merchant(merchantIds[0]!) ?? null) : null;
   };
   /** The subject, with its acknowledged events the stored histories do not hold yet. */
   const subjectWithPending = (params: HistoryParams, merchant: Merchant) => {

@@ -62,7 +62,9 @@ export function webhookRoutes(services: Services): Route[] {
         }
         const id = Fields.of(payload, topic).id("id");
         const removed =
-          action.kind === "products" ? await store.deleteProduct(merchant.id, id) : await store.deleteCollection(merchant.id, id);
+          action.kind === "products"
+            ? await store.catalogue.deleteProduct(merchant.id, id)
+            : await store.catalogue.deleteCollection(merchant.id, id);
         // Deleting what is already gone is success: the platform may deliver a webhook twice.
         return jsonReply(200, { ok: true, deleted: removed ? id : null });
       },
