@@ -93,7 +93,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   });
   queueDepth = () => pool.queueSize;
   workerHeaps = () => pool.workerHeaps;
-  const similar = new SimilarModels(store, pool, config.dataDir, log, (seconds) => metrics.build("similar_model", seconds));
+  const similar = new SimilarModels(store, config.dataDir, log, (seconds) => metrics.build("similar_model", seconds));
   // A shop without a model, the demo just seeded included, gets one trained in
   // the background (~10 s for the demo): listening first keeps a first start
   // within seconds, and until then context=similar is answered as README says.

@@ -13,7 +13,6 @@ import { timerTurns } from "../src/pool/timer-turns.js";
 import { heapReporter } from "../src/pool/worker-heaps.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
 import { quickView } from "../src/search/quick-view.js";
-import { refreshSimilar } from "../src/similar/refresh.js";
 import { Store } from "../src/stores/store.js";
 
 const config = workerData as WorkerConfig;
@@ -29,7 +28,6 @@ store.refreshSnapshot();
 const reportHeap = heapReporter(config.heapChannel);
 const timerTurnDue = timerTurns();
 
-const encoder = new TextEncoder();
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
 async function run(task: Task): Promise<TaskResult> {
@@ -47,8 +45,6 @@ async function run(task: Task): Promise<TaskResult> {
       return answer(viewedRelated(store, task));
     case "purchased":
       return answer(purchased(store, task));
-    case "refresh_similar":
-      return answer(encoder.encode(JSON.stringify(await refreshSimilar(store, config.dataDir, task.merchantId, task.productIds))));
     case "quick_view":
       return quickView(store, task, searchDependencies);
     case "ping":

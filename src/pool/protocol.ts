@@ -4,15 +4,7 @@
 import type { PurchasedTask, RecommendedTask, SalesListTask, StaticProductsTask, ViewedTask } from "../core/products/query.js";
 import type { QuickViewTask } from "../core/search/request.js";
 
-/** Products changed or deleted: embed them again and patch the similar-products lists they reach. */
-export interface RefreshSimilarTask {
-  kind: "refresh_similar";
-  merchantId: string;
-  productIds: number[];
-}
-
-export type Task =
-  StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | QuickViewTask | RefreshSimilarTask | { kind: "ping" };
+export type Task = StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | QuickViewTask | { kind: "ping" };
 
 export type TaskErrorCode = "merchant_not_found" | "bad_task";
 

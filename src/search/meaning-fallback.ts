@@ -1,7 +1,7 @@
 // The semantic fallback of quick-view search: the query embedded by the shop's
-// own similar-products model, against every product's vector.
+// own similar-products model, against every product's stored vector.
 import type { MerchantId } from "../core/types.js";
-import { liveModel, nearestToText } from "../similar/live-model.js";
+import { nearestToText, searchModel } from "../similar/search-model.js";
 import type { Store } from "../stores/store.js";
 import type { QuickViewDependencies } from "./quick-view.js";
 
@@ -18,9 +18,9 @@ export function withMeaningFallback(store: Store, dataDir: string): QuickViewDep
   return {
     semantic: async (merchantId: MerchantId, query: string, k: number) => {
       if (!HAS_A_WORD.test(query)) return [];
-      const model = await liveModel(store, dataDir, merchantId);
+      const model = await searchModel(store, dataDir, merchantId);
       if (!model) return [];
-      const { ids, scores } = await nearestToText(model, query, k);
+      const { ids, scores } = await nearestToText(store, merchantId, model, query, k);
       return ids.filter((_, rank) => scores[rank]! >= model.meaningFloor);
     },
   };

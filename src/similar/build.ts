@@ -1,6 +1,7 @@
 // The full build of a merchant's similar-products model: features → text-only
 // encoder → fine-tuning on behaviour → ONNX file and manifest → every product
-// embedded by ONNX Runtime → nearest-neighbour lists → one LMDB transaction.
+// embedded by ONNX Runtime → nearest-neighbour lists → one LMDB transaction
+// (vectors per product and as scannable rows, lists, manifest).
 // Runs off the HTTP thread (a training worker or a CLI command).
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +28,7 @@ import { NEVER_CANCELLED, type Checkpoint } from "./cancellation.js";
 import { clusteredNeighbourLists, clusteringFor, effectiveClustering } from "./clustered-neighbours.js";
 import { meaningFloor } from "./meaning-floor.js";
 import { eachNeighbourList, NeighbourTable, type VectorMatrix } from "./neighbours.js";
+import { allChunks, writeRowChunks } from "./stored-rows.js";
 
 export interface BuildOptions {
   training: TrainingOptions;
@@ -133,7 +135,11 @@ export async function embedCatalogue(
       onProgress({ stage: "embedding", done: start + batch.length, total: trained.features.length });
     }
     const vectors: VectorMatrix = { ids: trained.productIds, matrix, dims };
-    const floor = await meaningFloor(encoder, search, matrix, trained.model.scheme);
+    const floor = await meaningFloor(encoder, trained.model.scheme, async (queries) => {
+      if (matrix.length === 0) return [];
+      const { scores, k } = await search.search(queries, matrix, 1);
+      return Array.from({ length: queries.length / dims }, (_, row) => scores[row * k]!);
+    });
     const total = trained.productIds.length;
     const lists = new NeighbourTable(total);
     const keep = (row: number, list: WeightedIds) => lists.set(row, list);
@@ -236,6 +242,7 @@ export async function buildSimilarModel(
       store.similar.putVector(merchant, id, vectors.matrix.subarray(row * dims, (row + 1) * dims));
       store.similar.putNeighbours(merchant, id, lists.get(row));
     });
+    writeRowChunks(store, merchant, vectors, new Set(), allChunks(vectors));
     store.similar.putManifest(merchant, manifest);
     store.similar.bump(merchant);
   });

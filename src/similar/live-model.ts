@@ -1,20 +1,22 @@
-// A worker's live copy of a merchant's similar-products model: the ONNX
-// encoder, every product vector as one matrix and the weakest score on each
-// product's neighbour list. Loaded on first use, reloaded when the stored model
-// moves on without this worker, kept current by the refreshes this worker runs.
-// A model whose file fails its manifest's check is refused: to its callers the
-// shop then has no model.
-import { productFeatures, queryFeatures } from "../core/embedding/features.js";
+// The refresh thread's live copy of a merchant's similar-products model: the
+// ONNX encoder, every stored row as one matrix and the weakest score on each
+// product's neighbour list. One copy in the process, on the one thread that
+// writes the model after its training; pool workers search the stored rows in
+// place instead (search-model.ts). Loaded on first use, reloaded when the
+// stored model moves on without this thread (a training), kept current by the
+// refreshes it runs. A model whose file fails its manifest's check is refused:
+// to its callers the shop then has no model.
+import { productFeatures } from "../core/embedding/features.js";
 import { dot } from "../core/embedding/model.js";
 import type { MerchantId } from "../core/types.js";
-import { loadModelFile, ModelFileRefused } from "../embeddings/model-file.js";
+import { ModelFileRefused } from "../embeddings/model-file.js";
 import { NeighbourSearch, type Encoder } from "../embeddings/onnx-runtime.js";
 import type { ModelManifest } from "../stores/similar.js";
 import { PerStore } from "../stores/per-store.js";
-import { meaningFloor } from "./meaning-floor.js";
 import type { Store } from "../stores/store.js";
-import { modelDirectory } from "./build.js";
+import { loadCheckedEncoder } from "./checked-encoder.js";
 import { NEIGHBOURS_PER_PRODUCT, type VectorMatrix } from "./neighbours.js";
+import { allChunks, copyStoredRows, writeRowChunks } from "./stored-rows.js";
 
 export interface LiveModel {
   manifest: ModelManifest;
@@ -22,14 +24,13 @@ export interface LiveModel {
   version: number;
   encoder: Encoder;
   search: NeighbourSearch;
+  /** The stored rows: row r is row r of the stored chunks. */
   vectors: VectorMatrix;
   rowOf: Map<number, number>;
-  /** Rows of removed products, kept (zeroed) until the next reload compacts the matrix. */
+  /** Rows of removed products, kept (zeroed) until the next training compacts the rows. */
   removed: Set<number>;
   /** Per row: the lowest score on its neighbour list, or -Infinity while the list is not full. */
   threshold: Float32Array;
-  /** The similarity a product must reach to be about a search query (see meaning-floor.ts). */
-  meaningFloor: number;
 }
 
 const liveByStore = new PerStore<MerchantId, LiveModel>();
@@ -40,41 +41,23 @@ function thresholdOf(store: Store, merchant: MerchantId, productId: number): num
   return list.weights[list.weights.length - 1]!;
 }
 
-/** A merchant's model as this worker sees it: usable, or none (not trained yet, or its file refused). */
+/** A merchant's model as this thread sees it: usable, or none (not trained yet, or its file refused). */
 export type ModelLookup = { model: LiveModel; refused: null } | { model: null; refused: ModelFileRefused | null };
 
 /**
- * Model files this worker refused, by data dir and merchant (a file's), with
- * the manifest they were checked against. A refusal stands until another
- * manifest comes, so requests neither read and hash the file again nor log
- * the refusal again.
+ * The stored rows, copied. A model trained before rows were stored has only its
+ * vectors per product: they are laid out as rows here, once, by this thread (the
+ * model's one writer); the answers they give do not change, so no version bump.
  */
-const refusals = new Map<string, { manifest: ModelManifest; refusal: ModelFileRefused }>();
-
-/** A retraining on unchanged data writes the same version (the same bytes) again, but never the same createdAt. */
-function sameTraining(a: ModelManifest, b: ModelManifest): boolean {
-  return a.version === b.version && a.createdAt === b.createdAt;
+async function storedRows(store: Store, merchant: MerchantId, dims: number): Promise<{ vectors: VectorMatrix; removed: Set<number> }> {
+  if (store.similar.hasRows(merchant)) return copyStoredRows(store, merchant, dims);
+  const { ids, matrix } = store.similar.vectorsByProduct(merchant, dims);
+  const vectors: VectorMatrix = { ids, matrix, dims };
+  await store.atomically(() => writeRowChunks(store, merchant, vectors, new Set(), allChunks(vectors)));
+  return { vectors, removed: new Set() };
 }
 
-/** The merchant's model file, checked against its manifest and loaded; or why it was refused. */
-async function loadEncoder(dataDir: string, merchant: MerchantId, manifest: ModelManifest): Promise<Encoder | ModelFileRefused> {
-  const fileKey = `${dataDir}\u0000${merchant}`;
-  const earlier = refusals.get(fileKey);
-  if (earlier && sameTraining(earlier.manifest, manifest)) return earlier.refusal;
-  try {
-    const encoder = await loadModelFile(modelDirectory(dataDir, merchant), merchant, manifest);
-    refusals.delete(fileKey);
-    return encoder;
-  } catch (error) {
-    if (!(error instanceof ModelFileRefused)) throw error;
-    // Workers have no structured logger; their failures go to stderr.
-    console.error(error.message);
-    refusals.set(fileKey, { manifest, refusal: error });
-    return error;
-  }
-}
-
-/** The merchant's model as stored now, loading or reloading it if this worker's copy is stale. */
+/** The merchant's model as stored now, loading or reloading it if this thread's copy is stale. */
 export async function lookUpModel(store: Store, dataDir: string, merchant: MerchantId): Promise<ModelLookup> {
   const manifest = store.similar.manifest(merchant);
   if (!manifest) return { model: null, refused: null };
@@ -84,7 +67,7 @@ export async function lookUpModel(store: Store, dataDir: string, merchant: Merch
   if (current && current.version === version && current.manifest.version === manifest.version) return { model: current, refused: null };
 
   const sameModel = current?.manifest.version === manifest.version;
-  const encoder = sameModel ? current!.encoder : await loadEncoder(dataDir, merchant, manifest);
+  const encoder = sameModel ? current!.encoder : await loadCheckedEncoder(dataDir, merchant, manifest);
   if (current && !sameModel) await current.encoder.release();
   if (encoder instanceof ModelFileRefused) {
     // The stored vectors belong to the refused model now: the old copy cannot serve beside them.
@@ -95,52 +78,29 @@ export async function lookUpModel(store: Store, dataDir: string, merchant: Merch
     return { model: null, refused: encoder };
   }
   const search = current?.search ?? (await NeighbourSearch.create(manifest.dims));
-  const { ids, matrix } = store.similar.allVectors(merchant, manifest.dims);
-  // A model trained before its floor was measured is measured here, once per copy.
-  const floor =
-    manifest.meaningFloor ?? (sameModel ? current!.meaningFloor : await meaningFloor(encoder, search, matrix, manifest.hashing));
+  const { vectors, removed } = await storedRows(store, merchant, manifest.dims);
+  const rowOf = new Map<number, number>();
+  vectors.ids.forEach((id, row) => removed.has(row) || rowOf.set(id, row));
   const model: LiveModel = {
     manifest,
     version,
     encoder,
     search,
-    vectors: { ids, matrix, dims: manifest.dims },
-    rowOf: new Map(ids.map((id, row) => [id, row])),
-    removed: new Set(),
-    threshold: Float32Array.from(ids, (id) => thresholdOf(store, merchant, id)),
-    meaningFloor: floor,
+    vectors,
+    rowOf,
+    removed,
+    threshold: Float32Array.from(vectors.ids, (id, row) =>
+      removed.has(row) ? Number.NEGATIVE_INFINITY : thresholdOf(store, merchant, id),
+    ),
   };
   live.set(merchant, model);
   return { model, refused: null };
-}
-
-/** The merchant's usable model, or null: none trained yet, or its file refused (a shop without a model, to the caller). */
-export async function liveModel(store: Store, dataDir: string, merchant: MerchantId): Promise<LiveModel | null> {
-  return (await lookUpModel(store, dataDir, merchant)).model;
 }
 
 /** Embeds products as they are stored now (for a refresh after a change). */
 export async function embedProducts(store: Store, merchant: MerchantId, model: LiveModel, productIds: number[]): Promise<Float32Array> {
   const features = productIds.map((id) => productFeatures(store.catalogue.product(merchant, id)!, model.manifest.hashing));
   return model.encoder.embed(features);
-}
-
-/**
- * Products whose text is closest to a free-text query (the search's semantic
- * fallback: "couch" finds sofas when no title says couch).
- */
-export async function nearestToText(model: LiveModel, text: string, k: number): Promise<{ ids: number[]; scores: number[] }> {
-  const query = await model.encoder.embed([queryFeatures(text, model.manifest.hashing)]);
-  const found = await model.search.search(query, model.vectors.matrix, k + model.removed.size);
-  const ids: number[] = [];
-  const scores: number[] = [];
-  for (let rank = 0; rank < found.k && ids.length < k; rank++) {
-    const row = found.indices[rank]!;
-    if (model.removed.has(row)) continue;
-    ids.push(model.vectors.ids[row]!);
-    scores.push(found.scores[rank]!);
-  }
-  return { ids, scores };
 }
 
 /** Cosine similarity of every row with `vector` (zero for removed rows). */
@@ -152,7 +112,7 @@ export function similaritiesTo(model: LiveModel, vector: Float32Array): Float32A
 }
 
 /**
- * After this worker wrote a refresh: its copy matches the store if that write
+ * After this thread wrote a refresh: its copy matches the store if that write
  * was the only one since it loaded; otherwise it reloads on next use.
  */
 export function markCurrent(model: LiveModel, versionBefore: number, versionNow: number): void {

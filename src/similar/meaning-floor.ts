@@ -8,7 +8,7 @@
 // nothing, and the fallback keeps only products above nearly all of them.
 import { queryFeatures, type HashingScheme } from "../core/embedding/features.js";
 import { Rng } from "../core/random.js";
-import type { Encoder, NeighbourSearch } from "../embeddings/onnx-runtime.js";
+import type { Encoder } from "../embeddings/onnx-runtime.js";
 
 /** Below this a product is never "about" a query, whatever the noise (64 random dimensions spread about ±0.125). */
 export const MIN_MEANING_SIMILARITY = 0.35;
@@ -29,16 +29,18 @@ function noiseQueries(): string[] {
   );
 }
 
-/** The similarity a product must reach to be about a query, for this model and these product vectors. */
+/**
+ * The similarity a product must reach to be about a query, for this model and
+ * the product vectors `nearestScores` searches: it gives each query's best
+ * score, or nothing for a catalogue without products.
+ */
 export async function meaningFloor(
   encoder: Encoder,
-  search: NeighbourSearch,
-  vectors: Float32Array,
   scheme: HashingScheme,
+  nearestScores: (queries: Float32Array) => Promise<number[]>,
 ): Promise<number> {
-  if (vectors.length === 0) return MIN_MEANING_SIMILARITY;
   const queries = await encoder.embed(noiseQueries().map((query) => queryFeatures(query, scheme)));
-  const { scores, k } = await search.search(queries, vectors, 1);
-  const nearest = Array.from({ length: NOISE_QUERIES }, (_, row) => scores[row * k]!).sort((a, b) => a - b);
-  return Math.max(MIN_MEANING_SIMILARITY, nearest[Math.floor(NOISE_QUANTILE * (NOISE_QUERIES - 1))]!);
+  const nearest = (await nearestScores(queries)).sort((a, b) => a - b);
+  if (nearest.length === 0) return MIN_MEANING_SIMILARITY;
+  return Math.max(MIN_MEANING_SIMILARITY, nearest[Math.floor(NOISE_QUANTILE * (nearest.length - 1))]!);
 }

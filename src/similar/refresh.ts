@@ -7,10 +7,11 @@ import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { embedProducts, lookUpModel, markCurrent, similaritiesTo, type LiveModel } from "./live-model.js";
 import { NEIGHBOURS_PER_PRODUCT, neighbourLists } from "./neighbours.js";
+import { chunksOf, writeRowChunks } from "./stored-rows.js";
 
 export interface RefreshSummary {
   model: string | null;
-  /** Why the worker refused the stored model's file (nothing was refreshed then); null otherwise. */
+  /** Why the refresh thread refused the stored model's file (nothing was refreshed then); null otherwise. */
   refused: string | null;
   embedded: number;
   removed: number;
@@ -81,7 +82,7 @@ function reachedRows(
   return rows;
 }
 
-/** Runs in a pool worker; writes its result in one transaction. */
+/** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
   const { model, refused } = await lookUpModel(store, dataDir, merchant);
   if (!model) return { model: null, refused: refused?.message ?? null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
@@ -112,8 +113,8 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
       scores: similaritiesTo(model, model.vectors.matrix.slice(model.rowOf.get(id)! * dims, (model.rowOf.get(id)! + 1) * dims)),
     }));
   const upsertedRows = placeVectors(model, upserted, fresh);
-  for (const id of deleted) {
-    const row = model.rowOf.get(id)!;
+  const deletedRows = deleted.map((id) => model.rowOf.get(id)!);
+  for (const row of deletedRows) {
     model.vectors.matrix.fill(0, row * dims, (row + 1) * dims);
     model.removed.add(row);
   }
@@ -151,6 +152,8 @@ export async function refreshSimilar(store: Store, dataDir: string, merchant: Me
     upserted.forEach((id, index) => store.similar.putVector(merchant, id, fresh.slice(index * dims, (index + 1) * dims)));
     for (const id of deleted) store.similar.remove(merchant, id);
     for (const [row, list] of patchedLists) store.similar.putNeighbours(merchant, model.vectors.ids[row]!, list);
+    // Only the chunks whose rows moved are written again: searches read the rest as they were.
+    writeRowChunks(store, merchant, model.vectors, model.removed, chunksOf([...upsertedRows, ...deletedRows], dims));
     store.similar.bump(merchant);
   });
   for (const [row, list] of patchedLists) {

@@ -1,15 +1,15 @@
 // Keeps every merchant's similar-products model in step with its catalogue,
-// from the HTTP process: a merchant without a model, or whose model file a
-// worker refused, gets one trained (on its own thread); changed products are
-// embedded again and the lists they reach patched (a pool task). Work for one
-// merchant runs one job at a time, in order.
+// from the HTTP process: a merchant without a model, or whose model file the
+// refresh thread refused, gets one trained (on its own thread); changed
+// products are embedded again and the lists they reach patched (on the one
+// refresh thread; pool workers only read). Work for one merchant runs one job
+// at a time, in order, so a merchant's model has one writer at a time.
 import type { MerchantId } from "../core/types.js";
-import type { WorkerPool } from "../pool/pool.js";
 import type { ModelManifest } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import type { BuildProgress } from "./build.js";
 import { BuildCancelled } from "./cancellation.js";
-import type { RefreshSummary } from "./refresh.js";
+import { RefreshThread } from "./refresh-thread.js";
 import { trainInWorker } from "./trainer.js";
 
 export interface SimilarLog {
@@ -22,13 +22,12 @@ const REFRESH_DELAY_MS = 50;
 /** A shop without a model is trained once its catalogue has been quiet this long. */
 const FIRST_TRAINING_DELAY_MS = 1_000;
 
-const decoder = new TextDecoder();
-
 export class SimilarModels {
   private readonly queues = new Map<MerchantId, Promise<void>>();
   private readonly pendingChanges = new Map<MerchantId, Set<number>>();
   private readonly timers = new Map<MerchantId, NodeJS.Timeout>();
-  /** The model version this service trained because a worker refused the one before, per merchant: retrained once, not again and again. */
+  private readonly refresher: RefreshThread;
+  /** The model version this service trained because the refresh thread refused the one before, per merchant: retrained once, not again and again. */
   private readonly retrainedFor = new Map<MerchantId, string>();
   /** Aborted by close(): a training under way stops at its next step instead of holding up the shutdown. */
   private readonly stopping = new AbortController();
@@ -36,15 +35,18 @@ export class SimilarModels {
 
   constructor(
     private readonly store: Store,
-    private readonly pool: WorkerPool,
     private readonly dataDir: string,
     private readonly log: SimilarLog,
     private readonly onTrained: (seconds: number) => void = () => {},
   ) {
+    this.refresher = new RefreshThread(dataDir);
     store.catalogue.onProductsChanged((merchant, ids) => this.productsChanged(merchant, ids));
   }
 
-  /** At start: train shops that have products but no model; embed products added while the service was down. */
+  /**
+   * At start: train shops that have products but no model; lay out the rows of
+   * a model stored before rows were; embed products added while the service was down.
+   */
   reconcile(): void {
     for (const { id: merchant } of this.store.catalogue.listMerchants()) {
       const products = this.store.catalogue.productIds(merchant);
@@ -53,6 +55,8 @@ export class SimilarModels {
         void this.train(merchant).catch(() => {});
         continue;
       }
+      // A model trained before its rows were stored for searching gets them laid out by its first refresh.
+      if (!this.store.similar.hasRows(merchant)) this.productsChanged(merchant, []);
       const embedded = this.store.similar.vectorIds(merchant);
       const missing = products.filter((id) => !embedded.has(id));
       // A set difference of ids, not a product read per vector: at 1M products, decoding each took
@@ -109,10 +113,9 @@ export class SimilarModels {
 
   private refresh(merchant: MerchantId, productIds: number[]): Promise<void> {
     return this.enqueue(merchant, async () => {
-      const { body } = await this.pool.run({ kind: "refresh_similar", merchantId: merchant, productIds });
-      const summary = JSON.parse(decoder.decode(body)) as RefreshSummary;
+      const summary = await this.refresher.refresh(merchant, productIds);
       if (summary.refused === null) return;
-      // The worker read the latest state; so does this check.
+      // The refresh thread read the latest state; so does this check.
       this.store.refreshSnapshot();
       const stored = this.store.similar.manifest(merchant)?.version;
       // A model trained for this very reason refused too (a disk that keeps failing): another training would fail the same way.
@@ -120,9 +123,9 @@ export class SimilarModels {
         this.log.error("the similar-products model trained to replace a refused one was refused too; not retraining again", { merchant });
         return;
       }
-      // The worker logged why. Without a usable model the shop is one that never had a model, and gets one
+      // The refresh thread logged why. Without a usable model the shop is one that never had a model, and gets one
       // trained; in this job's turn, so the refreshes queued behind it meet the new model.
-      this.log.info("training a new similar-products model: a worker refused the stored one's file", { merchant });
+      this.log.info("training a new similar-products model: the refresh thread refused the stored one's file", { merchant });
       const trained = await this.trainNow(merchant);
       this.retrainedFor.set(merchant, trained.version);
     });
@@ -157,7 +160,8 @@ export class SimilarModels {
   /**
    * Stops taking changes, stops a training under way at its next step (it
    * writes nothing then) and drops queued work; resolves once the work in
-   * flight has ended. A refresh task already running in the pool finishes.
+   * flight has ended and the refresh thread has closed its store. A refresh
+   * already running finishes.
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -165,5 +169,6 @@ export class SimilarModels {
     this.timers.clear();
     this.stopping.abort();
     await Promise.all(this.queues.values());
+    await this.refresher.close();
   }
 }

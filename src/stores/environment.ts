@@ -22,6 +22,14 @@ export class StoreNotFoundError extends Error {
   }
 }
 
+/**
+ * Named tables the main environment can open. The service opens about 60 now
+ * (and a data dir from an older build a few legacy ones): past the limit an
+ * open fails natively and takes the thread down, so keep room. LMDB sizes a
+ * few per-transaction arrays by it: a few KB.
+ */
+const MAIN_TABLES_MAX = 256;
+
 export class Environment {
   readonly meta: Database<unknown, string>;
   /** Event-log sequence counters ("event_sequence:<merchant>"), in the log's environment. */
@@ -50,7 +58,7 @@ export class Environment {
   static open(dataDir: string, mustExist = false): Environment {
     if (mustExist && !existsSync(join(dataDir, "aisle.lmdb"))) throw new StoreNotFoundError(dataDir);
     mkdirSync(dataDir, { recursive: true });
-    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64, mapSize: 64 * 1024 ** 3 });
+    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: MAIN_TABLES_MAX, mapSize: 64 * 1024 ** 3 });
     // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
     const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3, separateFlushed: true });
     return new Environment(root, logRoot);

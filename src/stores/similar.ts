@@ -1,6 +1,8 @@
 // The similar-products model as stored: which model file a merchant uses, one
-// unit vector per product, and each product's nearest neighbours. Opened by
-// Store (src/stores/store.ts), which owns the LMDB environment.
+// unit vector per product, the same vectors as rows laid out for scanning, and
+// each product's nearest neighbours. Opened by Store (src/stores/store.ts),
+// which owns the LMDB environment. Written by one thread at a time (a training,
+// then the refresh thread); pool workers only read.
 import type { Database, RootDatabase } from "lmdb";
 import type { HashingScheme } from "../core/embedding/features.js";
 import type { WeightedIds } from "../core/recs/copurchase.js";
@@ -42,6 +44,34 @@ export interface ModelManifest {
 
 type Key = (string | number)[];
 
+/**
+ * Vector bytes per row chunk. Every query of quick-view's meaning fallback
+ * scans all of a merchant's rows, one chunk per ONNX run, so chunks are big
+ * enough to amortise a run (about 20 µs); a refresh rewrites each chunk whose
+ * rows it changed, so they are not bigger.
+ */
+const CHUNK_VECTOR_BYTES = 2 * 1024 * 1024;
+/** The id a removed product's row keeps (its vector zeroed) until the next training compacts the rows. */
+export const REMOVED_ROW = -1;
+
+/** Rows per chunk: the same for every chunk of a model, so row r lives in chunk ⌊r / rowsPerChunk⌋. */
+export function rowsPerChunk(dims: number): number {
+  return Math.max(1, Math.floor(CHUNK_VECTOR_BYTES / (dims * Float32Array.BYTES_PER_ELEMENT)));
+}
+
+/**
+ * One chunk of a merchant's rows as stored, read in place: `vectors` is a view
+ * of lmdb's read buffer (or of the memory map), valid only until this thread's
+ * next read of the store. Callers use it before reading anything else.
+ */
+export interface RowChunk {
+  rows: number;
+  /** rows × dims, row-major. */
+  vectors: Float32Array;
+  /** The product id of a row, or REMOVED_ROW. */
+  idAt(row: number): number;
+}
+
 function merchantRange(merchant: MerchantId): { start: Key; end: Key } {
   return { start: [merchant], end: [merchant, "\uffff"] };
 }
@@ -50,6 +80,8 @@ export class SimilarStore {
   private readonly models: Database<ModelManifest, MerchantId>;
   private readonly vectors: Database<Uint8Array, Key>;
   private readonly neighbours: Database<WeightedIds, Key>;
+  /** [merchant, chunk] → rows × dims float32 vectors, then rows float64 product ids (little-endian). */
+  private readonly rowChunks: Database<Uint8Array, Key>;
 
   constructor(
     root: RootDatabase,
@@ -60,6 +92,7 @@ export class SimilarStore {
     // Raw bytes: a vector is a Float32Array, and msgpack would only wrap it.
     this.vectors = root.openDB<Uint8Array, Key>({ name: "similar_vectors", encoding: "binary" });
     this.neighbours = root.openDB<WeightedIds, Key>({ name: "similar_neighbours", ...structured });
+    this.rowChunks = root.openDB<Uint8Array, Key>({ name: "similar_row_chunks", encoding: "binary" });
   }
 
   manifest(merchant: MerchantId): ModelManifest | undefined {
@@ -72,8 +105,8 @@ export class SimilarStore {
     return bytes === undefined ? undefined : new Float32Array(Uint8Array.from(bytes).buffer);
   }
 
-  /** Every product vector of a merchant, in product id order, as one matrix. */
-  allVectors(merchant: MerchantId, dims: number): { ids: number[]; matrix: Float32Array } {
+  /** Every product vector of a merchant, in product id order, copied into one matrix (for laying out rows where none are stored). */
+  vectorsByProduct(merchant: MerchantId, dims: number): { ids: number[]; matrix: Float32Array } {
     const ids: number[] = [];
     const rows: Uint8Array[] = [];
     for (const { key, value } of this.vectors.getRange(merchantRange(merchant))) {
@@ -83,6 +116,29 @@ export class SimilarStore {
     const matrix = new Float32Array(ids.length * dims);
     rows.forEach((row, index) => matrix.set(new Float32Array(row.buffer), index * dims));
     return { ids, matrix };
+  }
+
+  /** Chunk `chunk` of the merchant's rows, read in place (see RowChunk); undefined past the last. */
+  rowChunk(merchant: MerchantId, chunk: number, dims: number): RowChunk | undefined {
+    const found = this.rowChunks.getBinaryFast([merchant, chunk]);
+    if (found === undefined) return undefined;
+    // A Float32Array view needs a 4-byte boundary: lmdb copies a value to the start of its read buffer, and
+    // maps a large one at a page boundary, so this copy is only for a value placed otherwise.
+    const bytes = found.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0 ? found : found.slice(0, found.length);
+    const vectorBytes = dims * Float32Array.BYTES_PER_ELEMENT;
+    // `length`, not byteLength: lmdb hands out its whole read buffer with `length` set to the value's size.
+    const rows = bytes.length / (vectorBytes + Float64Array.BYTES_PER_ELEMENT);
+    const ids = new DataView(bytes.buffer, bytes.byteOffset + rows * vectorBytes, rows * Float64Array.BYTES_PER_ELEMENT);
+    return {
+      rows,
+      vectors: new Float32Array(bytes.buffer, bytes.byteOffset, rows * dims),
+      idAt: (row) => ids.getFloat64(row * Float64Array.BYTES_PER_ELEMENT, true),
+    };
+  }
+
+  /** Whether the merchant's rows are laid out for scanning (a model trained before they were is not, until its first refresh). */
+  hasRows(merchant: MerchantId): boolean {
+    return this.rowChunks.doesExist([merchant, 0]);
   }
 
   /** Products that have a vector. */
@@ -99,6 +155,15 @@ export class SimilarStore {
     this.vectors.put([merchant, productId], new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength).slice());
   }
 
+  /** Writes chunk `chunk` of the rows: `ids` (REMOVED_ROW for a removed row) and their vectors, rows × dims. */
+  putRowChunk(merchant: MerchantId, chunk: number, ids: ArrayLike<number>, vectors: Float32Array): void {
+    const bytes = new Uint8Array(vectors.byteLength + ids.length * Float64Array.BYTES_PER_ELEMENT);
+    bytes.set(new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength));
+    const view = new DataView(bytes.buffer, vectors.byteLength);
+    for (let row = 0; row < ids.length; row++) view.setFloat64(row * Float64Array.BYTES_PER_ELEMENT, ids[row]!, true);
+    this.rowChunks.put([merchant, chunk], bytes);
+  }
+
   putNeighbours(merchant: MerchantId, productId: number, list: WeightedIds): void {
     this.neighbours.put([merchant, productId], list);
   }
@@ -108,9 +173,10 @@ export class SimilarStore {
     this.neighbours.remove([merchant, productId]);
   }
 
-  /** Drops every vector and list of a merchant (a new model replaces them all). */
+  /** Drops every vector, row and list of a merchant (a new model replaces them all). */
   clear(merchant: MerchantId): void {
     for (const key of this.vectors.getKeys(merchantRange(merchant))) this.vectors.remove(key);
+    for (const key of this.rowChunks.getKeys(merchantRange(merchant))) this.rowChunks.remove(key);
     for (const key of this.neighbours.getKeys(merchantRange(merchant))) this.neighbours.remove(key);
   }
 

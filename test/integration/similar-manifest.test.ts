@@ -6,7 +6,8 @@ import { ModelFileRefused } from "../../src/embeddings/model-file.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import type { Logger } from "../../src/main.js";
 import { buildSimilarModel, modelDirectory } from "../../src/similar/build.js";
-import { liveModel, lookUpModel } from "../../src/similar/live-model.js";
+import { lookUpModel } from "../../src/similar/live-model.js";
+import { searchModel } from "../../src/similar/search-model.js";
 import { refreshSimilar } from "../../src/similar/refresh.js";
 import type { ModelManifest } from "../../src/stores/similar.js";
 import type { Store } from "../../src/stores/store.js";
@@ -76,7 +77,7 @@ describe("a worker loading a similar-products model checks the file against its 
 
   it("loads an intact model, which computes the vectors the build stored", async () => {
     const { store, dataDir, manifest } = await opened("intact");
-    expect((await liveModel(store, dataDir, "intact"))?.manifest.version).toBe(manifest.version);
+    expect((await searchModel(store, dataDir, "intact"))?.manifest.version).toBe(manifest.version);
     const summary = await refreshSimilar(store, dataDir, "intact", [100, 110, CHESTERFIELD]);
     expect(summary).toMatchObject({ model: manifest.version, refused: null, embedded: 0, unchanged: 3 });
   }, 60_000);
@@ -94,7 +95,7 @@ describe("a worker loading a similar-products model checks the file against its 
     expect(refusal.message).toContain(file);
 
     // What a search and a refresh get: no model, as for a shop that has none; the file is not checked, nor the refusal logged, again.
-    expect(await liveModel(store, dataDir, "altered")).toBeNull();
+    expect(await searchModel(store, dataDir, "altered")).toBeNull();
     const summary = await refreshSimilar(store, dataDir, "altered", [100]);
     expect(summary).toMatchObject({ model: null, refused: refusal.message, embedded: 0 });
     expect(logged.mock.calls).toEqual([[refusal.message]]);
