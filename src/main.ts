@@ -79,8 +79,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const cache = new ResponseCache(config.cacheMaxBytes);
   let queueDepth = () => 0;
   let eventsUnapplied = () => 0;
+  let workerHeaps = () => ({ usedBytes: 0, totalBytes: 0, externalBytes: 0 });
   const metrics = new ServiceMetrics({
     poolQueueDepth: () => queueDepth(),
+    workerHeaps: () => workerHeaps(),
     eventsUnapplied: () => eventsUnapplied(),
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }),
   });
@@ -92,6 +94,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     onTask: (kind, ok, seconds) => metrics.task(kind, ok, seconds),
   });
   queueDepth = () => pool.queueSize;
+  workerHeaps = () => pool.workerHeaps;
   const similar = new SimilarModels(store, config.dataDir, log, (seconds) => metrics.build("similar_model", seconds));
   // A shop without a model, the demo just seeded included, gets one trained in
   // the background (~10 s for the demo): listening first keeps a first start

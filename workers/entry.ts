@@ -10,6 +10,8 @@ import { purchased, viewed } from "../src/lists/history.js";
 import { viewedRelated } from "../src/lists/viewed-related.js";
 import { customSource } from "../src/lists/custom-source.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
+import { timerTurns } from "../src/pool/timer-turns.js";
+import { heapReporter } from "../src/pool/worker-heaps.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
 import { quickView } from "../src/search/quick-view.js";
 import { Store } from "../src/stores/store.js";
@@ -18,12 +20,14 @@ const config = workerData as WorkerConfig;
 const store = Store.open(config.dataDir);
 const searchDependencies = withMeaningFallback(store, config.dataDir);
 // Opening read the store: let go of that snapshot now. A worker blocks between
-// tasks, so lmdb-js's timer never renews it; held, it pins every page freed
+// tasks, so lmdb-js's timer does not renew it (see timer-turns.ts); held, it pins every page freed
 // after it, and under event ingest (which gives workers no task) the data file
 // grew to 2.2 GB after 600k events (69 MB released). The price, measured under
 // event load: reusing freed pages, LMDB writes several times more bytes to disk
 // per event, without a measurable change in acknowledged events/s.
 store.refreshSnapshot();
+const reportHeap = heapReporter(config.heapChannel);
+const timerTurnDue = timerTurns();
 
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
@@ -55,6 +59,8 @@ async function run(task: Task): Promise<TaskResult> {
 
 /** Success is the body itself, moved (not copied) to the uWS thread; see WireResult. */
 export default async function handle(task: Task): Promise<WireResult> {
+  const timerTurn = timerTurnDue();
+  if (timerTurn !== null) await timerTurn;
   // Read the latest committed state, and let go of it afterwards: an idle worker
   // holding an old snapshot stops LMDB from reusing freed pages, and the file grows.
   store.refreshSnapshot();
@@ -63,6 +69,7 @@ export default async function handle(task: Task): Promise<WireResult> {
     result = await run(task);
   } finally {
     store.refreshSnapshot();
+    reportHeap();
   }
   if (!result.ok) return result;
   return move(result.body) as Uint8Array;

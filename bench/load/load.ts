@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { ANALYTICS_EVENT, RECOMMENDED, STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { isProductAvailable } from "../../src/core/availability.js";
 import { Store } from "../../src/stores/store.js";
-import { cpuMicros, rssMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { cpuMicros, RATE_LIMITS_OFF, rssMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { endpointRotations, pageMixPaths, PAGE_VIEW_REQUESTS, staticIdSet, type EndpointRotations } from "./endpoint-paths.js";
 import { prng, recommendationInputs } from "../shared/inputs.js";
@@ -223,7 +223,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     );
   try {
     process.stderr.write("  load: starting aisle serve on an empty data dir (seeds the demo)…\n");
-    aisle = await startAisle(dataDir, "adm_bench");
+    aisle = await startAisle(dataDir, "adm_bench", true, RATE_LIMITS_OFF);
     // The demo's similar-products model trains on a background thread after listening: measured from here on, it
     // would take one of the two cores from the load runs, and context=similar would not answer from it yet.
     process.stderr.write("  load: waiting for the demo's similar-products model (trained in the background)…\n");

@@ -10,9 +10,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ANALYTICS_EVENT, STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
-import { RATE_CLASSES } from "../../src/core/rate-limit.js";
 import { Store } from "../../src/stores/store.js";
-import { rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { RATE_LIMITS_OFF, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { describeError, describeExit } from "../shared/exit-cause.js";
 import { listedIds } from "../shared/inputs.js";
@@ -29,13 +28,14 @@ interface Scale {
   capS: number;
 }
 
-/** The plateau rule: the last 30% of the requests grew anonymous RSS by less than 5%. */
+/** The plateau rule (see plateauOf): the floor of anonymous RSS over the last 30% of the requests, less than 5% above the 30% before. */
 const PLATEAU_GROWTH = 0.05;
 
+/** Six samples per plateau window: enough for its lowest to be after a collection of every heap that swings. */
 function scaleOf(quick: boolean): Scale {
   return quick
-    ? { total: 100_000, every: 10_000, plateauWindow: 30_000, capS: 600 }
-    : { total: 1_000_000, every: 100_000, plateauWindow: 300_000, capS: 3_600 };
+    ? { total: 100_000, every: 5_000, plateauWindow: 30_000, capS: 600 }
+    : { total: 1_000_000, every: 50_000, plateauWindow: 300_000, capS: 3_600 };
 }
 
 /** Requests of the probe run that checks, before a run, that its requests are answered 2xx. */
@@ -45,9 +45,6 @@ const DEMO_MODEL_TIMEOUT_MS = 180_000;
 /** After the load: how long the applier may take to apply the events still held, then seconds left idle before the last sample. */
 const CATCH_UP_LIMIT_MS = 300_000;
 const IDLE_MS = 5_000;
-
-/** Every class unlimited: a run measures memory, not refusals. */
-const RATE_LIMITS_OFF = Object.fromEntries(RATE_CLASSES.map((name) => [`AISLE_RATE_LIMIT_${name.toUpperCase()}`, "off"]));
 
 /** The server settings that bound its memory, as the runs inherit them from the bench's environment. */
 const MEMORY_SETTINGS = ["AISLE_CACHE_MB", "AISLE_WORKER_HEAP_MB", "AISLE_WORKERS"] as const;
@@ -141,6 +138,9 @@ async function sample(aisle: AisleProcess, requests: number, startedAt: number):
     fileMB: file,
     httpHeapMB: mb("aisle_nodejs_heap_size_total_bytes"),
     httpExternalMB: mb("aisle_nodejs_external_memory_bytes"),
+    workersHeapUsedMB: mb('aisle_pool_workers_heap_bytes{kind="used"}'),
+    workersHeapMB: mb('aisle_pool_workers_heap_bytes{kind="committed"}'),
+    workersExternalMB: mb("aisle_pool_workers_external_memory_bytes"),
     cacheMB: mb("aisle_response_cache_bytes"),
     unappliedEvents: value("aisle_events_unapplied"),
   };

@@ -52,6 +52,8 @@ export interface WrkProcessSpec {
   env: Record<string, string>;
   /** Called with every line the script prints while it runs. */
   onLine?: (line: string) => void;
+  /** Run wrk at this niceness (`nice -n`), so it takes only the CPU the server leaves; absent: the bench's own. */
+  niceness?: number;
 }
 
 export interface WrkProcess {
@@ -73,7 +75,9 @@ export function startWrk(spec: WrkProcessSpec): WrkProcess {
     spec.script,
     spec.origin,
   ];
-  const child = spawnTracked("wrk", args, { env: { ...process.env, ...spec.env } });
+  // nice execs wrk in its own process: the pid is wrk's, for its CPU figures.
+  const [command, commandArgs] = spec.niceness === undefined ? ["wrk", args] : ["nice", ["-n", String(spec.niceness), "wrk", ...args]];
+  const child = spawnTracked(command, commandArgs, { env: { ...process.env, ...spec.env } });
   if (child.pid === undefined) throw new Error("could not spawn wrk");
   let summary: WrkResult | null = null;
   const output: string[] = [];
@@ -117,6 +121,8 @@ export interface WrkRotationSpec {
   pauseMs: number;
   /** Where the Lua script is written. */
   scratch: string;
+  /** See WrkProcessSpec. */
+  niceness?: number;
 }
 
 /** A run of ROTATION_SCRIPT. */

@@ -12,7 +12,7 @@ import { loadTitledMerchant, readTitledProducts, titledProductBatches } from "..
 import { SearchJudgments } from "../../src/eval/search-metrics.js";
 import { quickView } from "../../src/search/quick-view.js";
 import { Store } from "../../src/stores/store.js";
-import { rssMB, startAisle } from "../shared/aisle-process.js";
+import { RATE_LIMITS_OFF, rssMB, startAisle } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { keystrokes } from "../shared/inputs.js";
 import type { MicroResult, MicroSuite } from "../shared/results.js";
@@ -99,7 +99,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Micro
   }
 
   const httpDir = makeTempDir("aisle-bench-search-http-");
-  const aisle = await startAisle(httpDir, "bench-search-admin-token");
+  const aisle = await startAisle(httpDir, "bench-search-admin-token", true, RATE_LIMITS_OFF);
   try {
     const admin = { Authorization: `Bearer ${aisle.adminToken}` };
     const created = await fetch(`${aisle.origin}/admin/v1/merchants`, {

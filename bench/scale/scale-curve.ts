@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { RATE_LIMITS_OFF, rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "../shared/children.js";
 import type { Rotation } from "../load/endpoint-paths.js";
 import { builderHeapMB, describeError, describeExit, maxMapCount, remember } from "../shared/exit-cause.js";
@@ -165,7 +165,7 @@ async function serveAndLoad(
     });
   try {
     log("starting aisle serve on the imported shop…");
-    aisle = await startAisle(dataDir, "adm_bench_scale", false);
+    aisle = await startAisle(dataDir, "adm_bench_scale", false, RATE_LIMITS_OFF);
     const server = aisle;
     if (server.apiKey !== apiKey) throw new Error("aisle serve printed another API key than the shop-building child created");
     point.coldStartMs = server.coldStartMs;

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { RATE_CLASSES } from "../../src/core/rate-limit.js";
 import { spawnTracked } from "./children.js";
 import { remember as keep, type ExitStatus } from "./exit-cause.js";
 
@@ -36,6 +37,14 @@ export interface AisleProcess {
   /** Resolves once the server logs that a merchant's similar-products model is trained (also if it did before the call). */
   untilTrained(merchant: string, timeoutMs: number): Promise<void>;
 }
+
+/**
+ * Every rate-limit class off: the settings of a server whose runs measure throughput or memory.
+ * The default limits (thousands of reads a second per key) would turn such a run into a run of 429s.
+ */
+export const RATE_LIMITS_OFF: Record<string, string> = Object.fromEntries(
+  RATE_CLASSES.map((name) => [`AISLE_RATE_LIMIT_${name.toUpperCase()}`, "off"]),
+);
 
 const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
 const START_TIMEOUT_MS = 120_000;

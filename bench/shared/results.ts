@@ -311,7 +311,8 @@ export interface AbuseReport {
   /** AISLE_RATE_LIMIT_PRODUCT_READS of the server: per second / burst, for every key. */
   productReadsLimit: { perSecond: number; burst: number };
   keyB: { merchant: string; cachedUrls: number; uncachedUrls: number; connectionsPerLoad: number; pauseMs: number };
-  keyA: { merchant: string; products: number; connections: number };
+  /** `niceness`: that of A's wrk process (nice -n). */
+  keyA: { merchant: string; products: number; connections: number; niceness: number };
   /** Seconds: B's warm-up and measured runs; the flood's lead before B starts and its tail after B ends. */
   timing: { warmupS: number; measuredS: number; floodLeadS: number; floodTailS: number };
   /** Key B alone (before), under each of key A's floods, alone (after), in the order run. */
@@ -334,6 +335,14 @@ export interface MemorySample {
    */
   httpHeapMB: number;
   httpExternalMB: number;
+  /**
+   * The pool workers' V8 heaps (in use, and committed) and external memory,
+   * added up, from /metrics (each worker's figures as it last reported them,
+   * at most a second before).
+   */
+  workersHeapUsedMB: number;
+  workersHeapMB: number;
+  workersExternalMB: number;
   /** aisle_response_cache_bytes, in MB. */
   cacheMB: number;
   /** aisle_events_unapplied: acknowledged events still held for the applier. */
@@ -357,7 +366,11 @@ export interface MemoryRun {
 }
 
 export interface MemoryReport {
-  /** Requests per run, the sampling step, and the plateau rule: the last `plateauWindow` requests grow anonymous RSS by less than `plateauGrowth`. */
+  /**
+   * Requests per run, the sampling step, and the plateau rule: the lowest
+   * anonymous RSS sampled over the last `plateauWindow` requests is less than
+   * `plateauGrowth` above the lowest over the `plateauWindow` before them.
+   */
   total: number;
   every: number;
   plateauWindow: number;

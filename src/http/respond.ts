@@ -8,12 +8,17 @@ import { ApiError, ERRORS } from "../errors.js";
 export interface Reply {
   status: number;
   headers?: Record<string, string>;
+  /** Headers already as bytes (see encodeReply), written after `headers`. */
+  encodedHeaders?: readonly EncodedHeader[];
   body: Uint8Array | string;
   /** Default: JSON. */
   contentType?: string;
   /** Close the connection after this answer (uWS then sends Connection: close): when draining, or after a body left unread. */
   closeConnection?: boolean;
 }
+
+/** A header's name and value as bytes: what uWS writes without converting. */
+export type EncodedHeader = readonly [name: Uint8Array, value: Uint8Array];
 
 /** Set by the onAborted handler registered before any asynchronous work. */
 export interface ConnectionState {
@@ -65,9 +70,26 @@ export function writeReply(res: HttpResponse, state: ConnectionState, reply: Rep
     res.writeHeader(REQUEST_ID, requestId);
     if (cors) for (const [name, value] of CORS_HEADER_PAIRS) res.writeHeader(name, value);
     if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
+    if (reply.encodedHeaders) for (const [name, value] of reply.encodedHeaders) res.writeHeader(name, value);
     res.end(reply.body, reply.closeConnection === true);
   });
   return true;
+}
+
+/**
+ * The same reply with its body and headers as bytes, for an answer built once
+ * and written many times (a refusal): writing it converts no string.
+ */
+export function encodeReply(reply: Reply): Reply {
+  const { headers = {}, body, ...rest } = reply;
+  return {
+    ...rest,
+    body: typeof body === "string" ? Buffer.from(body, "utf8") : body,
+    encodedHeaders: [
+      ...Object.entries(headers).map(([name, value]) => [bytes(name), bytes(value)] as const),
+      ...(reply.encodedHeaders ?? []),
+    ],
+  };
 }
 
 export function jsonReply(status: number, body: unknown, pretty = false, headers?: Record<string, string>): Reply {

@@ -101,10 +101,13 @@ export class HttpServer {
     const state: ConnectionState = { aborted: false };
     /** Set once the body is being read: the client going away ends the read. */
     let abortBodyRead: (() => void) | null = null;
-    res.onAborted(() => {
-      state.aborted = true;
-      abortBodyRead?.();
-    });
+    // Called before this handler returns without an answer, as uWS requires; an
+    // answer written at once (a cache hit, a refusal) saves the registration.
+    const answerLater = () =>
+      res.onAborted(() => {
+        state.aborted = true;
+        abortBodyRead?.();
+      });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
     const rawQuery = req.getQuery() ?? "";
@@ -157,19 +160,28 @@ export class HttpServer {
       params,
     };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
+    const maxBodyBytes = route.maxBodyBytes ?? this.options.maxBodyBytes;
+    const declared = route.readsBody ? Number(req.getHeader("content-length") || 0) : 0;
+    // uWS's parser frames every body (by Content-Length or chunks) and skips what no
+    // handler reads, so an unread body is never taken for the next request. But
+    // a body of unknown length (chunked) or declared over the route's limit would
+    // keep the connection receiving bytes only to drop them: a request refused
+    // before reading such a body ends its connection with the answer. Any other
+    // answer keeps the connection, so a refusal costs the client no reconnect
+    // and this thread no accept and close.
+    const unboundedBody = route.readsBody && (declared > maxBodyBytes || req.getHeader("transfer-encoding") !== "");
+    const closesUnread = (reply: Reply): Reply => (unboundedBody && request.body === null ? { ...reply, closeConnection: true } : reply);
     // The one place a failure becomes an answer; a fault of the service (not of the request) is also reported.
     const failure = (error: unknown) => {
       const apiError = toApiError(error);
       if (apiError.code === "internal") this.options.onInternalError(error, request, requestId);
-      // A body this request did not read must not be taken for the next request: the connection ends with the answer.
-      const unread = route.readsBody && request.body === null;
-      finish({ ...errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty"), closeConnection: unread });
+      finish(closesUnread(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty")));
     };
 
     // Limits (and the authentication they need) come before any other work, a body's read included.
     try {
       const limited = this.options.rateLimiting?.check(route, request);
-      if (limited) return finish(route.readsBody ? { ...limited, closeConnection: true } : limited);
+      if (limited) return finish(closesUnread(limited));
     } catch (error) {
       return failure(error);
     }
@@ -178,6 +190,7 @@ export class HttpServer {
       try {
         const reply = route.handle(request);
         if (!(reply instanceof Promise)) return finish(reply);
+        answerLater();
         this.track(reply, finish, failure);
       } catch (error) {
         failure(error);
@@ -185,9 +198,8 @@ export class HttpServer {
       return;
     }
 
-    const maxBodyBytes = route.maxBodyBytes ?? this.options.maxBodyBytes;
-    const declared = Number(req.getHeader("content-length") || 0);
     if (declared > maxBodyBytes) return failure(new ApiError("payload_too_large", `Request body larger than ${maxBodyBytes} bytes`));
+    answerLater();
     const read = readBody(res, maxBodyBytes);
     abortBodyRead = read.abort;
     const handled = read.body.then((body) => {

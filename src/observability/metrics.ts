@@ -14,6 +14,8 @@ export interface MetricSources {
   /** Acknowledged events not yet applied to histories, counts and carts (absent: none tracked). */
   eventsUnapplied?: () => number;
   cacheStats: () => { hits: number; misses: number; bytes: number };
+  /** The pool workers' V8 heaps and external memory, added up (absent: not reported). */
+  workerHeaps?: () => { usedBytes: number; totalBytes: number; externalBytes: number };
 }
 
 export class ServiceMetrics {
@@ -79,6 +81,25 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.set(sources.eventsUnapplied?.() ?? 0);
+      },
+    });
+    new Gauge({
+      name: "aisle_pool_workers_heap_bytes",
+      help: "The pool workers' V8 heaps, added up, as each last reported after a task (used: live and not yet collected; committed: what the heaps hold)",
+      labelNames: ["kind"],
+      registers,
+      collect() {
+        const heaps = sources.workerHeaps?.() ?? { usedBytes: 0, totalBytes: 0 };
+        this.set({ kind: "used" }, heaps.usedBytes);
+        this.set({ kind: "committed" }, heaps.totalBytes);
+      },
+    });
+    new Gauge({
+      name: "aisle_pool_workers_external_memory_bytes",
+      help: "The pool workers' memory outside their V8 heaps (array buffers), added up, as each last reported after a task",
+      registers,
+      collect() {
+        this.set(sources.workerHeaps?.().externalBytes ?? 0);
       },
     });
     this.taskSeconds = new Histogram({

@@ -1,11 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { Piscina } from "piscina";
+import { FairScheduler } from "./fair-scheduler.js";
 import { compiledWorkerFile } from "./worker-file.js";
-import { PoolSaturatedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
+import { WorkerHeaps, type WorkerHeap } from "./worker-heaps.js";
+import { PoolClosedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
 
 export interface PoolOptions {
   dataDir: string;
   threads: number;
-  /** Tasks waiting beyond this are refused at once rather than queued for seconds. */
+  /** Tasks waiting beyond this are refused at once rather than queued for seconds (see FairScheduler). */
   maxQueue: number;
   /** Each worker's old-generation heap limit (see Config.workerHeapMb); absent: V8's default. */
   heapMb?: number;
@@ -13,15 +16,24 @@ export interface PoolOptions {
   onTask?: (kind: string, ok: boolean, seconds: number) => void;
 }
 
+/** The queue a task waits in: its merchant's (see FairScheduler); a task of no merchant shares one. */
+function laneOf(task: Task): string {
+  return "merchantId" in task ? task.merchantId : "";
+}
+
 export class WorkerPool {
   private readonly piscina: Piscina;
+  /** Decides which task a free worker runs next: Piscina is handed at most one task per worker. */
+  private readonly scheduler: FairScheduler;
   private readonly onTask: PoolOptions["onTask"];
+  private readonly heaps: WorkerHeaps;
   /** Set by close(): tasks then fail because the service is stopping, not because of a fault. */
   closing = false;
 
   constructor(options: PoolOptions) {
     this.onTask = options.onTask;
-    const workerData: WorkerConfig = { dataDir: options.dataDir };
+    const workerData: WorkerConfig = { dataDir: options.dataDir, heapChannel: `aisle-worker-heaps-${randomUUID()}` };
+    this.heaps = new WorkerHeaps(workerData.heapChannel);
     this.piscina = new Piscina({
       filename: compiledWorkerFile("workers/entry.js"),
       workerData,
@@ -29,24 +41,18 @@ export class WorkerPool {
       maxThreads: options.threads,
       // Workers hold an open LMDB env and warm caches: never let them idle out.
       idleTimeout: Number.POSITIVE_INFINITY,
-      maxQueue: options.maxQueue,
       concurrentTasksPerWorker: 1,
-      // Without strict FIFO a busy pool lets later tasks overtake earlier ones,
-      // and a request can wait seconds behind newer ones.
-      stricterFIFO: true,
       ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
+    this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
   }
 
-  /** The task's answer; a worker's expected failure rejects with TaskFailedError. */
+  /** The task's answer; a worker's expected failure rejects with TaskFailedError, a full queue with PoolSaturatedError. */
   async run(task: Task): Promise<TaskAnswer> {
-    if (this.piscina.queueSize >= this.piscina.options.maxQueue) {
-      throw new PoolSaturatedError("worker pool queue is full");
-    }
     const started = performance.now();
     let ok = false;
     try {
-      const wire = (await this.piscina.run(task)) as WireResult;
+      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task))) as WireResult;
       if (wire instanceof Uint8Array) {
         ok = true;
         return { body: wire };
@@ -57,12 +63,21 @@ export class WorkerPool {
     }
   }
 
+  /** Tasks waiting for a worker. */
   get queueSize(): number {
-    return this.piscina.queueSize;
+    return this.scheduler.queued;
   }
 
+  /** The workers' V8 heaps and external memory added up, as they last reported them. */
+  get workerHeaps(): WorkerHeap {
+    return this.heaps.total(this.piscina.threads.map((worker) => worker.threadId));
+  }
+
+  /** Refuses the tasks still waiting and any later one, then lets the running ones finish and stops the workers. */
   async close(): Promise<void> {
     this.closing = true;
+    this.scheduler.close(new PoolClosedError("the worker pool is closing"));
     await this.piscina.close();
+    this.heaps.close();
   }
 }

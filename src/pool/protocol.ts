@@ -13,6 +13,9 @@ export type TaskErrorCode = "merchant_not_found" | "source_not_found" | "bad_tas
 /** The pool's queue is full: the task was refused at once rather than queued for seconds. */
 export class PoolSaturatedError extends Error {}
 
+/** The pool closed before the task's turn came: the service is stopping. */
+export class PoolClosedError extends Error {}
+
 /** A task the worker answered with an expected failure (`{ok: false}`), as an error on the calling thread. */
 export class TaskFailedError extends Error {
   constructor(
@@ -40,4 +43,6 @@ export type WireResult = Uint8Array | Extract<TaskResult, { ok: false }>;
 
 export interface WorkerConfig {
   dataDir: string;
+  /** The BroadcastChannel a worker posts its heap figures on (see worker-heaps.ts). */
+  heapChannel: string;
 }

@@ -16,8 +16,12 @@ import { eventually } from "../helpers/service.js";
 const tempDir = tempDirs("aisle-event-writer-");
 
 const SESSION = "3f2b8c1e-9d4a-4c7b-8e21-5a6f0d9c1b2e";
+/** An hour ago: events of the test's own time, which the applier's retention pass leaves alone (1970 ones it would prune). */
+const BASE = Date.now() - 3_600_000;
+
+/** A view (or another verb) of the session `at` ms after BASE. */
 const view = (product_id: number, at: number, verb: BehaviourEvent["verb"] = "viewed"): BehaviourEvent => ({
-  at,
+  at: BASE + at,
   uuid: SESSION,
   customer_id: 7,
   verb,
@@ -81,7 +85,7 @@ describe("logged events applied behind the log", () => {
     const events = Array.from({ length: 3 * 230 }, (_, i): BehaviourEvent => {
       const verb = i % 7 === 6 ? "added" : "viewed";
       return {
-        at: 1_000 + i,
+        at: BASE + 1_000 + i,
         uuid: sessions[i % 3]!,
         customer_id: i % 2 === 0 ? 7 : null,
         verb,
@@ -120,7 +124,7 @@ describe("logged events applied behind the log", () => {
     const sessions = ["0b7c2a4e-1d3f-4a5b-9c6d-7e8f9a0b1c2d", "1c8d3b5f-2e4a-4b6c-8d7e-8f9a0b1c2d3e"];
     const events = Array.from({ length: 40 }, (_, i): BehaviourEvent => {
       return {
-        at: 1_000 + i,
+        at: BASE + 1_000 + i,
         uuid: sessions[i % 2]!,
         customer_id: null,
         verb: i % 3 === 0 ? "viewed" : "added",
@@ -179,8 +183,8 @@ describe("logged events applied behind the log", () => {
     store.refreshSnapshot();
     const pending = {
       session: [
-        { sequence: 1, product_id: 1, verb: "viewed" as const, at: 1_000 },
-        { sequence: 2, product_id: 2, verb: "viewed" as const, at: 1_001 },
+        { sequence: 1, product_id: 1, verb: "viewed" as const, at: BASE + 1_000 },
+        { sequence: 2, product_id: 2, verb: "viewed" as const, at: BASE + 1_001 },
       ],
       customer: [],
     };

@@ -70,6 +70,11 @@ describe("GET /metrics", () => {
     // The shop's similar-products model was trained once its products arrived.
     expect(sample(text, "aisle_build_duration_seconds_count", { what: "similar_model" })).toBe(1);
     expect(sample(text, "aisle_process_resident_memory_bytes")).toBeGreaterThan(0);
+    // The worker reported its heap after the static list's task (or an earlier one).
+    const workersUsed = sample(text, "aisle_pool_workers_heap_bytes", { kind: "used" }) ?? 0;
+    expect(workersUsed).toBeGreaterThan(0);
+    expect(sample(text, "aisle_pool_workers_heap_bytes", { kind: "committed" })).toBeGreaterThanOrEqual(workersUsed);
+    expect(sample(text, "aisle_pool_workers_external_memory_bytes")).toBeGreaterThanOrEqual(0);
     // Nothing of a tenant in the labels.
     expect(text).not.toContain("metered");
     expect(text).not.toContain(shop.api_key);

@@ -12,6 +12,7 @@ let port: number;
 let keyA: string;
 let keyB: string;
 let keyC: string;
+let keyD: string;
 
 /** Small limits, so a test reaches them in a few requests. */
 const LIMITS = {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   keyA = (await createTestMerchant(t, "shop-a")).api_key;
   keyB = (await createTestMerchant(t, "shop-b")).api_key;
   keyC = (await createTestMerchant(t, "shop-c")).api_key;
+  keyD = (await createTestMerchant(t, "shop-d")).api_key;
   for (const shop of ["shop-a", "shop-b"]) await postJson(t, `/admin/v1/merchants/${shop}/products`, [product(1)]);
 });
 afterAll(() => t.stop());
@@ -146,7 +148,50 @@ describe("rate limits", () => {
   });
 });
 
+/** Sends until a request is refused: the bucket is then empty, and the next requests sent at once are refused too. */
+async function untilRefused(send: () => Promise<Response>): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const res = await send();
+    await res.arrayBuffer();
+    if (res.status === 429) return;
+  }
+  throw new Error("never refused");
+}
+
+/** Status codes of the answers in raw HTTP/1.1 text, in order. */
+const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+
 describe("connection hygiene", () => {
+  it("keeps the connection after a 429 on a body route whose body is framed within the limit, skipping the unread body", async () => {
+    await untilRefused(() =>
+      fetch(`${t.base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${keyD}`, { method: "POST", body: '{"query":"x"}' }),
+    );
+    // The unread body looks like a request: it must be skipped, not answered.
+    const smuggled = "GET /api/v1/sources HTTP/1.1\r\nHost: x\r\n\r\n";
+    const refused =
+      `POST /api/v1/smart-search/search/quick-view?Service-Api-Key=${keyD} HTTP/1.1\r\nHost: x\r\nContent-Length: ${smuggled.length}\r\n\r\n` +
+      smuggled;
+    const { text, closedByServer } = await raw(`${refused}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 500);
+    expect(statuses(text)).toEqual([429, 200]);
+    expect(text).toContain('{"status":"ok"');
+    expect(text).not.toMatch(/\r\nConnection: close\r\n/i);
+    expect(closedByServer).toBe(false);
+    // A chunked body says nothing of its length: refused unread, it ends the connection.
+    const chunked = await raw(
+      `POST /api/v1/smart-search/search/quick-view?Service-Api-Key=${keyD} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`,
+    );
+    expect(statuses(chunked.text)).toEqual([429]);
+    expect(chunked.closedByServer).toBe(true);
+  });
+
+  it("keeps the connection after a 429 without a body", async () => {
+    await untilRefused(() => fetch(`${t.base}/api/v1/products/static?key=${keyC}&ids=1`));
+    const get = `GET /api/v1/products/static?key=${keyC}&ids=1 HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const { text, closedByServer } = await raw(`${get}${get}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 500);
+    expect(statuses(text)).toEqual([429, 429, 200]);
+    expect(closedByServer).toBe(false);
+  });
+
   it("answers a body over the route's limit with a 413 before reading it, and closes the connection", async () => {
     const declared = await raw(
       `POST /api/v1/smart-search/search/quick-view?Service-Api-Key=${keyC} HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n`,
