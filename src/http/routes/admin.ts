@@ -9,11 +9,12 @@ import { isPatchable, mergePatch, PATCHABLE_KINDS } from "../../ingest/patch.js"
 import { MAX_PAGE, readPage, readRecord } from "../../ingest/read-back.js";
 import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
-import { ADMIN_AUTH_HEADERS, forgetVerifiedKeys, requireAdmin } from "../auth.js";
-import { bodyJson, bodyText, merchantInPath, quoted } from "../request.js";
-import { jsonReply, type Reply } from "../respond.js";
+import { forgetVerifiedKeys } from "../auth.js";
+import { bodyJson, bodyText, quoted } from "../request.js";
+import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
+import { adminRouteOf, merchantOfPath } from "../admin-routes.js";
 import { SOURCE_ADMIN_OPERATIONS } from "./source-admin.js";
 
 /** A listing's page: `after` a cursor (an id), `limit` up to MAX_PAGE. */
@@ -141,34 +142,8 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
 
 export function adminRoutes(services: Services): Route[] {
   const { store } = services;
-  // Authenticated first, so requests without the token never use up the admin's own limit.
-  const adminSubject = (request: RequestInfo) => {
-    requireAdmin(request.headers, services.adminToken);
-    return { id: "admin" };
-  };
-  const route = (
-    method: Route["method"],
-    pattern: string,
-    readsBody: boolean,
-    handle: (request: RequestInfo) => Reply | Promise<Reply>,
-  ): Route => ({
-    method,
-    pattern,
-    cors: false,
-    readsBody,
-    readsHeaders: ADMIN_AUTH_HEADERS,
-    errorStyle: "message",
-    limit: { rateClass: "admin", subjectOf: adminSubject },
-    handle(request) {
-      requireAdmin(request.headers, services.adminToken);
-      return handle(request);
-    },
-  });
-  const merchantOf = (request: RequestInfo): Merchant => {
-    const merchant = merchantInPath(store, request);
-    if (!merchant) throw new ApiError("not_found", `No merchant ${quoted(request.params.merchant ?? "")}`);
-    return merchant;
-  };
+  const route = adminRouteOf(services);
+  const merchantOf = (request: RequestInfo): Merchant => merchantOfPath(services, request);
   const idOf = (request: RequestInfo): number => {
     const id = parseId(request.params.id);
     if (id === null) throw new ApiError("invalid_params", `"${quoted(request.params.id ?? "")}" is not an id`);

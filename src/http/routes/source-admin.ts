@@ -6,11 +6,11 @@ import type { CustomSource } from "../../core/sources/definition.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
 import { catalogueWarnings, writeSources } from "../../ingest/custom-sources.js";
-import { ADMIN_AUTH_HEADERS, requireAdmin } from "../auth.js";
-import { bodyJson, merchantInPath, quoted } from "../request.js";
-import { jsonReply, type Reply } from "../respond.js";
+import { bodyJson, quoted } from "../request.js";
+import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
+import { adminRouteOf, merchantOfPath } from "../admin-routes.js";
 
 const SOURCES_PATH = "/admin/v1/merchants/:merchant/sources";
 const SOURCE_PATH = `${SOURCES_PATH}/:source_id`;
@@ -54,35 +54,8 @@ export const SOURCE_ADMIN_OPERATIONS: OperationDoc[] = [
 
 export function sourceAdminRoutes(services: Services): Route[] {
   const { store } = services;
-  const route = (
-    method: Route["method"],
-    pattern: string,
-    readsBody: boolean,
-    handle: (request: RequestInfo) => Reply | Promise<Reply>,
-  ): Route => ({
-    method,
-    pattern,
-    cors: false,
-    readsBody,
-    readsHeaders: ADMIN_AUTH_HEADERS,
-    errorStyle: "message",
-    limit: {
-      rateClass: "admin",
-      subjectOf: (request) => {
-        requireAdmin(request.headers, services.adminToken);
-        return { id: "admin" };
-      },
-    },
-    handle(request) {
-      requireAdmin(request.headers, services.adminToken);
-      return handle(request);
-    },
-  });
-  const merchantOf = (request: RequestInfo): Merchant => {
-    const merchant = merchantInPath(store, request);
-    if (!merchant) throw new ApiError("not_found", `No merchant ${quoted(request.params.merchant ?? "")}`);
-    return merchant;
-  };
+  const route = adminRouteOf(services);
+  const merchantOf = (request: RequestInfo): Merchant => merchantOfPath(services, request);
   const answer = (status: number, source: CustomSource, version: number, warnings: string[]) =>
     jsonReply(status, { data: source, metadata: { version, warnings } });
 
