@@ -39,13 +39,7 @@ export function pruneEventRecords(
   applied: number,
   limit: number,
 ): number {
-  const expired: Key[] = [];
-  for (const { key, value } of records.getRange({ ...merchantRange(merchant), limit })) {
-    if ((key[1] as number) > applied || value.some((event) => event.at >= before)) break;
-    expired.push(key);
-  }
-  for (const key of expired) records.remove(key);
-  return expired.length;
+  return pruneLogPrefix(records, merchant, applied, limit, (events) => events.some((event) => event.at >= before));
 }
 
 /** pruneEventRecords for the log before format 5, one event a key. */
@@ -56,12 +50,23 @@ export function pruneLoggedOneByOne(
   applied: number,
   limit: number,
 ): number {
+  return pruneLogPrefix(events, merchant, applied, limit, (event) => event.at >= before);
+}
+
+/** Removes up to `limit` of the merchant's oldest log entries, stopping at the first one not yet applied or still `kept`: the log stays a suffix. */
+function pruneLogPrefix<V>(
+  log: Database<V, Key>,
+  merchant: MerchantId,
+  applied: number,
+  limit: number,
+  kept: (value: V) => boolean,
+): number {
   const expired: Key[] = [];
-  for (const { key, value } of events.getRange({ ...merchantRange(merchant), limit })) {
-    if ((key[1] as number) > applied || value.at >= before) break;
+  for (const { key, value } of log.getRange({ ...merchantRange(merchant), limit })) {
+    if ((key[1] as number) > applied || kept(value)) break;
     expired.push(key);
   }
-  for (const key of expired) events.remove(key);
+  for (const key of expired) log.remove(key);
   return expired.length;
 }
 
