@@ -17,11 +17,11 @@ import { makeTempDir, removeTempDir, stopChild } from "../shared/children.js";
 import { describeError, describeExit } from "../shared/exit-cause.js";
 import { recommendationInputs } from "../shared/inputs.js";
 import { machineBusyMicros } from "../shared/machine-cpu.js";
-import type { AbusePhase, AbuseReport, PhaseCpu, WrkFigures } from "../shared/results.js";
+import type { AbusePhase, AbuseReport, PhaseCpu } from "../shared/results.js";
 import { endpointRotations } from "./endpoint-paths.js";
 import { fetchList, fetchOk } from "./scenario.js";
 import { createSecondShop } from "./second-shop.js";
-import { findWrk, latencyOf, startRotation, type WrkResult, type WrkRotationSpec } from "./wrk-client.js";
+import { findWrk, startRotation, wrkFigures, type WrkRotationSpec } from "./wrk-client.js";
 
 /** Low enough that one wrk process floods far past it on this machine, high enough that key B's load stays well under it. */
 const PRODUCT_READS_LIMIT = { perSecond: 1_000, burst: 2_000 };
@@ -48,16 +48,6 @@ const DEMO_MODEL_TIMEOUT_MS = 180_000;
 function timing(quick: boolean): AbuseReport["timing"] {
   // The lead lets the flood spend its burst and reach its steady state before B is measured.
   return quick ? { warmupS: 1, measuredS: 3, floodLeadS: 2, floodTailS: 2 } : { warmupS: 2, measuredS: 15, floodLeadS: 3, floodTailS: 3 };
-}
-
-function figuresOf(run: WrkResult): WrkFigures {
-  return {
-    requests: run.requests,
-    reqPerSec: run.requests / (run.durationUs / 1e6),
-    non2xx: run.status,
-    socketErrors: run.connect + run.read + run.write + run.timeout,
-    latencyMs: latencyOf(run),
-  };
 }
 
 /** 429 answers the server has counted since it started (aisle_http_requests_total, every route). */
@@ -99,7 +89,7 @@ async function measureKeyB(
     floodGenerator: floodPid === null ? null : (floodCpu() - before.flood) / elapsedUs,
     machine: (machineBusyMicros() - before.machine) / elapsedUs,
   };
-  return { cached: figuresOf(cached), uncached: figuresOf(uncached), cpu };
+  return { cached: wrkFigures(cached), uncached: wrkFigures(uncached), cpu };
 }
 
 export async function runAbuse(options: { quick: boolean }): Promise<AbuseReport> {
@@ -191,7 +181,7 @@ export async function runAbuse(options: { quick: boolean }): Promise<AbuseReport
       const underFlood = await measureKeyB(server, loads, seconds, flood.pid);
       const floodRun = await flood.result;
       const tooManyRequests = (await tooManyRequestsSoFar(origin)) - refusedBefore;
-      phases.push({ name, ...underFlood, flood: { ...figuresOf(floodRun), urls: paths.length, tooManyRequests } });
+      phases.push({ name, ...underFlood, flood: { ...wrkFigures(floodRun), urls: paths.length, tooManyRequests } });
     };
     await alone("alone (before)");
     await flooded("A floods cached lists", cachedFlood);

@@ -17,7 +17,7 @@ import { describeError, describeExit } from "../shared/exit-cause.js";
 import { listedIds } from "../shared/inputs.js";
 import type { MemoryReport, MemoryRun, MemorySample } from "../shared/results.js";
 import { endpointRotations } from "./endpoint-paths.js";
-import { findWrk, latencyOf, startWrk, type WrkResult } from "./wrk-client.js";
+import { findWrk, startWrk, wrkFigures } from "./wrk-client.js";
 import { countedScript, type CountedLoad } from "./wrk-scripts.js";
 
 interface Scale {
@@ -181,16 +181,6 @@ async function counted(spec: RunSpec, origin: string, script: string, valuesFile
   return wrk.result;
 }
 
-function figuresOf(run: WrkResult): MemoryRun["answered"] {
-  return {
-    requests: run.requests,
-    reqPerSec: run.requests / (run.durationUs / 1e6),
-    non2xx: run.status,
-    socketErrors: run.connect + run.read + run.write + run.timeout,
-    latencyMs: latencyOf(run),
-  };
-}
-
 async function memoryRun(spec: RunSpec, scale: Scale): Promise<MemoryRun> {
   const run: MemoryRun = {
     name: spec.name,
@@ -246,7 +236,7 @@ async function memoryRun(spec: RunSpec, scale: Scale): Promise<MemoryRun> {
       // Failures become values: a rejected promise would stay unhandled until the run ends.
       onSent: (sent) => samples.push(sample(server, sent, startedAt).catch((error: unknown) => new Error(describeError(error)))),
     });
-    run.answered = figuresOf(result);
+    run.answered = wrkFigures(result);
     const lookupsAfter = await cacheLookups(server.origin);
     run.cacheLookups = { hits: lookupsAfter.hits - lookupsBefore.hits, misses: lookupsAfter.misses - lookupsBefore.misses };
     for (const taken of await Promise.all(samples)) {

@@ -10,7 +10,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { spawnTracked } from "../shared/children.js";
-import type { LatencySummaryMs, LoadSettings } from "../shared/results.js";
+import type { LatencySummaryMs, LoadSettings, WrkFigures } from "../shared/results.js";
 import { ROTATION_SCRIPT } from "./wrk-scripts.js";
 
 /** wrk's version line, or null when it is not installed. */
@@ -106,6 +106,17 @@ export function latencyOf(run: WrkResult): LatencySummaryMs {
     p99: ms(run.p99Us),
     p999: ms(run.p999Us),
     max: ms(run.maxUs),
+  };
+}
+
+/** What a run answered: its requests and rate, failures, and latency. */
+export function wrkFigures(run: WrkResult): WrkFigures {
+  return {
+    requests: run.requests,
+    reqPerSec: run.requests / (run.durationUs / 1e6),
+    non2xx: run.status,
+    socketErrors: run.connect + run.read + run.write + run.timeout,
+    latencyMs: latencyOf(run),
   };
 }
 
