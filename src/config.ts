@@ -27,6 +27,11 @@ export interface Config {
   behaviourCacheTtlMs: number;
   /** While orders or add-to-cart events keep coming, the stored rankings (trending, top sellers) are refreshed at most this often. */
   rankingRefreshMs: number;
+  /**
+   * How often the background tuner looks for a shop due a viewed-related tuning; null: never (`aisle tune` still
+   * tunes on demand). A tuning takes a core for a while, so a benchmark that measures latency turns it off.
+   */
+  tuneEveryMs: number | null;
   /** How long the event applier keeps the event log, histories and sessions, and how many sessions per merchant. */
   retention: Retention;
   /** Admin and webhook bodies (bulk imports are large). */
@@ -72,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,
     behaviourCacheTtlMs: integerSetting(env, "AISLE_BEHAVIOUR_CACHE_TTL_S", 300, 0) * 1000,
     rankingRefreshMs: integerSetting(env, "AISLE_RANKING_REFRESH_S", 30, 1) * 1000,
+    tuneEveryMs: optionalSeconds(env, "AISLE_TUNE_EVERY_S", 60),
     retention: {
       days: eventDays,
       sessionDays: integerSetting(env, "AISLE_SESSION_RETENTION_DAYS", eventDays, 1),
@@ -88,6 +94,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: publicUrl(env.AISLE_PUBLIC_URL),
   };
   return { ...config, ...stripUndefined(overrides) };
+}
+
+/** A period in seconds (at least 1) as milliseconds, or "off" as null. */
+function optionalSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
+  if (env[name] === "off") return null;
+  return integerSetting(env, name, fallback, 1) * 1000;
 }
 
 function publicUrl(raw: string | undefined): URL | null {

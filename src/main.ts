@@ -101,7 +101,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   // within seconds, and until then context=similar is answered as README says.
   similar.reconcile();
   // Each shop's viewed-related is tuned on its own sessions once it has enough, and again as they grow.
-  const tuner = new ViewedRelatedTuner(store, config.dataDir, log);
+  const tuner = config.tuneEveryMs === null ? null : new ViewedRelatedTuner(store, config.dataDir, log, config.tuneEveryMs);
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store.events,
@@ -166,7 +166,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
       await server.drain(config.shutdownGraceMs);
       await events.close();
       await similar.close();
-      await tuner.close();
+      await tuner?.close();
       await pool.close();
       await store.close();
       unlock();

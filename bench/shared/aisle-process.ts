@@ -98,6 +98,8 @@ export async function startAisle(
   const child = spawnTracked(process.execPath, [CLI, "serve"], {
     env: {
       ...process.env,
+      // A background tuning takes a core for a while at an unpredictable moment: what a bench measures must not include it.
+      AISLE_TUNE_EVERY_S: "off",
       ...settings,
       AISLE_DATA_DIR: dataDir,
       AISLE_ADMIN_TOKEN: adminToken,
