@@ -43,6 +43,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Per class of endpoint; a merchant may have its own (admin API). */
   rateLimits: RateLimits;
+  /** How long a 429 is held before it is written, so that a client ignoring Retry-After cannot keep the HTTP thread busy refusing it. */
+  refusalDelayMs: number;
   /** Where storefronts reach the service (e.g. https://recs.example.com behind a TLS proxy); null: as they called it, over plain HTTP. */
   publicUrl: URL | null;
 }
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: 10_000,
     logLevel: logLevel as LogLevel,
     rateLimits: rateLimits(env),
+    refusalDelayMs: integerSetting(env, "AISLE_RATE_LIMIT_DELAY_MS", 1_000, 0),
     publicUrl: publicUrl(env.AISLE_PUBLIC_URL),
   };
   return { ...config, ...stripUndefined(overrides) };

@@ -145,6 +145,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     maxBodyBytes: config.maxBodyBytes,
     maxUrlBytes: config.maxUrlBytes,
     rateLimiting: new RateLimiting(config.rateLimits),
+    refusalDelayMs: config.refusalDelayMs,
     onInternalError: (error, request, requestId) =>
       log.error("request failed", {
         requestId,

@@ -4,6 +4,7 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
 import { parseQuery } from "../core/params/query.js";
 import { ApiError, toApiError } from "../errors.js";
+import { HeldReplies } from "./held-replies.js";
 import type { RateLimiting } from "./rate-limiting.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
 import type { RequestInfo, Router } from "./router.js";
@@ -16,6 +17,8 @@ export interface HttpServerOptions {
   maxUrlBytes: number;
   /** Checked before a route does any work; absent: no limits (tools and benchmarks). */
   rateLimiting?: RateLimiting;
+  /** How long a rate-limit refusal is held before it is written (see held-replies.ts); 0: at once. */
+  refusalDelayMs?: number;
   /** Reports a handler's unexpected failure (a bug, never a client mistake). */
   onInternalError: (error: unknown, request: RequestInfo, requestId: string) => void;
   /** Every answer written: for metrics and the access log. `route` is the route's pattern (or "unmatched"). */
@@ -66,12 +69,14 @@ export class HttpServer {
   private listenSocket: us_listen_socket | null = null;
   private inFlight = 0;
   private draining = false;
+  private readonly heldRefusals: HeldReplies;
   boundPort = 0;
 
   constructor(
     private readonly router: Router,
     private readonly options: HttpServerOptions,
   ) {
+    this.heldRefusals = new HeldReplies(options.refusalDelayMs ?? 0);
     this.app = uWS.App();
     this.app.any("/*", (res, req) => this.dispatch(res, req));
   }
@@ -92,6 +97,7 @@ export class HttpServer {
     this.draining = true;
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = null;
+    this.heldRefusals.flush();
     const deadline = Date.now() + graceMs;
     while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   }
@@ -181,7 +187,12 @@ export class HttpServer {
     // Limits (and the authentication they need) come before any other work, a body's read included.
     try {
       const limited = this.options.rateLimiting?.check(route, request);
-      if (limited) return finish(closesUnread(limited));
+      if (limited) {
+        const refuse = () => finish(closesUnread(limited));
+        if (this.draining || !this.heldRefusals.hold(refuse)) return refuse();
+        answerLater();
+        return;
+      }
     } catch (error) {
       return failure(error);
     }

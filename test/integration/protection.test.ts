@@ -23,7 +23,8 @@ const LIMITS = {
 };
 
 beforeAll(async () => {
-  t = await startTestService({ config: { rateLimits: LIMITS, searchMaxBodyBytes: 1024 } });
+  // Refusals written at once: these tests read them on raw connections within half a second (held ones: below).
+  t = await startTestService({ config: { rateLimits: LIMITS, refusalDelayMs: 0, searchMaxBodyBytes: 1024 } });
   port = t.service.port;
   keyA = (await createTestMerchant(t, "shop-a")).api_key;
   keyB = (await createTestMerchant(t, "shop-b")).api_key;
@@ -34,9 +35,9 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 /** Sends raw bytes on a fresh connection; resolves with what came back and whether the server closed the connection. */
-function raw(request: string, waitMs = 1_000): Promise<{ text: string; closedByServer: boolean }> {
+function raw(request: string, waitMs = 1_000, to = port): Promise<{ text: string; closedByServer: boolean }> {
   return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    const socket = connect(to, "127.0.0.1", () => socket.write(request));
     let text = "";
     let closedByServer = false;
     socket.on("data", (chunk) => (text += chunk.toString("latin1")));
@@ -214,6 +215,63 @@ describe("connection hygiene", () => {
     );
     expect(text).toMatch(/^HTTP\/1.1 400 /);
     expect(text).toContain("Conflicting Content-Length headers");
+    expect(closedByServer).toBe(true);
+  });
+});
+
+describe("held refusals", () => {
+  /** Sends one request on a fresh connection; resolves with the status line's code once the answer's head has come. */
+  function statusOf(path: string, to: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(to, "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString("latin1");
+        const status = statuses(text)[0];
+        if (status === undefined) return;
+        socket.destroy();
+        resolve(status);
+      });
+      socket.on("error", reject);
+    });
+  }
+
+  it("write a key's 429 after the delay, while other keys are answered at once", async () => {
+    const own = await startTestService({
+      config: { rateLimits: { ...LIMITS, product_reads: { perSecond: 1, burst: 1 } }, refusalDelayMs: 1_000 },
+    });
+    try {
+      const flooder = (await createTestMerchant(own, "flooder")).api_key;
+      const other = (await createTestMerchant(own, "other")).api_key;
+      expect(await statusOf(`/api/v1/products/static?key=${flooder}&ids=1`, own.service.port)).toBe(200);
+      const order: string[] = [];
+      const refused = statusOf(`/api/v1/products/static?key=${flooder}&ids=1`, own.service.port).then((status) =>
+        order.push(`flooder ${status}`),
+      );
+      // Sent after the refused request has been read: answered before it all the same.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answered = statusOf(`/api/v1/products/static?key=${other}&ids=1`, own.service.port).then((status) =>
+        order.push(`other ${status}`),
+      );
+      await Promise.all([refused, answered]);
+      expect(order).toEqual(["other 200", "flooder 429"]);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it("are written at once, closing their connections, when the server drains", async () => {
+    const own = await startTestService({
+      config: { rateLimits: { ...LIMITS, product_reads: { perSecond: 1, burst: 1 } }, refusalDelayMs: 60_000 },
+    });
+    const key = (await createTestMerchant(own, "flooder")).api_key;
+    expect(await statusOf(`/api/v1/products/static?key=${key}&ids=1`, own.service.port)).toBe(200);
+    const held = raw(`GET /api/v1/products/static?key=${key}&ids=1 HTTP/1.1\r\nHost: x\r\n\r\n`, 30_000, own.service.port);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await own.stop();
+    const { text, closedByServer } = await held;
+    expect(statuses(text)).toEqual([429]);
+    expect(text).toMatch(/\r\nConnection: close\r\n/i);
     expect(closedByServer).toBe(true);
   });
 });
