@@ -3,69 +3,68 @@
 // as this thread can refuse it: one key flooding over 256 connections took
 // 87k refusals a second, the whole HTTP thread, and every other key's requests
 // waited behind it (a cached answer's p99 went from 2.6 to 5.5 ms). Holding each
-// refusal for a second bounds such a client to about one request per
+// refusal for about a second bounds such a client to about one request per
 // connection per second, whatever it does, and costs a well-behaved one
 // nothing: it was told not to retry sooner.
 //
-// Every reply is held for the same delay, so they fall due in the order they
-// came: a queue, and one timer for its head.
+// Each reply is held for a random time between three quarters of the delay
+// and the delay: held for exactly the same time, a flood's refusals would fall
+// due together, its connections would send again together, and every other
+// request would wait behind those bursts. Replies wait in slots of TICK_MS.
 
 /** Replies held at most: beyond, a refusal is written at once (each holds its connection's response until then). */
 export const MAX_HELD = 10_000;
-
-interface Held {
-  dueAt: number;
-  send: () => void;
-}
+/** How finely due times are kept: one timer runs at this period while anything is held. */
+const TICK_MS = 10;
 
 export class HeldReplies {
-  /** Sent entries are cleared to undefined until the queue is compacted. */
-  private readonly queue: (Held | undefined)[] = [];
-  /** The queue's head: entries before it are sent (shifting a long array each time would be quadratic). */
-  private head = 0;
+  /** Tick number → the replies due then. */
+  private readonly slots = new Map<number, (() => void)[]>();
+  private held = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly delayMs: number,
     private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
   ) {}
 
-  /** Calls `send` after the delay; false when none applies (no delay, or MAX_HELD held): the caller sends now. */
+  /** Calls `send` after about the delay; false when none applies (no delay, or MAX_HELD held): the caller sends now. */
   hold(send: () => void): boolean {
-    if (this.delayMs <= 0 || this.size >= MAX_HELD) return false;
-    this.queue.push({ dueAt: this.now() + this.delayMs, send });
-    this.timer ??= setTimeout(() => this.sendDue(), this.delayMs).unref();
+    if (this.delayMs <= 0 || this.held >= MAX_HELD) return false;
+    const dueAt = this.now() + this.delayMs * (0.75 + 0.25 * this.random());
+    const tick = Math.ceil(dueAt / TICK_MS);
+    const slot = this.slots.get(tick);
+    if (slot) slot.push(send);
+    else this.slots.set(tick, [send]);
+    this.held++;
+    this.timer ??= setInterval(() => this.sendDue(), TICK_MS).unref();
     return true;
   }
 
   get size(): number {
-    return this.queue.length - this.head;
+    return this.held;
   }
 
   /** Sends every held reply now (the server drains: each is told to close its connection). */
   flush(): void {
-    this.sendWhile(() => true);
+    this.sendThrough(Number.POSITIVE_INFINITY);
   }
 
   private sendDue(): void {
-    this.timer = null;
-    const now = this.now();
-    this.sendWhile((dueAt) => dueAt <= now);
-    if (this.size > 0) this.timer = setTimeout(() => this.sendDue(), Math.max(1, this.queue[this.head]!.dueAt - now)).unref();
+    this.sendThrough(Math.floor(this.now() / TICK_MS));
   }
 
-  private sendWhile(due: (dueAt: number) => boolean): void {
-    while (this.head < this.queue.length && due(this.queue[this.head]!.dueAt)) {
-      const { send } = this.queue[this.head]!;
-      this.queue[this.head++] = undefined;
-      send();
+  private sendThrough(tick: number): void {
+    for (const [due, sends] of this.slots) {
+      if (due > tick) continue;
+      this.slots.delete(due);
+      this.held -= sends.length;
+      for (const send of sends) send();
     }
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
+    if (this.held === 0 && this.timer !== null) {
+      clearInterval(this.timer);
+      this.timer = null;
     }
   }
 }

@@ -2,21 +2,27 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HeldReplies, MAX_HELD } from "../../src/http/held-replies.js";
 
 describe("HeldReplies", () => {
-  beforeEach(() => vi.useFakeTimers());
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
   afterEach(() => vi.useRealTimers());
 
-  it("sends each reply once its delay has passed, in the order they were held", () => {
-    const held = new HeldReplies(1_000);
+  it("sends each reply between three quarters of the delay and the delay after it was held", () => {
+    const draws = [0, 1, 0.5];
+    const held = new HeldReplies(1_000, Date.now, () => draws.shift()!);
     const sent: string[] = [];
-    held.hold(() => sent.push("a"));
-    vi.advanceTimersByTime(400);
-    held.hold(() => sent.push("b"));
-    vi.advanceTimersByTime(599);
+    for (const name of ["soonest", "latest", "between"]) held.hold(() => sent.push(name));
+    vi.advanceTimersByTime(749);
     expect(sent).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(sent).toEqual(["a"]);
-    vi.advanceTimersByTime(400);
-    expect(sent).toEqual(["a", "b"]);
+    expect(sent).toEqual(["soonest"]);
+    // Due at 875 ms: sent on the next tick of 10 ms.
+    vi.advanceTimersByTime(129);
+    expect(sent).toEqual(["soonest"]);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(["soonest", "between"]);
+    vi.advanceTimersByTime(119);
+    expect(sent).toEqual(["soonest", "between"]);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(["soonest", "between", "latest"]);
     expect(held.size).toBe(0);
   });
 
