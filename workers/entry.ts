@@ -3,12 +3,7 @@
 // wire (bytes moved, not copied; expected failures as data).
 import { move } from "piscina";
 import { workerData } from "node:worker_threads";
-import { staticProducts } from "../src/lists/static-products.js";
-import { salesList } from "../src/lists/sales-lists.js";
-import { recommended } from "../src/lists/recommended.js";
-import { purchased, viewed } from "../src/lists/history.js";
-import { viewedRelated } from "../src/lists/viewed-related.js";
-import { customSource } from "../src/lists/custom-source.js";
+import { answerListTask } from "../src/lists/list-task.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { timerTurns } from "../src/pool/timer-turns.js";
 import { heapReporter } from "../src/pool/worker-heaps.js";
@@ -29,31 +24,14 @@ store.refreshSnapshot();
 const reportHeap = heapReporter(config.heapChannel);
 const timerTurnDue = timerTurns();
 
-const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
-
 async function run(task: Task): Promise<TaskResult> {
   switch (task.kind) {
-    case "static_products":
-      return answer(staticProducts(store, task));
-    case "trending":
-    case "top_sellers":
-      return answer(salesList(store, task));
-    case "recommended":
-      return answer(recommended(store, task));
-    case "viewed":
-      return answer(viewed(store, task));
-    case "viewed_related":
-      return answer(viewedRelated(store, task));
-    case "purchased":
-      return answer(purchased(store, task));
-    case "custom_source":
-      return customSource(store, task);
     case "quick_view":
       return quickView(store, task, searchDependencies);
     case "ping":
-      return answer(new Uint8Array(0));
+      return { ok: true, body: new Uint8Array(0) };
     default:
-      return { ok: false, code: "bad_task", message: `unknown task ${(task as { kind: string }).kind}` };
+      return answerListTask(store, task);
   }
 }
 

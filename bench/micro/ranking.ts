@@ -13,83 +13,25 @@
 // Sampled in interleaved rounds, not by tinybench: see interleaved(). Then the
 // ranking writer's refresh after a new order, as the applier thread runs it.
 import { performance } from "node:perf_hooks";
-import { NO_PENDING } from "../../src/ingest/pending-events.js";
-import { ResponseCache } from "../../src/cache/response-cache.js";
-import { loadConfig } from "../../src/config.js";
 import { RECOMMENDED, TOP_SELLERS, TRENDING_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { normaliseOrder } from "../../src/core/ingest/records.js";
 import type { RecommendedTask, SalesListTask } from "../../src/core/products/query.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import type { Order } from "../../src/core/types.js";
-import type { RequestInfo, Route } from "../../src/http/router.js";
-import { storefrontRoutes } from "../../src/http/routes/storefront.js";
-import type { WorkerPool } from "../../src/pool/pool.js";
-import type { Task, TaskAnswer } from "../../src/pool/protocol.js";
 import { boughtTogether } from "../../src/recs/copurchase-ranking.js";
 import { topSellers, trending } from "../../src/recs/sales-rankings.js";
 import { DEFAULT_WINDOW_DAYS } from "../../src/stores/ranked-lists.js";
 import type { Located } from "../../src/stores/catalogue-store.js";
 import type { Store } from "../../src/stores/store.js";
-import { VERSION } from "../../src/version.js";
 import { recommended } from "../../src/lists/recommended.js";
 import { salesList } from "../../src/lists/sales-lists.js";
 import type { BudgetName } from "../report/budgets.js";
+import { TaskRecorder } from "../shared/task-recorder.js";
 import { inputSets, prng, recommendationInputs, sampleOrderLines } from "../shared/inputs.js";
 import type { MicroResult, RankingFacts } from "../shared/results.js";
 import { fromSamples, judgedBench, type SuiteTiming } from "./measure.js";
 
 const SETS = 256;
-const EMPTY_LIST = new TextEncoder().encode('{"data":[]}');
-
-/**
- * Builds worker tasks exactly as the server does: the real storefront routes,
- * given a pool that only records the task it is handed.
- */
-class TaskRecorder {
-  private recorded: Task | null = null;
-  private readonly routes: Route[];
-
-  constructor(store: Store) {
-    const pool = {
-      run: (task: Task): Promise<TaskAnswer> => {
-        this.recorded = task;
-        return Promise.resolve({ body: EMPTY_LIST });
-      },
-      queueSize: 0,
-      close: () => Promise.resolve(),
-    } as unknown as WorkerPool;
-    this.routes = storefrontRoutes({
-      store,
-      pool,
-      cache: new ResponseCache(0),
-      pendingEvents: { pendingFor: () => NO_PENDING },
-      config: loadConfig({}, { dataDir: "/nonexistent" }),
-      adminToken: "bench",
-      version: VERSION,
-      now: Date.now,
-      waitingFor: () => [],
-    });
-  }
-
-  async task<T extends Task>(path: string, query: string, kind: T["kind"]): Promise<T> {
-    const route = this.routes.find((r) => r.method === "GET" && r.pattern === path);
-    if (!route) throw new Error(`no route ${path}`);
-    this.recorded = null;
-    const request: RequestInfo = {
-      method: "GET",
-      path,
-      query: new URLSearchParams(`${query}&bust_cache=yes`),
-      headers: {},
-      body: null,
-      params: {},
-    };
-    const reply = await route.handle(request);
-    const task = this.recorded as Task | null;
-    if (reply.status !== 200 || task === null) throw new Error(`GET ${path}?${query} did not reach the pool (status ${reply.status})`);
-    if (task.kind !== kind) throw new Error(`GET ${path} built a ${task.kind} task, not ${kind}`);
-    return task as T;
-  }
-}
 
 /** Products in a list's answer: a bench of empty lists would flatter the code. */
 function shown(body: Uint8Array): number {

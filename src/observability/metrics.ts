@@ -24,6 +24,9 @@ export class ServiceMetrics {
   /** Series by "route method status": looked up once per label set. */
   private readonly requestSeries = new Map<string, HistogramSeries>();
   private readonly taskSeconds: Histogram<"kind" | "outcome">;
+  private readonly inlineSeconds: HotHistogram<"kind">;
+  /** Series by task kind: looked up once per kind. */
+  private readonly inlineSeries = new Map<string, HistogramSeries>();
   private readonly eventAckSeconds: HistogramSeries;
   private readonly buildSeconds: Histogram<"what">;
 
@@ -109,6 +112,13 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.inlineSeconds = new HotHistogram({
+      name: "aisle_inline_answer_duration_seconds",
+      help: "Product list misses the HTTP thread answered itself, without the pool, by task kind",
+      labelNames: ["kind"],
+      buckets: LATENCY_BUCKETS,
+      registry: this.registry,
+    });
     const eventAcks = new HotHistogram({
       name: "aisle_event_commit_duration_seconds",
       help: "Time from an event's validation to the commit that holds it (its wait in the group commit included)",
@@ -139,6 +149,15 @@ export class ServiceMetrics {
 
   task(kind: string, ok: boolean, seconds: number): void {
     this.taskSeconds.observe({ kind, outcome: ok ? "ok" : "failed" }, seconds);
+  }
+
+  inlineAnswer(kind: string, seconds: number): void {
+    let series = this.inlineSeries.get(kind);
+    if (!series) {
+      series = this.inlineSeconds.labels({ kind });
+      this.inlineSeries.set(kind, series);
+    }
+    series.observe(seconds);
   }
 
   eventAcknowledged(seconds: number): void {

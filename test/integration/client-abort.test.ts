@@ -119,8 +119,8 @@ describe("a client that hangs up", () => {
     const others = await Promise.all([HOSE, 1, HOSE, 1].map((productId) => list([productId])));
     expect(others).toEqual([expected[0], expected[1], expected[0], expected[1]]);
 
-    // Every task ran to its end, answered or not.
-    await eventually(async () => expect(await tasksDone("static_products")).toBe(before + ids.length + others.length));
+    // Every task ran to its end, answered or not (the others' one-product lists are answered on the HTTP thread, not in the pool).
+    await eventually(async () => expect(await tasksDone("static_products")).toBe(before + ids.length));
     const received = await replies;
     const dropped = ids.filter((_, i) => received[i] === "");
     expect(dropped.length, "requests whose client hung up before their answer").toBeGreaterThan(0);

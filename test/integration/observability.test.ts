@@ -37,10 +37,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe("GET /metrics", () => {
-  it("counts requests per route and status, cache hits and misses, pool tasks, acknowledged events and builds", async () => {
+  it("counts requests per route and status, cache hits and misses, inline answers, pool tasks, acknowledged events and builds", async () => {
     const staticUrl = `${t.base}/api/v1/products/static?key=${shop.api_key}&ids=1,2`;
-    expect((await fetch(staticUrl)).status).toBe(200); // miss
+    expect((await fetch(staticUrl)).status).toBe(200); // a miss answered on the HTTP thread
     expect((await fetch(staticUrl)).status).toBe(200); // hit
+    expect((await fetch(`${staticUrl}&format=pretty`)).status).toBe(200); // a miss rendered in the pool
     expect((await fetch(`${t.base}/api/v1/products/static?ids=1`)).status).toBe(400);
     expect((await fetch(`${t.base}/nowhere`)).status).toBe(404);
     const event = await fetch(
@@ -56,13 +57,14 @@ describe("GET /metrics", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = await res.text();
     const route = "/api/v1/products/static";
-    expect(sample(text, "aisle_http_requests_total", { route, method: "GET", status: "200" })).toBe(2);
+    expect(sample(text, "aisle_http_requests_total", { route, method: "GET", status: "200" })).toBe(3);
     expect(sample(text, "aisle_http_requests_total", { route, method: "GET", status: "400" })).toBe(1);
     expect(sample(text, "aisle_http_requests_total", { route: "unmatched", method: "GET", status: "404" })).toBe(1);
-    expect(sample(text, "aisle_http_request_duration_seconds_count", { route, method: "GET", status: "200" })).toBe(2);
+    expect(sample(text, "aisle_http_request_duration_seconds_count", { route, method: "GET", status: "200" })).toBe(3);
     expect(sample(text, "aisle_response_cache_lookups_total", { result: "hit" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, "aisle_response_cache_lookups_total", { result: "miss" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, "aisle_pool_queue_depth")).toBe(0);
+    expect(sample(text, "aisle_inline_answer_duration_seconds_count", { kind: "static_products" })).toBe(1);
     expect(sample(text, "aisle_pool_task_duration_seconds_count", { kind: "static_products", outcome: "ok" })).toBe(1);
     expect(sample(text, "aisle_events_acknowledged_total")).toBe(1);
     expect(sample(text, "aisle_event_commit_duration_seconds_count")).toBe(1);

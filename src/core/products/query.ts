@@ -24,6 +24,20 @@ export interface ListOptions {
   unsetVariants: boolean;
   /** Recommendation lists never show products tagged exclude_service. */
   honourExcludeServiceTag: boolean;
+  /**
+   * What the list may cost before it gives up with OverBudget (absent: no
+   * bound). Set where the list is answered on a thread that must not stall:
+   * filters that few products pass would otherwise walk a whole catalogue to
+   * fill it, and products of huge descriptions copy megabytes.
+   */
+  budget?: ListBudget;
+}
+
+export interface ListBudget {
+  /** Candidates judged on their eligibility records. */
+  judged: number;
+  /** Bytes of stored JSON in the answer. */
+  bytes: number;
 }
 
 /** Where static's products come from, in the order the caller gave them. */

@@ -51,11 +51,14 @@ export function productListBody(
   }
   const storedJsonLacks =
     list.metafields.product !== null || list.metafields.variant !== null || (list.sellingPlans && list.projection === "full");
+  let bytes = 0;
+  const bytesAtMost = list.budget?.bytes ?? Number.POSITIVE_INFINITY;
   const products = shown.map((product) => {
     const json =
       storedJsonLacks || product.showing === "passing_variants"
         ? encoder.encode(JSON.stringify(render(product)))
         : pricedJson(catalog.storedJson(product.id, list.projection)!, product.pricing);
+    if ((bytes += json.length) > bytesAtMost) throw new OverBudget(`more than ${bytesAtMost} bytes of products`);
     return additions.productFields ? withFields(json, additions.productFields(product.id)) : json;
   });
   return listBytes(products, additions.answerFields);
@@ -70,13 +73,19 @@ export function shownProductIds(catalog: RenderCatalog, candidates: Iterable<num
   return shownProducts(catalog, candidates, list, market).map((shown) => shown.id);
 }
 
+/** A list passed its ListOptions.budget before it was done. */
+export class OverBudget extends Error {}
+
 function shownProducts(catalog: RenderCatalog, candidates: Iterable<number>, list: ListOptions, market: MarketSettings | null): Shown[] {
   const excluded = new Set(list.excludedIds);
   const allowed = list.restrictTo ? new Set(list.restrictTo) : null;
   const seen = new Set<number>();
   const shown: Shown[] = [];
+  let judged = 0;
+  const judgedAtMost = list.budget?.judged ?? Number.POSITIVE_INFINITY;
   for (const id of candidates) {
     if (shown.length >= list.limit) break;
+    if (++judged > judgedAtMost) throw new OverBudget(`judged ${judgedAtMost} candidates for ${list.limit} products`);
     if (seen.has(id) || excluded.has(id) || (allowed && !allowed.has(id))) continue;
     seen.add(id);
     if (!isSoldInMarket(id, market)) continue;

@@ -1,0 +1,63 @@
+// The list misses the HTTP thread answers itself, without the pool. With the
+// derived stores, such a list is a few stored reads and a concatenation of
+// stored bytes: about 20–40 µs. Handing it to a worker cost the HTTP thread
+// more than that (Piscina's post and its answer's message, the transferred
+// body's garbage: 60–75 µs of that thread per miss, measured on the demo
+// shop), and the worker another 55 µs. So a list is answered here when it is
+// surely cheap, and by the pool otherwise: whatever renders from a product
+// itself (pretty printing, metafields, selling plans, unset variants), runs a
+// model (viewed-related's kNN, the starter vectors' neighbours before a shop's
+// model is trained), or reads many inputs' lists; and any list whose filters
+// reject so many candidates, or whose products are so large, that it passes
+// INLINE_BUDGET (the work done is then lost, a bounded ~0.5 ms).
+import type { ListBudget } from "../core/products/query.js";
+import { OverBudget } from "../core/products/render.js";
+import type { Task } from "../pool/protocol.js";
+import { hasSimilarModel } from "../recs/similar-ranking.js";
+import type { Store } from "../stores/store.js";
+import { answerListTask, type ListTask } from "./list-task.js";
+
+/**
+ * What an inline list may cost: candidates judged (each an eligibility read of
+ * about a microsecond) and bytes of products copied into the answer (the demo's
+ * products are 2–10 KB; one with a huge description can be 100 KB).
+ */
+export const INLINE_BUDGET: ListBudget = { judged: 500, bytes: 256 * 1024 };
+/** Input products whose lists an inline recommendation may read. */
+export const INLINE_MAX_INPUTS = 10;
+
+/** The answer's bytes, or null: the task is for the pool. */
+export function inlineAnswer(store: Store, task: Task): Uint8Array | null {
+  if (!answersInline(store, task)) return null;
+  try {
+    const result = answerListTask(store, { ...task, list: { ...task.list, budget: INLINE_BUDGET } });
+    // An expected failure (an unknown merchant) is the pool's to answer, as it always has been.
+    return result.ok ? result.body : null;
+  } catch (error) {
+    if (error instanceof OverBudget) return null;
+    throw error;
+  }
+}
+
+function answersInline(store: Store, task: Task): task is ListTask {
+  if (!("list" in task)) return false;
+  const { list } = task;
+  if (list.pretty || list.metafields.product !== null || list.metafields.variant !== null || list.sellingPlans || list.unsetVariants) {
+    return false;
+  }
+  switch (task.kind) {
+    case "static_products":
+    case "trending":
+    case "top_sellers":
+    case "purchased":
+    case "viewed":
+      return true;
+    case "recommended":
+      return (
+        task.inputs.productIds.length + task.inputs.variantIds.length <= INLINE_MAX_INPUTS &&
+        (task.context === "bought_together" || hasSimilarModel(store, task.merchantId))
+      );
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,85 @@
+// The list misses the HTTP thread answers itself must be the pool's answers,
+// byte for byte, and what is not surely cheap must be left to the pool.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endpointRotations, type EndpointRotations } from "../../bench/load/endpoint-paths.js";
+import { TaskRecorder } from "../../bench/shared/task-recorder.js";
+import { INLINE_BUDGET, INLINE_MAX_INPUTS, inlineAnswer } from "../../src/lists/inline-answers.js";
+import type { Task } from "../../src/pool/protocol.js";
+import type { Store } from "../../src/stores/store.js";
+import { product } from "../helpers/fixtures.js";
+import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+
+let t: TestService;
+let store: Store;
+let recorder: TaskRecorder;
+let rotations: EndpointRotations;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestService({ demo: true });
+  // context=similar is answered here once the shop's model exists.
+  await t.service.similar.idle();
+  store = t.service.services.store;
+  key = t.service.demo!.apiKey;
+  recorder = new TaskRecorder(store);
+  rotations = endpointRotations(store, "demo", key);
+}, 120_000);
+afterAll(() => t.stop());
+
+/** The task the storefront route builds for a path with its query. */
+function taskOf(pathAndQuery: string): Promise<Task> {
+  const [path, query] = pathAndQuery.split("?") as [string, string];
+  return recorder.task<Task>(path, query.replace("&bust_cache=yes", ""));
+}
+
+const text = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString("utf8"));
+
+describe("inline answers", () => {
+  it("are the pool's answers, byte for byte, for every list they take", async () => {
+    const rotationsTaken: (keyof EndpointRotations)[] = [
+      "staticMiss",
+      "recommendedMiss",
+      "similarContextMiss",
+      "similarProductsMiss",
+      "trendingMiss",
+      "topSellersMiss",
+      "viewed",
+      "purchased",
+    ];
+    for (const name of rotationsTaken) {
+      for (const path of rotations[name].paths.slice(0, 8)) {
+        const task = await taskOf(path);
+        const inline = inlineAnswer(store, task);
+        expect(inline, `${name}: ${path}`).not.toBeNull();
+        // The pool's own answer, computed by a worker thread.
+        const pooled = await t.service.services.pool.run(task);
+        expect(text(inline), `${name}: ${path}`).toBe(text(pooled.body));
+      }
+    }
+  });
+
+  it("leave to the pool what renders from products, runs a model or reads many inputs' lists", async () => {
+    const [first] = rotations.staticMiss.paths;
+    const heavy = [
+      `${first}&format=pretty`,
+      `${first}&metafields=yes`,
+      `${first}&selling_plans=yes`,
+      `${rotations.recommendedMiss.paths[0]}&unset_variants=yes&any_variant_price_less_than=10`,
+      rotations.viewedRelated.paths[0]!,
+      `/api/v1/products/recommended?key=${key}&platform_product_ids=${Array.from({ length: INLINE_MAX_INPUTS + 1 }, (_, i) => i + 1).join(",")}`,
+    ];
+    for (const path of heavy) expect(inlineAnswer(store, await taskOf(path)), path).toBeNull();
+  });
+
+  it(`give a list up to the pool once it has judged ${INLINE_BUDGET.judged} candidates, and the pool answers it`, async () => {
+    const shop = await createTestMerchant(t, "many-products");
+    const products = Array.from({ length: INLINE_BUDGET.judged + 100 }, (_, i) => product(i + 1));
+    expect((await postJson(t, "/admin/v1/merchants/many-products/products", products)).status).toBe(200);
+    // No product costs that much: the list judges its fallbacks, the whole catalogue, and shows none.
+    const path = `/api/v1/products/recommended?key=${shop.api_key}&platform_product_ids=1&variant_price_greater_than=1000000`;
+    expect(inlineAnswer(store, await taskOf(path))).toBeNull();
+    const answer = await fetch(`${t.base}${path}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ data: [] });
+  });
+});
