@@ -53,6 +53,13 @@ const REFRESH_EVERY_MS = 10_000;
  * time are one write of it.
  */
 const INDEX_FOLLOW_EVERY_MS = 5_000;
+/**
+ * Events the session index takes in per transaction. Larger than APPLY_SLICE:
+ * a session is rewritten once per transaction it has views in, so a session
+ * that views often is rewritten less. A slice takes about 100 ms of this
+ * thread, which events and refreshes then wait for.
+ */
+const FOLLOW_SLICE = 64_000;
 /** A derived store's slice that failed is tried again after this long. */
 const BUILD_RETRY_MS = 1_000;
 /** How often the applier looks whether some merchant's rankings are due (a few reads per merchant); sooner if the refresh interval is shorter. */
@@ -344,7 +351,7 @@ export class EventApplier {
       try {
         if (
           this.store.applied.sessionIndexBehind(merchant, upTo) &&
-          !this.store.applied.followSessionIndexSync(merchant, APPLY_SLICE, upTo)
+          !this.store.applied.followSessionIndexSync(merchant, FOLLOW_SLICE, upTo)
         )
           return true;
         this.indexRetryAt.delete(merchant);
