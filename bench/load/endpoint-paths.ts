@@ -34,6 +34,8 @@ export interface Rotation {
   paths: string[];
   /** The p99 budget the scenario is judged against. */
   budget: BudgetName;
+  /** The throughput budget, as a ratio to raw uWS answering the same bytes (absent: not judged). */
+  throughputBudget?: BudgetName;
 }
 
 export interface EndpointRotations {
@@ -90,26 +92,31 @@ export function endpointRotations(store: Store, merchantId: string, apiKey: stri
         (_, set) => `${STATIC_PRODUCTS.path}?${key}&ids=${staticIdSet(listed, set + 1)}&bust_cache=yes`,
       ),
       budget: "staticMissP99",
+      throughputBudget: "cacheMissThroughput",
     },
     recommendedMiss: {
       name: `recommended cache miss (bust_cache, ${recommendedSets.length} id sets)`,
       paths: recommendedSets.map((ids) => `${RECOMMENDED.path}?${key}&platform_product_ids=${ids.join(",")}&bust_cache=yes`),
       budget: "recommendedMissP99",
+      throughputBudget: "cacheMissThroughput",
     },
     similarContextMiss: {
       name: `recommended context=similar cache miss (bust_cache, ${similarIds.length} products)`,
       paths: similarIds.map((id) => `${RECOMMENDED.path}?${key}&context=similar&platform_product_ids=${id}&bust_cache=yes`),
       budget: "similarMissP99",
+      throughputBudget: "cacheMissThroughput",
     },
     similarProductsMiss: {
       name: `similar_products cache miss (bust_cache, ${similarIds.length} products)`,
       paths: similarIds.map((id) => `${SIMILAR_PRODUCTS.path}?${key}&platform_product_ids=${id}&bust_cache=yes`),
       budget: "similarMissP99",
+      throughputBudget: "cacheMissThroughput",
     },
     trendingMiss: {
       name: "trending_products cache miss (bust_cache)",
       paths: [`${TRENDING_PRODUCTS.path}?${key}&bust_cache=yes`],
       budget: "trendingMissP99",
+      throughputBudget: "cacheMissThroughput",
     },
     topSellersMiss: (() => {
       // Top sellers as widgets ask for them: the whole shop and single collections, default and 30-day windows.
@@ -119,7 +126,12 @@ export function endpointRotations(store: Store, merchantId: string, apiKey: stri
             `${TOP_SELLERS.path}?${key}${collection === null ? "" : `&platform_collection_id=${collection}`}${window}&bust_cache=yes`,
         ),
       );
-      return { name: `top_sellers cache miss (bust_cache, ${paths.length} URLs)`, paths, budget: "topSellersMissP99" as const };
+      return {
+        name: `top_sellers cache miss (bust_cache, ${paths.length} URLs)`,
+        paths,
+        budget: "topSellersMissP99" as const,
+        throughputBudget: "cacheMissThroughput" as const,
+      };
     })(),
     viewed: {
       name: `viewed (never cached, ${sessions.length} sessions)`,
@@ -135,6 +147,7 @@ export function endpointRotations(store: Store, merchantId: string, apiKey: stri
       name: `purchased (bust_cache, ${customers.length} customers)`,
       paths: customers.map((customer) => `${PURCHASED.path}?${key}&platform_customer_id=${customer}&bust_cache=yes`),
       budget: "purchasedMissP99",
+      throughputBudget: "cacheMissThroughput",
     },
     quickView: {
       name: `quick-view keystrokes (${count(typed.length)}, ${count(new Set(typed).size)} distinct)`,

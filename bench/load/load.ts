@@ -319,7 +319,10 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       rotations.viewedRelated,
       rotations.purchased,
     ]) {
-      await paired(rotation.name, rotation.paths, { p99: rotation.budget });
+      await paired(rotation.name, rotation.paths, {
+        p99: rotation.budget,
+        ...(rotation.throughputBudget ? { throughput: rotation.throughputBudget } : {}),
+      });
     }
     // Keystrokes and the page mix by file (thousands of lines), one rotation shared by all connections.
     const byFile = (name: string, lines: string[]) => {

@@ -36,7 +36,7 @@ export const BUDGETS = {
   },
   staticHitThroughput: {
     bound: "min",
-    limit: 0.8,
+    limit: 0.9,
     unit: "× ceiling",
     source:
       "raw uWS writes a cached 2 KB body at ~110k req/s on these machines, node:http and Fastify at ~52–56k: a hit at 0.8× raw uWS keeps that lead",
@@ -51,12 +51,20 @@ export const BUDGETS = {
   },
   recommendedHitThroughput: {
     bound: "min",
-    limit: 0.8,
+    limit: 0.9,
     unit: "× ceiling",
     source: "the static cache hit's ratio, for the same path",
     why: "as the static hit: a cached recommendation is bytes written from the uWS thread",
   },
   // ── HTTP, cache misses: a pool hop and the work in a worker ────────────────
+  cacheMissThroughput: {
+    bound: "min",
+    limit: 0.35,
+    unit: "× ceiling",
+    source:
+      "set by the bench: a list miss of stored lists and stored JSON is tens of microseconds of work beside a hit's write, so a third of raw uWS answering the same bytes is within reach",
+    why: "every product list a storefront asks for for the first time, or after a catalogue change, is a miss: a shop's first minute after a deploy must not fall over",
+  },
   staticMissP99: {
     bound: "max",
     limit: CACHE_MISS_P99_MS,
