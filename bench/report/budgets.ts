@@ -39,7 +39,7 @@ export const BUDGETS = {
     limit: 0.9,
     unit: "× ceiling",
     source:
-      "raw uWS writes a cached 2 KB body at ~110k req/s on these machines, node:http and Fastify at ~52–56k: a hit at 0.8× raw uWS keeps that lead",
+      "raw uWS writes a cached 2 KB body at ~110k req/s on these machines, node:http and Fastify at ~52–56k: a hit at 0.9× raw uWS keeps that lead",
     why: "the hot path never hops threads and never serializes, so it should run close to raw uWS answering the same bytes in the same run (a ratio survives noisy machines)",
   },
   recommendedHitP99: {

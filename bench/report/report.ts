@@ -206,7 +206,7 @@ export function formatReport({ quick, loadAtStart, micro, load, errors }: Report
       "Latency: each 2xx response's duration at 1 µs resolution (autocannon's own histogram keeps whole milliseconds).",
       ...ceilingLatencyNote(load),
       ...faultNote(load),
-      `Cache miss: bust_cache=yes forces a recompute in the worker pool, over ${load.rotations.staticMiss} different sets of 5 ids. Cache hit: one URL, 5 products, full projection.`,
+      `Cache miss: bust_cache=yes forces a recompute for every request (on the HTTP thread for a list that is surely cheap, else in the worker pool: see README's Architecture), over ${load.rotations.staticMiss} different sets of 5 ids. Cache hit: one URL, 5 products, full projection.`,
       ...(load.scenarios.some((s) => s.connections !== connections)
         ? [
             `  Rows marked "1 connection" ran one connection (1 s warm-up, 5 s measured): the latency of a recompute without the queue ${connections} closed-loop connections build in front of the worker pool; not judged, and not comparable with the ceiling.`,
