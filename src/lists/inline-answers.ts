@@ -7,7 +7,8 @@
 // surely cheap, and by the pool otherwise: whatever renders from a product
 // itself (pretty printing, metafields, selling plans, unset variants), runs a
 // model (viewed-related's kNN, the starter vectors' neighbours before a shop's
-// model is trained), or reads many inputs' lists; and any list whose filters
+// model is trained), reads many inputs' lists, a whole collection's members or
+// a customer's every order; and any list whose filters
 // reject so many candidates, or whose products are so large, that it passes
 // INLINE_BUDGET (the work done is then lost, a bounded ~0.5 ms).
 import type { ListBudget } from "../core/products/query.js";
@@ -45,19 +46,22 @@ function answersInline(store: Store, task: Task): task is ListTask {
   if (list.pretty || list.metafields.product !== null || list.metafields.variant !== null || list.sellingPlans || list.unsetVariants) {
     return false;
   }
+  // A collection's record holds all its members, read and made a set whole, before the budget counts anything.
   switch (task.kind) {
     case "static_products":
+      return task.selection.collectionId === null;
     case "trending":
     case "top_sellers":
-    case "purchased":
     case "viewed":
       return true;
     case "recommended":
       return (
+        task.inputs.collectionId === null &&
         task.inputs.productIds.length + task.inputs.variantIds.length <= INLINE_MAX_INPUTS &&
         (task.context === "bought_together" || hasSimilarModel(store, task.merchantId))
       );
     default:
+      // purchased decodes every order of the customer, however many.
       return false;
   }
 }
