@@ -51,11 +51,14 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new ConfigError(`${name} must be an integer ${range}, got "${raw}"`);
+  }
   return value;
 }
 
@@ -93,16 +96,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: 10_000,
     logLevel: logLevel as LogLevel,
     rateLimits: rateLimits(env),
-    refusalDelayMs: integerSetting(env, "AISLE_RATE_LIMIT_DELAY_MS", 1_000, 0),
+    // A pending response is never timed out by uWS: a held refusal keeps its connection that long.
+    refusalDelayMs: integerSetting(env, "AISLE_RATE_LIMIT_DELAY_MS", 1_000, 0, 10_000),
     publicUrl: publicUrl(env.AISLE_PUBLIC_URL),
   };
   return { ...config, ...stripUndefined(overrides) };
 }
 
-/** A period in seconds (at least 1) as milliseconds, or "off" as null. */
+/** A period in seconds (1 to a day: timers take at most 2³¹ − 1 ms) as milliseconds, or "off" as null. */
 function optionalSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
   if (env[name] === "off") return null;
-  return integerSetting(env, name, fallback, 1) * 1000;
+  return integerSetting(env, name, fallback, 1, 86_400) * 1000;
 }
 
 function publicUrl(raw: string | undefined): URL | null {

@@ -24,7 +24,7 @@ import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
 import { SimilarModels } from "./similar/service.js";
-import { inlineAnswer } from "./lists/inline-answers.js";
+import { InlineAnswers } from "./lists/inline-answers.js";
 import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
@@ -121,10 +121,11 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
+  const inlineAnswers = new InlineAnswers(store);
   const services: Services = {
     store,
     pool,
-    answerInline: (task) => inlineAnswer(store, task),
+    answerInline: (task) => inlineAnswers.answer(task),
     cache,
     pendingEvents: events,
     metrics,

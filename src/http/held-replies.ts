@@ -25,11 +25,12 @@ export class HeldReplies {
 
   constructor(
     private readonly delayMs: number,
-    private readonly now: () => number = Date.now,
+    /** Monotonic: a step of the wall clock must not change how long replies are held. */
+    private readonly now: () => number = performance.now.bind(performance),
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** Calls `send` after about the delay; false when none applies (no delay, or MAX_HELD held): the caller sends now. */
+  /** Calls `send` (which must not throw) after about the delay; false when none applies (no delay, or MAX_HELD held): the caller sends now. */
   hold(send: () => void): boolean {
     if (this.delayMs <= 0 || this.held >= MAX_HELD) return false;
     const dueAt = this.now() + this.delayMs * (0.75 + 0.25 * this.random());

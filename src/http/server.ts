@@ -188,8 +188,16 @@ export class HttpServer {
     try {
       const limited = this.options.rateLimiting?.check(route, request);
       if (limited) {
-        const refuse = () => finish(closesUnread(limited));
-        if (this.draining || !this.heldRefusals.hold(refuse)) return refuse();
+        const refuse = () => {
+          try {
+            finish(closesUnread(limited));
+          } catch (error) {
+            // Held, it is written from a timer: a fault must be reported, not end the process.
+            this.options.onInternalError(error, request, requestId);
+          }
+        };
+        // A refusal that ends its connection is not held: the client would go on sending a body nobody reads.
+        if (this.draining || unboundedBody || !this.heldRefusals.hold(refuse)) return refuse();
         answerLater();
         return;
       }

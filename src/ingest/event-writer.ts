@@ -114,7 +114,8 @@ export class EventWriter implements PendingSource {
   /**
    * Starts the applier; `started()` resolves once it has applied what an
    * earlier run logged but did not apply. `afterCommit` runs before the
-   * callers of a committed batch are answered (e.g. to renew read snapshots).
+   * callers of a committed batch are answered, and before applied events
+   * leave the pending ones (e.g. to renew this thread's read snapshot).
    * `onRestart` hears of an applier that died and was started again.
    */
   constructor(
@@ -254,6 +255,8 @@ export class EventWriter implements PendingSource {
   }
 
   private applied({ through, buildsPending }: EventApplierReply): void {
+    // Before the pending events go: this thread's reads must see the histories that now hold them.
+    this.afterCommit();
     for (const [merchant, sequence] of through) this.pending.appliedThrough(merchant, sequence);
     this.buildsPending = buildsPending;
   }

@@ -8,13 +8,16 @@
 // itself (pretty printing, metafields, selling plans, unset variants), runs a
 // model (viewed-related's kNN, the starter vectors' neighbours before a shop's
 // model is trained), reads many inputs' lists, a whole collection's members or
-// a customer's every order; and any list whose filters
-// reject so many candidates, or whose products are so large, that it passes
-// INLINE_BUDGET (the work done is then lost, a bounded ~0.5 ms).
+// a customer's every order, a market's settings, or products whose stored JSON
+// is not built yet; and any list that passes INLINE_BUDGET: 500 candidates
+// judged (filters that reject most of a catalogue) or 256 KB of products. The
+// work done is then lost, about half a millisecond, and that merchant's lists
+// of that kind go to the pool for GIVE_UP_FOR_MS.
 import type { ListBudget } from "../core/products/query.js";
 import { OverBudget } from "../core/products/render.js";
 import type { Task } from "../pool/protocol.js";
 import { hasSimilarModel } from "../recs/similar-ranking.js";
+import { hasRenderData } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
 import { answerListTask, type ListTask } from "./list-task.js";
 
@@ -27,16 +30,37 @@ export const INLINE_BUDGET: ListBudget = { judged: 500, bytes: 256 * 1024 };
 /** Input products whose lists an inline recommendation may read. */
 export const INLINE_MAX_INPUTS = 10;
 
-/** The answer's bytes, or null: the task is for the pool. */
-export function inlineAnswer(store: Store, task: Task): Uint8Array | null {
-  if (!answersInline(store, task)) return null;
-  try {
-    const result = answerListTask(store, { ...task, list: { ...task.list, budget: INLINE_BUDGET } });
-    // An expected failure (an unknown merchant) is the pool's to answer, as it always has been.
-    return result.ok ? result.body : null;
-  } catch (error) {
-    if (error instanceof OverBudget) return null;
-    throw error;
+/** After a merchant's list of a kind went over budget, its lists of that kind go to the pool for this long. */
+export const GIVE_UP_FOR_MS = 10_000;
+
+export class InlineAnswers {
+  /** "merchant kind" → when its lists of that kind may be tried here again. */
+  private readonly gaveUp = new Map<string, number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = performance.now.bind(performance),
+  ) {}
+
+  /** The answer's bytes, or null: the task is for the pool. */
+  answer(task: Task): Uint8Array | null {
+    if (!answersInline(this.store, task)) return null;
+    // A request shaped to pass the budget would otherwise cost this thread the budget each time.
+    const shape = `${task.merchantId} ${task.kind}`;
+    const retryAt = this.gaveUp.get(shape);
+    if (retryAt !== undefined) {
+      if (this.now() < retryAt) return null;
+      this.gaveUp.delete(shape);
+    }
+    try {
+      const result = answerListTask(this.store, { ...task, list: { ...task.list, budget: INLINE_BUDGET } });
+      // An expected failure (an unknown merchant) is the pool's to answer, as it always has been.
+      return result.ok ? result.body : null;
+    } catch (error) {
+      if (!(error instanceof OverBudget)) throw error;
+      this.gaveUp.set(shape, this.now() + GIVE_UP_FOR_MS);
+      return null;
+    }
   }
 }
 
@@ -46,6 +70,8 @@ function answersInline(store: Store, task: Task): task is ListTask {
   if (list.pretty || list.metafields.product !== null || list.metafields.variant !== null || list.sellingPlans || list.unsetVariants) {
     return false;
   }
+  // A market's settings hold its whole catalogue, decoded once per catalogue version; until built, products render from themselves.
+  if (list.countryCode !== null || !hasRenderData(store, task.merchantId)) return false;
   // A collection's record holds all its members, read and made a set whole, before the budget counts anything.
   switch (task.kind) {
     case "static_products":

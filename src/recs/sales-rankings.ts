@@ -45,6 +45,6 @@ export function withStoreFallbacks(store: Store, merchant: MerchantId, ...ranked
     ...ranked,
     () => trending(store, merchant),
     () => topSellers(store, merchant, DEFAULT_WINDOW_DAYS),
-    () => store.catalogue.productIds(merchant),
+    () => store.catalogue.productIdsInOrder(merchant),
   );
 }

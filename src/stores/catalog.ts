@@ -20,7 +20,8 @@ function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
 /** Merchants whose render data is built: once built it stays so for the life of the store instance. */
 const renderDataBuilt = new PerStore<MerchantId, true>();
 
-function hasRenderData(store: Store, merchantId: MerchantId): boolean {
+/** Whether the merchant's products' stored JSON and eligibility records are built (not yet, for a while after an upgrade). */
+export function hasRenderData(store: Store, merchantId: MerchantId): boolean {
   const built = renderDataBuilt.of(store);
   if (built.has(merchantId)) return true;
   if (!store.derived.isBuilt(store.productRender, merchantId)) return false;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpointRotations, type EndpointRotations } from "../../bench/load/endpoint-paths.js";
 import { TaskRecorder } from "../../bench/shared/task-recorder.js";
-import { INLINE_BUDGET, INLINE_MAX_INPUTS, inlineAnswer } from "../../src/lists/inline-answers.js";
+import { INLINE_BUDGET, INLINE_MAX_INPUTS, InlineAnswers } from "../../src/lists/inline-answers.js";
 import type { Task } from "../../src/pool/protocol.js";
 import type { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
@@ -48,7 +48,7 @@ describe("inline answers", () => {
     for (const name of rotationsTaken) {
       for (const path of rotations[name].paths.slice(0, 8)) {
         const task = await taskOf(path);
-        const inline = inlineAnswer(store, task);
+        const inline = new InlineAnswers(store).answer(task);
         expect(inline, `${name}: ${path}`).not.toBeNull();
         // The pool's own answer, computed by a worker thread.
         const pooled = await t.service.services.pool.run(task);
@@ -69,7 +69,8 @@ describe("inline answers", () => {
       `/api/v1/products/static?key=${key}&platform_collection_id=${store.catalogue.collectionsOf("demo")[0]!.id}`,
       `/api/v1/products/recommended?key=${key}&platform_product_ids=${Array.from({ length: INLINE_MAX_INPUTS + 1 }, (_, i) => i + 1).join(",")}`,
     ];
-    for (const path of heavy) expect(inlineAnswer(store, await taskOf(path)), path).toBeNull();
+    const inline = new InlineAnswers(store);
+    for (const path of heavy) expect(inline.answer(await taskOf(path)), path).toBeNull();
   });
 
   it(`give a list up to the pool once it has judged ${INLINE_BUDGET.judged} candidates, and the pool answers it`, async () => {
@@ -78,7 +79,12 @@ describe("inline answers", () => {
     expect((await postJson(t, "/admin/v1/merchants/many-products/products", products)).status).toBe(200);
     // No product costs that much: the list judges its fallbacks, the whole catalogue, and shows none.
     const path = `/api/v1/products/recommended?key=${shop.api_key}&platform_product_ids=1&variant_price_greater_than=1000000`;
-    expect(inlineAnswer(store, await taskOf(path))).toBeNull();
+    const inline = new InlineAnswers(store);
+    expect(inline.answer(await taskOf(path))).toBeNull();
+    // For a while, the shop's next recommendation goes to the pool at once, even a cheap one.
+    const cheap = await taskOf(`/api/v1/products/recommended?key=${shop.api_key}&platform_product_ids=1`);
+    expect(inline.answer(cheap)).toBeNull();
+    expect(new InlineAnswers(store).answer(cheap)).not.toBeNull();
     const answer = await fetch(`${t.base}${path}`);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ data: [] });

@@ -10,6 +10,13 @@ describe("loadConfig", () => {
 
   it("names the setting when AISLE_TUNE_EVERY_S is neither a period nor off", () => {
     expect(() => loadConfig({ AISLE_TUNE_EVERY_S: "0" })).toThrow(ConfigError);
-    expect(() => loadConfig({ AISLE_TUNE_EVERY_S: "never" })).toThrow(/AISLE_TUNE_EVERY_S must be an integer of at least 1, got "never"/);
+    expect(() => loadConfig({ AISLE_TUNE_EVERY_S: "never" })).toThrow(/AISLE_TUNE_EVERY_S must be an integer from 1 to 86400, got "never"/);
+    expect(() => loadConfig({ AISLE_TUNE_EVERY_S: "86401" })).toThrow(ConfigError);
+  });
+
+  it("holds a 429 at most 10 s (AISLE_RATE_LIMIT_DELAY_MS)", () => {
+    expect(loadConfig({}).refusalDelayMs).toBe(1_000);
+    expect(loadConfig({ AISLE_RATE_LIMIT_DELAY_MS: "0" }).refusalDelayMs).toBe(0);
+    expect(() => loadConfig({ AISLE_RATE_LIMIT_DELAY_MS: "10001" })).toThrow(/from 0 to 10000/);
   });
 });
