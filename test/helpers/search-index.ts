@@ -1,6 +1,6 @@
 // The stored search index as plain data, for tests that compare an index
 // patched by catalogue writes with one rebuilt from the catalogue, and the
-// answers it ranks with the in-memory oracle's (test/helpers/search-oracle).
+// answers it ranks with the brute-force oracle's (test/helpers/search-oracle.ts).
 import { expect } from "vitest";
 import {
   chunkOf,
@@ -22,9 +22,7 @@ import type { MerchantId } from "../../src/core/types.js";
 import { DEFAULT_TOP_SELLERS } from "../../src/stores/ranked-lists.js";
 import { searchKeysOf, type SearchTables } from "../../src/stores/search-tables.js";
 import type { Store } from "../../src/stores/store.js";
-import { LexicalIndex } from "./search-oracle/lexical-index.js";
-import { planQuery as oraclePlan } from "./search-oracle/query-plan.js";
-import { rankProducts as oracleRank } from "./search-oracle/ranker.js";
+import { SearchOracle } from "./search-oracle.js";
 
 /**
  * Everything a merchant's stored index holds, keyed by what the catalogue
@@ -167,25 +165,16 @@ export async function rebuildSearchIndex(store: Store, merchant: MerchantId): Pr
   return slices;
 }
 
-/** The in-memory oracle built from the merchant's catalogue as it is: priors of the whole catalogue, popularity of the stored top sellers. */
-export function oracleOf(store: Store, merchant: MerchantId): LexicalIndex {
-  const index = new LexicalIndex();
-  for (const id of store.catalogue.productIds(merchant)) {
-    const indexed = indexedProduct(store.catalogue.product(merchant, id)!);
-    if (indexed) index.upsert(indexed);
-  }
-  index.refreshPriorsIfDrifted(true);
+/** The oracle over the merchant's catalogue as it is: its searchable products, with the popularity of the stored top sellers. */
+export function oracleOf(store: Store, merchant: MerchantId): SearchOracle {
+  const products = store.catalogue.productIds(merchant).flatMap((id) => indexedProduct(store.catalogue.product(merchant, id)!) ?? []);
   const ranked = [...store.rankings.read(merchant, DEFAULT_TOP_SELLERS)];
   const scale = Math.log(1 + ranked.length);
-  index.setPopularity(new Map(ranked.map((id, rank) => [id, 1 - Math.log(1 + rank) / scale])));
-  return index;
+  return new SearchOracle(products, new Map(ranked.map((id, rank) => [id, 1 - Math.log(1 + rank) / scale])));
 }
 
 /** The stored index's ranking of a query and the oracle's. */
-export function rankingsOf(store: Store, merchant: MerchantId, oracle: LexicalIndex, query: string, options: RankOptions) {
+export function rankingsOf(store: Store, merchant: MerchantId, oracle: SearchOracle, query: string, options: RankOptions) {
   const view = store.searchIndex.view(merchant);
-  return {
-    stored: rankProducts(view, planQuery(view, query), options),
-    oracle: oracleRank(oracle, oraclePlan(oracle, query), options),
-  };
+  return { stored: rankProducts(view, planQuery(view, query), options), oracle: oracle.rank(query, options) };
 }
