@@ -159,8 +159,8 @@ export class SearchOracle {
       offer(i, exact, 1);
       if (this.df(exact) <= config.rareDf && !hasDigit(word)) {
         const budget = editBudget(word.length);
-        for (const term of this.dfs.keys()) {
-          if (budget === 0 || term === exact || term[0] !== exact[0]) continue;
+        for (const term of budget > 0 ? this.dfs.keys() : []) {
+          if (term === exact || term[0] !== exact[0]) continue;
           const edits = boundedEditDistance(exact, term, budget);
           if (edits <= budget) offer(i, term, config.typoWeight ** edits);
         }
