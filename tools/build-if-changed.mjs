@@ -7,7 +7,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BUILD_INFO = "dist/.tsbuildinfo";
-const INPUTS = ["src", "workers", "bench", "client/src", "storefront", "tsconfig.json", "tsconfig.browser.json", "package-lock.json"];
+const INPUTS = [
+  "src",
+  "workers",
+  "bench",
+  "client/codegen",
+  "client/src",
+  "storefront",
+  "tsconfig.json",
+  "tsconfig.browser.json",
+  "package-lock.json",
+];
 
 function newestChange(path) {
   const stat = statSync(path);

@@ -1,6 +1,7 @@
-// Writes the typed client's types (client/src/api.ts) from an OpenAPI 3.1
-// document: an interface per component schema, the query parameters, body and
-// answer of each selected operation, and the table the client calls them by.
+// The typed client's types as TypeScript source, from an OpenAPI 3.1 document
+// (write-api-types.ts writes them to client/src/api.ts): an interface per
+// component schema, the query parameters, body and answer of each selected
+// operation, and the table the client calls them by.
 // It reads the subset of JSON Schema /openapi.json uses: $ref, anyOf, type
 // (or a list of types), enum, properties/required, items.
 

@@ -7,13 +7,12 @@ import { at, firstAbove, IdSequence, stream } from "./random.js";
 import type { DemoOrder, DemoOrderLine } from "./shapes.js";
 import {
   existed,
-  perDayCounts,
   pickComplement,
   pickForCustomer,
   pickPopular,
   pickRisingProduct,
   pickSimilar,
-  timeInDay,
+  timesByDay,
   type Shopper,
 } from "./shopper.js";
 
@@ -23,9 +22,7 @@ const MAX_LINES = 5;
 export function* generateOrders(cfg: Config, s: Shopper): Generator<DemoOrder, void, undefined> {
   const rng = stream(cfg.seed, "orders");
   const ids = new IdSequence(5_600_000_000_000, 5_000, rng);
-  const perDay = perDayCounts(s.dayFactor, Math.round(cfg.customers * 0.075 * cfg.days));
-  for (const [d, count] of perDay.entries()) {
-    const times = Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort((a, b) => a - b);
+  for (const times of timesByDay(cfg, s, rng, Math.round(cfg.customers * 0.075 * cfg.days))) {
     for (const tS of times) {
       const guest = rng.chance(0.15);
       const customer = guest ? -1 : s.customers.activity.sample(rng);

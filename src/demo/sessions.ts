@@ -5,16 +5,7 @@ import type { Rng } from "../core/random.js";
 import type { BehaviourEvent } from "../core/types.js";
 import { DAY_MS, DAY_S, type Config } from "./options.js";
 import { at, stream } from "./random.js";
-import {
-  perDayCounts,
-  pickComplement,
-  pickForCustomer,
-  pickPopular,
-  pickRisingProduct,
-  pickSimilar,
-  timeInDay,
-  type Shopper,
-} from "./shopper.js";
+import { pickComplement, pickForCustomer, pickPopular, pickRisingProduct, pickSimilar, timesByDay, type Shopper } from "./shopper.js";
 
 /** Views per session: MIN_VIEWS to MAX_VIEWS, skewed towards few. */
 const MIN_VIEWS = 2;
@@ -61,7 +52,7 @@ export function* generateEvents(cfg: Config, s: Shopper): Generator<BehaviourEve
 /**
  * The earliest time an event generated for a day after `day` can have.
  *  - A later day's session starts no earlier than that day's first second
- *    (timeInDay), and browse only moves forward from the start.
+ *    (timesByDay), and browse only moves forward from the start.
  *  - A session that would end after now is shifted back to end at now, which
  *    puts its first event at now minus its length, after now - MAX_SESSION_MS.
  *    (Only the last day's sessions can reach now, and after the last day
@@ -90,9 +81,8 @@ function countEarlier(sorted: readonly BehaviourEvent[], time: number): number {
 function* eventsByDay(cfg: Config, s: Shopper): Generator<BehaviourEvent[], void, undefined> {
   const rng = stream(cfg.seed, "sessions");
   const windowStartMs = cfg.nowMs - cfg.days * DAY_MS;
-  for (const [d, count] of perDayCounts(s.dayFactor, cfg.sessions).entries()) {
-    // Starting sessions in time order leaves the sort only short overlaps to fix.
-    const starts = Float64Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort();
+  // Starting sessions in time order leaves the sort only short overlaps to fix.
+  for (const starts of timesByDay(cfg, s, rng, cfg.sessions)) {
     const events: BehaviourEvent[] = [];
     for (const startS of starts) {
       const session = browse(s, rng, startS, startS * 1000 + rng.int(0, 999));

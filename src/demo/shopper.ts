@@ -135,8 +135,19 @@ const HOURLY = [
   1.0, 1.0, 0.95, 0.85, 0.65, 0.45, 0.3, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.85, 0.9, 0.9, 0.9, 0.95, 1.0, 1.0, 1.0,
 ];
 
+/**
+ * `total` moments (seconds) spread over the window's days by the day factors,
+ * a day at a time: each day's sorted, drawn only when the caller asks for that
+ * day, so what the caller draws in between stays in the same place in `rng`'s stream.
+ */
+export function* timesByDay(cfg: Config, s: Shopper, rng: Rng, total: number): Generator<number[], void, undefined> {
+  for (const [d, count] of perDayCounts(s.dayFactor, total).entries()) {
+    yield Array.from({ length: count }, () => timeInDay(cfg, rng, d)).sort((a, b) => a - b);
+  }
+}
+
 /** A second in day slot d of the window, shaped by time of day (rejection sampling). */
-export function timeInDay(cfg: Config, rng: Rng, d: number): number {
+function timeInDay(cfg: Config, rng: Rng, d: number): number {
   const lo = cfg.windowStartS + d * DAY_S;
   const hi = Math.min(lo + DAY_S - 1, cfg.nowS);
   let t = lo;
@@ -148,7 +159,7 @@ export function timeInDay(cfg: Config, rng: Rng, d: number): number {
 }
 
 /** Splits `total` across days in proportion to the day factors, exactly (largest remainder). */
-export function perDayCounts(factors: number[], total: number): number[] {
+function perDayCounts(factors: number[], total: number): number[] {
   const sum = factors.reduce((a, b) => a + b, 0);
   const raw = factors.map((f) => (total * f) / sum);
   const counts = raw.map(Math.floor);

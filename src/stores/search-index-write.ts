@@ -5,26 +5,21 @@
 // each touched posting block, term record, completion list and chunk of doc
 // columns is read and written once per write however many products touch it.
 import { COMPLETION_LIST_LENGTH, listedPrefixes, topCompletions, updatedCompletions, type Completion } from "../core/search/completions.js";
-import {
-  AVAILABLE,
-  chunkOf,
-  DOC_BOUNDS_BYTES,
-  DOC_GRIDS_BYTES,
-  DOC_PRODUCTS_BYTES,
-  docBounds,
-  docGrids,
-  docProducts,
-  LIVE,
-  priorSteps,
-  rankSteps,
-  slotOf,
-} from "../core/search/doc-columns.js";
+import { AVAILABLE, chunkOf, docBounds, docGrids, docProducts, LIVE, priorSteps, rankSteps, slotOf } from "../core/search/doc-columns.js";
 import { blocksFor, docPosition, encodePostingBlock, readPostingBlock } from "../core/search/postings.js";
 import { priorGrid } from "../core/search/prior.js";
 import { documentLength, termMarks, titleCount, type SearchDocument } from "../core/search/search-document.js";
 import { termTypoKeys } from "../core/search/typo-keys.js";
 import type { MerchantId } from "../core/types.js";
-import { AFTER_EVERY_STRING, termKey, type ChunkKind, type DocRecord, type SearchMeta, type SearchTables } from "./search-tables.js";
+import {
+  AFTER_EVERY_STRING,
+  CHUNK_BYTES,
+  termKey,
+  type ChunkKind,
+  type DocRecord,
+  type SearchMeta,
+  type SearchTables,
+} from "./search-tables.js";
 
 /** A term's posting changes: docs whose entry goes, and docs whose entry is (re)written with their length and mark. */
 interface PostingEdit {
@@ -323,9 +318,9 @@ export class SearchIndexWrite {
     const dfs = new Map([...changes].map(([term, { after }]) => [term, after]));
     const dfOf = (term: string) => dfs.get(term) ?? this.tables.df(this.merchant, term);
 
-    const bounds = new ChunkEdits(this.tables, this.merchant, "bounds", DOC_BOUNDS_BYTES);
-    const grids = new ChunkEdits(this.tables, this.merchant, "grids", DOC_GRIDS_BYTES);
-    const products = new ChunkEdits(this.tables, this.merchant, "products", DOC_PRODUCTS_BYTES);
+    const bounds = new ChunkEdits(this.tables, this.merchant, "bounds");
+    const grids = new ChunkEdits(this.tables, this.merchant, "grids");
+    const products = new ChunkEdits(this.tables, this.merchant, "products");
     for (const [doc, document] of this.written) {
       const slot = slotOf(doc);
       const grid = document.titleTerms.reduce((sum, term) => sum + priorGrid(dfOf(term)), 0);
@@ -370,16 +365,15 @@ export class ChunkEdits {
     private readonly tables: SearchTables,
     private readonly merchant: MerchantId,
     private readonly kind: ChunkKind,
-    private readonly size: number,
   ) {}
 
-  /** The bytes of the doc's chunk, to change in place. */
+  /** The bytes of the doc's chunk (a copy; all zero for a chunk never written), to change in place. */
   edit(doc: number): Uint8Array {
     const chunk = chunkOf(doc);
     let entry = this.edited.get(chunk);
     if (!entry) {
       const before = this.tables.chunks.getBinary([this.merchant, this.kind, chunk]);
-      const bytes = new Uint8Array(new ArrayBuffer(this.size));
+      const bytes = new Uint8Array(new ArrayBuffer(CHUNK_BYTES[this.kind]));
       if (before) bytes.set(before);
       this.edited.set(chunk, (entry = { before, bytes }));
     }

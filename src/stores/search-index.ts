@@ -11,7 +11,7 @@
 // Read by pool workers (src/search/quick-view.ts) and evaluations through
 // SearchIndexView; opened by Store (src/stores/store.ts).
 import type { RootDatabase } from "lmdb";
-import { DOC_BOUNDS_BYTES, docBounds, rankSteps, slotOf } from "../core/search/doc-columns.js";
+import { docBounds, rankSteps, slotOf } from "../core/search/doc-columns.js";
 import { indexedProduct } from "../core/search/indexed-product.js";
 import { searchDocument } from "../core/search/search-document.js";
 import type { Collection, MerchantId, Product } from "../core/types.js";
@@ -114,7 +114,7 @@ export class SearchIndexStore implements DerivedBuild {
       const id = previous[rank]!;
       if (next[rank] !== id && !moved.has(id)) gone.push(id);
     }
-    const bounds = new ChunkEdits(this.tables, merchant, "bounds", DOC_BOUNDS_BYTES);
+    const bounds = new ChunkEdits(this.tables, merchant, "bounds");
     for (const [id, rank] of moved) this.setRank(merchant, id, rank, bounds);
     for (const id of gone) this.setRank(merchant, id, undefined, bounds);
     bounds.write();
@@ -175,7 +175,7 @@ export class SearchIndexStore implements DerivedBuild {
 
   /** Copies ranks from position `from` on; returns the cursor of the next slice (0: the products' first). */
   private buildRanks(merchant: MerchantId, from: number, deadline: number): number {
-    const bounds = new ChunkEdits(this.tables, merchant, "bounds", DOC_BOUNDS_BYTES);
+    const bounds = new ChunkEdits(this.tables, merchant, "bounds");
     let rank = 0;
     let next = 0;
     for (const id of this.source.topSellers(merchant)) {

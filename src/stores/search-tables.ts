@@ -4,6 +4,7 @@
 import type { Database, RootDatabase } from "lmdb";
 import { createHash } from "node:crypto";
 import type { Completion } from "../core/search/completions.js";
+import { DOC_BOUNDS_BYTES, DOC_GRIDS_BYTES, DOC_PRODUCTS_BYTES } from "../core/search/doc-columns.js";
 import type { MerchantId } from "../core/types.js";
 import type { Key } from "./merchant-keys.js";
 
@@ -49,6 +50,13 @@ export interface DocRecord {
 
 /** The kinds of doc-number chunks (doc-columns.ts): the ranker's bounds, the grid sums they are kept from, each doc's product id. */
 export type ChunkKind = "bounds" | "grids" | "products";
+
+/** The size of a whole chunk of each kind. */
+export const CHUNK_BYTES: Readonly<Record<ChunkKind, number>> = {
+  bounds: DOC_BOUNDS_BYTES,
+  grids: DOC_GRIDS_BYTES,
+  products: DOC_PRODUCTS_BYTES,
+};
 
 /** Terms whose UTF-8 is longer than this are keyed by a digest (LMDB keys are at most 1,978 bytes). */
 const TERM_KEY_BYTES = 1_000;

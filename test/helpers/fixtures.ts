@@ -47,13 +47,19 @@ export function product(id: number, overrides: Record<string, unknown> = {}): Re
   };
 }
 
-/** An order placed a day ago of one each of `productIds`, by the variant product() gives each of them. */
-export function basketOrder(id: number, productIds: number[]): Record<string, unknown> {
+/**
+ * The fields a product in the spec's format starts with, in the spec's order:
+ * the full product and the reduced one of the sales lists both open with them.
+ */
+export const PRODUCT_LEADING_FIELDS = ["id", "title", "body_html", "vendor", "product_type", "handle", "status", "tags"];
+
+/** An order placed a day ago of `quantity` (one) each of `productIds`, by the variant product() gives each of them. */
+export function basketOrder(id: number, productIds: number[], quantity = 1): Record<string, unknown> {
   return {
     id,
     created_at: formatTimestamp(new Date(Date.now() - 86_400_000)),
     customer: null,
-    line_items: productIds.map((productId) => ({ product_id: productId, variant_id: productId * 10 + 1, quantity: 1, price: "10.00" })),
+    line_items: productIds.map((productId) => ({ product_id: productId, variant_id: productId * 10 + 1, quantity, price: "10.00" })),
     cancelled_at: null,
   };
 }

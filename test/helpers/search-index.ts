@@ -1,30 +1,18 @@
 // The stored search index as plain data, for tests that compare an index
 // patched by catalogue writes with one rebuilt from the catalogue, and the
-// answers it ranks with the in-memory oracle's (test/helpers/search-oracle).
+// answers it ranks with the brute-force oracle's (test/helpers/search-oracle.ts).
 import { expect } from "vitest";
-import {
-  chunkOf,
-  DOC_BOUNDS_BYTES,
-  DOC_GRIDS_BYTES,
-  DOC_PRODUCTS_BYTES,
-  docBounds,
-  docGrids,
-  docProducts,
-  LIVE,
-  slotOf,
-} from "../../src/core/search/doc-columns.js";
-import type { ChunkKind } from "../../src/stores/search-tables.js";
+import { docBounds, docGrids, docProducts, LIVE, slotOf } from "../../src/core/search/doc-columns.js";
 import { indexedProduct } from "../../src/core/search/indexed-product.js";
 import { readPostingBlock } from "../../src/core/search/postings.js";
 import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts, type RankOptions } from "../../src/core/search/ranker.js";
 import type { MerchantId } from "../../src/core/types.js";
 import { DEFAULT_TOP_SELLERS } from "../../src/stores/ranked-lists.js";
+import { ChunkEdits } from "../../src/stores/search-index-write.js";
 import { searchKeysOf, type SearchTables } from "../../src/stores/search-tables.js";
 import type { Store } from "../../src/stores/store.js";
-import { LexicalIndex } from "./search-oracle/lexical-index.js";
-import { planQuery as oraclePlan } from "./search-oracle/query-plan.js";
-import { rankProducts as oracleRank } from "./search-oracle/ranker.js";
+import { SearchOracle } from "./search-oracle.js";
 
 /**
  * Everything a merchant's stored index holds, keyed by what the catalogue
@@ -104,20 +92,13 @@ export function searchIndexDump(store: Store, merchant: MerchantId): SearchIndex
   };
 }
 
-const CHUNK_BYTES: Record<ChunkKind, number> = { bounds: DOC_BOUNDS_BYTES, grids: DOC_GRIDS_BYTES, products: DOC_PRODUCTS_BYTES };
-
-/** A copy of the chunk of this kind that holds the doc (all zero when there is none). */
-function chunkBytes(tables: SearchTables, merchant: MerchantId, kind: ChunkKind, doc: number): Uint8Array {
-  const bytes = tables.chunks.getBinary([merchant, kind, chunkOf(doc)]);
-  return bytes ? Uint8Array.from(bytes) : new Uint8Array(CHUNK_BYTES[kind]);
-}
-
 /** The doc's value in every column: rank steps, prior steps, flags, grid sum, title count, product id. */
 function columnsOf(tables: SearchTables, merchant: MerchantId, doc: number): number[] {
   const slot = slotOf(doc);
-  const { rankSteps, priorSteps, flags } = docBounds(chunkBytes(tables, merchant, "bounds", doc));
-  const { grids, titleCounts } = docGrids(chunkBytes(tables, merchant, "grids", doc));
-  const productIds = docProducts(chunkBytes(tables, merchant, "products", doc));
+  // Read as a write reads them before changing them (nothing is written back).
+  const { rankSteps, priorSteps, flags } = docBounds(new ChunkEdits(tables, merchant, "bounds").edit(doc));
+  const { grids, titleCounts } = docGrids(new ChunkEdits(tables, merchant, "grids").edit(doc));
+  const productIds = docProducts(new ChunkEdits(tables, merchant, "products").edit(doc));
   return [rankSteps[slot]!, priorSteps[slot]!, flags[slot]!, grids[slot]!, titleCounts[slot]!, productIds[slot]!];
 }
 
@@ -167,25 +148,16 @@ export async function rebuildSearchIndex(store: Store, merchant: MerchantId): Pr
   return slices;
 }
 
-/** The in-memory oracle built from the merchant's catalogue as it is: priors of the whole catalogue, popularity of the stored top sellers. */
-export function oracleOf(store: Store, merchant: MerchantId): LexicalIndex {
-  const index = new LexicalIndex();
-  for (const id of store.catalogue.productIds(merchant)) {
-    const indexed = indexedProduct(store.catalogue.product(merchant, id)!);
-    if (indexed) index.upsert(indexed);
-  }
-  index.refreshPriorsIfDrifted(true);
+/** The oracle over the merchant's catalogue as it is: its searchable products, with the popularity of the stored top sellers. */
+export function oracleOf(store: Store, merchant: MerchantId): SearchOracle {
+  const products = store.catalogue.productIds(merchant).flatMap((id) => indexedProduct(store.catalogue.product(merchant, id)!) ?? []);
   const ranked = [...store.rankings.read(merchant, DEFAULT_TOP_SELLERS)];
   const scale = Math.log(1 + ranked.length);
-  index.setPopularity(new Map(ranked.map((id, rank) => [id, 1 - Math.log(1 + rank) / scale])));
-  return index;
+  return new SearchOracle(products, new Map(ranked.map((id, rank) => [id, 1 - Math.log(1 + rank) / scale])));
 }
 
 /** The stored index's ranking of a query and the oracle's. */
-export function rankingsOf(store: Store, merchant: MerchantId, oracle: LexicalIndex, query: string, options: RankOptions) {
+export function rankingsOf(store: Store, merchant: MerchantId, oracle: SearchOracle, query: string, options: RankOptions) {
   const view = store.searchIndex.view(merchant);
-  return {
-    stored: rankProducts(view, planQuery(view, query), options),
-    oracle: oracleRank(oracle, oraclePlan(oracle, query), options),
-  };
+  return { stored: rankProducts(view, planQuery(view, query), options), oracle: oracle.rank(query, options) };
 }

@@ -8,11 +8,21 @@ import type { LogLevel } from "../../src/observability/logger.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 
-export interface TestService {
+/** A service whose admin API a test calls with the admin token. */
+export interface AdminApi {
+  admin(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** The admin API of the service at `base`, called with the tests' admin token. */
+export function adminApiAt(base: string): AdminApi["admin"] {
+  return (path, init = {}) =>
+    fetch(`${base}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers ?? {}) } });
+}
+
+export interface TestService extends AdminApi {
   base: string;
   service: RunningService;
   dataDir: string;
-  admin(path: string, init?: RequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -49,8 +59,7 @@ export async function startTestService(
     base,
     service,
     dataDir,
-    admin: (path, init = {}) =>
-      fetch(`${base}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers ?? {}) } }),
+    admin: adminApiAt(base),
     async stop() {
       await service.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -60,7 +69,7 @@ export async function startTestService(
 
 /** Creates a merchant through the admin API and returns its keys. */
 export async function createTestMerchant(
-  t: TestService,
+  t: AdminApi,
   id: string,
   domain = `${id}.example.com`,
 ): Promise<{ id: string; api_key: string; webhook_secret: string }> {
@@ -72,8 +81,37 @@ export async function createTestMerchant(
   return (await res.json()) as { id: string; api_key: string; webhook_secret: string };
 }
 
-export async function postJson(t: TestService, path: string, body: unknown): Promise<Response> {
+export async function postJson(t: AdminApi, path: string, body: unknown): Promise<Response> {
   return t.admin(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+/** What a test shop starts with, as the admin API takes each kind. */
+export interface ShopData {
+  products?: unknown[];
+  collections?: unknown[];
+  markets?: unknown[];
+  orders?: unknown[];
+}
+
+/**
+ * Creates a merchant through the admin API with this data (products first, so
+ * collections, markets and orders name known products) and returns its keys;
+ * with orders, once the stored rankings that product lists read count them.
+ */
+export async function createTestShop(
+  t: TestService,
+  id: string,
+  data: ShopData,
+): Promise<{ id: string; api_key: string; webhook_secret: string }> {
+  const shop = await createTestMerchant(t, id);
+  for (const kind of ["products", "collections", "markets", "orders"] as const) {
+    const records = data[kind];
+    if (records === undefined) continue;
+    const res = await postJson(t, `/admin/v1/merchants/${id}/${kind}`, records);
+    if (res.status !== 200) throw new Error(`${kind} of ${id} refused: ${res.status} ${await res.text()}`);
+  }
+  if (data.orders !== undefined) await rankingsRefreshed(t, id);
+  return shop;
 }
 
 /**

@@ -1,6 +1,8 @@
 // A Store opened directly, for tests of the code beside the HTTP thread: no
 // running service, so merchants are written as the store keeps them rather
 // than created through the admin API.
+import { open } from "lmdb";
+import { join } from "node:path";
 import type { Merchant } from "../../src/core/types.js";
 import { Store } from "../../src/stores/store.js";
 
@@ -22,4 +24,18 @@ export async function storeWithMerchant(dir: string, id = "shop"): Promise<Store
   const store = Store.open(dir);
   await store.catalogue.createMerchant(storedMerchant(id));
   return store;
+}
+
+/**
+ * The closed data dir as a build from before a derived store leaves it: the
+ * store's tables dropped, and no mark that the merchant has it built.
+ */
+export async function withoutDerivedStore(dataDir: string, build: string, merchant: string, tables: readonly string[]): Promise<void> {
+  const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64 });
+  const meta = root.openDB<unknown, string>({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+  root.transactionSync(() => {
+    for (const name of tables) root.openDB({ name }).dropSync();
+    void meta.remove(`derived_built:${build}:${merchant}`);
+  });
+  await root.close();
 }

@@ -1,5 +1,4 @@
 import { open } from "lmdb";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,45 +7,19 @@ import { HISTORY_LIMIT } from "../../src/core/recs/history.js";
 import { MAX_SESSION_VIEWS } from "../../src/stores/session-index.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
+import { serveInChild } from "../helpers/child-service.js";
+import { createTestMerchant, postJson } from "../helpers/service.js";
 import { buildIndex, dumpDataDir, dumpSessionIndex } from "../helpers/session-index.js";
 
-const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
-const ADMIN = "crash-test-admin-token";
 const dataDir = mkdtempSync(join(tmpdir(), "aisle-crash-"));
 const rebuildDir = mkdtempSync(join(tmpdir(), "aisle-crash-rebuilt-"));
 afterAll(() => [dataDir, rebuildDir].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function serve(): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", dataDir], {
-    env: { ...process.env, AISLE_DEMO: "off", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: ADMIN },
-  });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /aisle listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
-      if (port) resolve({ child, base: `http://127.0.0.1:${port}` });
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${output}`)));
-  });
-}
-
 describe("event durability", () => {
   it("keeps every acknowledged event, once, when the server is killed mid-stream", async () => {
-    const first = await serve();
-    const firstExit = new Promise((resolve) => first.child.on("exit", resolve));
-    const admin = { Authorization: `Bearer ${ADMIN}` };
-    const created = await fetch(`${first.base}/admin/v1/merchants`, {
-      method: "POST",
-      headers: admin,
-      body: JSON.stringify({ id: "crash", name: "Crash", domain: "crash.example.com" }),
-    });
-    const { api_key: key } = (await created.json()) as { api_key: string };
-    await fetch(`${first.base}/admin/v1/merchants/crash/products`, {
-      method: "POST",
-      headers: admin,
-      body: JSON.stringify([product(1), product(2)]),
-    });
+    const first = await serveInChild(dataDir);
+    const { api_key: key } = await createTestMerchant(first, "crash");
+    await postJson(first, "/admin/v1/merchants/crash/products", [product(1), product(2)]);
 
     const acknowledged: string[] = [];
     let sent = 0;
@@ -74,10 +47,10 @@ describe("event durability", () => {
       }
     };
     await Promise.all(Array.from({ length: 20 }, client));
-    await firstExit;
+    await first.exited;
 
     // It starts again on the same data, then we read what survived.
-    const second = await serve();
+    const second = await serveInChild(dataDir);
     const health = await fetch(`${second.base}/healthz`);
     expect(health.status).toBe(200);
     // Applied at start, before listening: checked before the orderly stop, which would apply them too.
@@ -86,7 +59,7 @@ describe("event durability", () => {
     await reader.close();
     expect(applied).toBe(logged);
     second.child.kill("SIGTERM");
-    await new Promise((resolve) => second.child.on("exit", resolve));
+    await second.exited;
 
     const store = Store.open(dataDir);
     let rebuilt: string[];

@@ -2,15 +2,13 @@
 // tag, vendor and type, collection listings): kept in step with every product
 // and collection write, and built for a data dir written without them, in
 // slices, to exactly what the writes leave.
-import { open } from "lmdb";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { normaliseCollection } from "../../src/core/ingest/records.js";
 import type { Attribute } from "../../src/core/sources/product-texts.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
-import { storeWithMerchant } from "../helpers/store.js";
+import { storeWithMerchant, withoutDerivedStore } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-attributes-");
@@ -81,15 +79,8 @@ describe("stored product attributes", () => {
     const written = snapshot(store, ids);
     await store.close();
 
-    // What a build from before the store leaves: none of its tables, no mark that the merchant has them.
-    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64 });
-    const meta = root.openDB<unknown, string>({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
-    root.transactionSync(() => {
-      for (const name of ["product_attribute_texts", "product_attribute_carriers", "product_collection_listings"])
-        root.openDB({ name }).dropSync();
-      void meta.remove("derived_built:product_attributes:shop");
-    });
-    await root.close();
+    const tables = ["product_attribute_texts", "product_attribute_carriers", "product_collection_listings"];
+    await withoutDerivedStore(dataDir, "product_attributes", "shop", tables);
 
     store = Store.open(dataDir);
     expect(store.pendingBuilds()).toEqual([{ build: store.productAttributes, merchant: "shop" }]);

@@ -2,8 +2,6 @@
 // answer the same bytes while the store is being built (derived from each
 // product as it is read) and once the service's applier has built it, also
 // when a restart comes between two slices of the build.
-import { open } from "lmdb";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
 import { normaliseMarket } from "../../src/core/ingest/records.js";
@@ -12,8 +10,8 @@ import { productListBody } from "../../src/core/products/render.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
-import { startTestService } from "../helpers/service.js";
-import { storeWithMerchant } from "../helpers/store.js";
+import { eventually, startTestService } from "../helpers/service.js";
+import { storeWithMerchant, withoutDerivedStore } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-render-upgrade-");
@@ -64,17 +62,6 @@ function answers(store: Store): string[] {
   return LISTS.map(({ params }) => new TextDecoder().decode(productListBody(catalog, IDS, listOptionsFrom(params, "full"))));
 }
 
-/** What a build from before the store leaves: none of its tables, no mark that the merchant has them. */
-async function removeRenderStore(dataDir: string): Promise<void> {
-  const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64 });
-  const meta = root.openDB<unknown, string>({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
-  root.transactionSync(() => {
-    for (const name of ["product_render_records", "product_render_json", "product_render_market_prices"]) root.openDB({ name }).dropSync();
-    void meta.remove("derived_built:product_render:shop");
-  });
-  await root.close();
-}
-
 describe("the product render store in a data dir written without it", () => {
   it("answers the same bytes before, during and after its build, which the applier finishes after a restart", async () => {
     const dataDir = tempDir();
@@ -85,7 +72,11 @@ describe("the product render store in a data dir written without it", () => {
     expect(written.map((body) => (body.match(/"handle"/g) ?? []).length)).toEqual([50, 50, 50, 50]);
     expect(written[1]).toContain('"price":"9.50"');
     await store.close();
-    await removeRenderStore(dataDir);
+    await withoutDerivedStore(dataDir, "product_render", "shop", [
+      "product_render_records",
+      "product_render_json",
+      "product_render_market_prices",
+    ]);
 
     store = Store.open(dataDir);
     expect(store.pendingBuilds()).toEqual([{ build: store.productRender, merchant: "shop" }]);
@@ -96,12 +87,7 @@ describe("the product render store in a data dir written without it", () => {
 
     const t = await startTestService({ dataDir });
     try {
-      let ready = 0;
-      for (let tries = 0; tries < 200 && ready !== 200; tries++) {
-        ready = (await fetch(`${t.base}/readyz`)).status;
-        if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(ready).toBe(200);
+      await eventually(async () => expect((await fetch(`${t.base}/readyz`)).status).toBe(200), 10_000);
       expect(t.service.services.store.pendingBuilds()).toEqual([]);
       for (const [i, { query }] of LISTS.entries()) {
         const res = await fetch(`${t.base}/api/v1/products/static?key=pk_shop&ids=${IDS.join(",")}&${query}`);

@@ -2,15 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { signWebhook } from "../../src/ingest/webhook.js";
 import { product } from "../helpers/fixtures.js";
-import {
-  createTestMerchant,
-  eventsApplied,
-  eventually,
-  postJson,
-  rankingsRefreshed,
-  startTestService,
-  type TestService,
-} from "../helpers/service.js";
+import { createTestShop, eventsApplied, eventually, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
 let shop: { id: string; api_key: string; webhook_secret: string };
@@ -28,28 +20,23 @@ function basket(productIds: number[], times: number) {
 
 beforeAll(async () => {
   t = await startTestService();
-  shop = await createTestMerchant(t, "recs");
-  await postJson(
-    t,
-    "/admin/v1/merchants/recs/products",
-    [1, 2, 3, 4, 5, 6, 7, 8, 9].map((id) => product(id, id === 7 ? { tags: "gift, exclude_service" } : {})),
-  );
-  await postJson(t, "/admin/v1/merchants/recs/collections", [
-    { id: 50, title: "Pair", product_ids: [2, 1] },
-    { id: 51, title: "Shelf", product_ids: [9, 7, 6, 5, 4, 3, 2] },
-  ]);
-  const orders = [
-    ...basket([1, 2], 6),
-    ...basket([1, 3], 2),
-    ...basket([1, 4], 1),
-    ...basket([2, 5], 2),
-    ...basket([6], 30),
-    ...basket([1, 7], 10),
-    ...basket([5, 9], 2),
-  ];
-  expect((await postJson(t, "/admin/v1/merchants/recs/orders", orders)).status).toBe(200);
-  // The fallbacks read the rankings the applier thread stores.
-  await rankingsRefreshed(t, "recs");
+  // The fallbacks read the rankings the applier thread stores: the shop is ready once they count the orders.
+  shop = await createTestShop(t, "recs", {
+    products: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((id) => product(id, id === 7 ? { tags: "gift, exclude_service" } : {})),
+    collections: [
+      { id: 50, title: "Pair", product_ids: [2, 1] },
+      { id: 51, title: "Shelf", product_ids: [9, 7, 6, 5, 4, 3, 2] },
+    ],
+    orders: [
+      ...basket([1, 2], 6),
+      ...basket([1, 3], 2),
+      ...basket([1, 4], 1),
+      ...basket([2, 5], 2),
+      ...basket([6], 30),
+      ...basket([1, 7], 10),
+      ...basket([5, 9], 2),
+    ],
+  });
 });
 afterAll(() => t.stop());
 

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { signWebhook } from "../../src/ingest/webhook.js";
-import { product, variant } from "../helpers/fixtures.js";
+import { product, PRODUCT_LEADING_FIELDS, variant } from "../helpers/fixtures.js";
 import {
-  createTestMerchant,
+  createTestShop,
   eventsApplied,
   eventually,
   postJson,
@@ -38,22 +38,22 @@ function order(productId: number, quantity: number, days: number, extra: Record<
 // 4: best seller tagged exclude_service; 5: cheap rising product; 6: never sold.
 beforeAll(async () => {
   t = await startTestService({ dataDir });
-  shop = await createTestMerchant(t, "sales");
-  await postJson(t, "/admin/v1/merchants/sales/products", [
-    product(1),
-    product(2, { variants: [variant({ id: 21, price: "30.00" }), variant({ id: 22, price: "8.00", option1: "Small" })] }),
-    product(3),
-    product(4, { tags: "exclude_service" }),
-    product(5, { variants: [variant({ id: 51, price: "5.00" })] }),
-    product(6),
-  ]);
-  await postJson(t, "/admin/v1/merchants/sales/collections", { id: 70, title: "Some", product_ids: [2, 3, 5] });
   const orders = [];
   for (let day = 0; day < 35; day++) orders.push(order(1, 2, day), order(4, 5, day));
   orders.push(order(2, 4, 1), order(2, 4, 2), order(2, 3, 3), order(3, 1, 1), order(5, 4, 2));
-  expect((await postJson(t, "/admin/v1/merchants/sales/orders", orders)).status).toBe(200);
-  // Lists read the rankings the applier thread stores: judge them once they count these orders.
-  await rankingsRefreshed(t, "sales");
+  // Lists read the rankings the applier thread stores: the shop is ready once they count these orders.
+  shop = await createTestShop(t, "sales", {
+    products: [
+      product(1),
+      product(2, { variants: [variant({ id: 21, price: "30.00" }), variant({ id: 22, price: "8.00", option1: "Small" })] }),
+      product(3),
+      product(4, { tags: "exclude_service" }),
+      product(5, { variants: [variant({ id: 51, price: "5.00" })] }),
+      product(6),
+    ],
+    collections: [{ id: 70, title: "Some", product_ids: [2, 3, 5] }],
+    orders,
+  });
 });
 afterAll(async () => {
   await t.stop();
@@ -75,20 +75,7 @@ describe("trending_products", () => {
 
   it("uses the reduced product fields of the spec", async () => {
     const [p] = (await list("trending_products", "limit=1")).body.data;
-    expect(Object.keys(p)).toEqual([
-      "id",
-      "title",
-      "body_html",
-      "vendor",
-      "product_type",
-      "handle",
-      "status",
-      "tags",
-      "variants",
-      "options",
-      "images",
-      "image",
-    ]);
+    expect(Object.keys(p)).toEqual([...PRODUCT_LEADING_FIELDS, "variants", "options", "images", "image"]);
     expect(Object.keys(p.variants[0])).toEqual([
       "id",
       "product_id",

@@ -3,35 +3,17 @@
 // committed, the index holds exactly what a rebuild from that catalogue holds;
 // and the restarted server answers every search from it at once, with the
 // bytes the stored index gives.
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { quickViewRequest } from "../../src/core/search/request.js";
 import { quickView } from "../../src/search/quick-view.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
+import { serveInChild } from "../helpers/child-service.js";
 import { rebuildSearchIndex, searchIndexDump } from "../helpers/search-index.js";
+import { createTestMerchant, postJson } from "../helpers/service.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
-const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
-const ADMIN = "search-crash-admin-token";
 const tempDir = tempDirs("aisle-search-crash-");
-
-function serve(dataDir: string): Promise<{ child: ChildProcess; base: string; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", dataDir], {
-    env: { ...process.env, AISLE_DEMO: "off", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: ADMIN },
-  });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /aisle listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
-      if (port) resolve({ child, base: `http://127.0.0.1:${port}`, exited });
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${output}`)));
-  });
-}
 
 const WORDS = ["cordless", "drill", "brass", "lantern", "garden", "hose", "steel", "hammer", "copper", "pipe", "kit", "reel"];
 /** Each finds far more products than a page, so no answer reaches for the semantic fallback the server may train a model for. */
@@ -53,14 +35,8 @@ async function search(base: string, key: string, query: string): Promise<string>
 describe("the stored search index across a kill -9", () => {
   it("holds what a rebuild of the committed catalogue holds, and the restarted server answers from it at once", async () => {
     const dataDir = tempDir();
-    const first = await serve(dataDir);
-    const admin = { Authorization: `Bearer ${ADMIN}` };
-    const created = await fetch(`${first.base}/admin/v1/merchants`, {
-      method: "POST",
-      headers: admin,
-      body: JSON.stringify({ id: "shop", name: "Shop", domain: "shop.example.com" }),
-    });
-    const { api_key: key } = (await created.json()) as { api_key: string };
+    const first = await serveInChild(dataDir);
+    const { api_key: key } = await createTestMerchant(first, "shop");
 
     // Four clients write batches of new products, rewrite earlier ones and delete some, until the kill.
     let acknowledged = 0;
@@ -76,13 +52,9 @@ describe("the stored search index across a kill -9", () => {
           }),
         );
         try {
-          const res = await fetch(`${first.base}/admin/v1/merchants/shop/products`, {
-            method: "POST",
-            headers: admin,
-            body: JSON.stringify(batch),
-          });
+          const res = await postJson(first, "/admin/v1/merchants/shop/products", batch);
           if (res.status === 200) acknowledged++;
-          await fetch(`${first.base}/admin/v1/merchants/shop/products/${ids[3]! - 20}`, { method: "DELETE", headers: admin });
+          await first.admin(`/admin/v1/merchants/shop/products/${ids[3]! - 20}`, { method: "DELETE" });
         } catch {
           return; // the connection died with the server
         }
@@ -113,7 +85,7 @@ describe("the stored search index across a kill -9", () => {
       await store.close();
     }
 
-    const second = await serve(dataDir);
+    const second = await serveInChild(dataDir);
     try {
       // The first requests after listening: no warm-up, the stored index answers.
       for (const [i, query] of QUERIES.entries()) expect(await search(second.base, key, query), query).toBe(stored[i]);

@@ -2,8 +2,6 @@
 // it, also across a restart between two slices of the build, and once the
 // service reports ready it holds what it would have held written product by
 // product, and answers the same bytes.
-import { open } from "lmdb";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { quickViewRequest } from "../../src/core/search/request.js";
 import { ingest } from "../../src/ingest/ingest.js";
@@ -11,8 +9,8 @@ import { quickView } from "../../src/search/quick-view.js";
 import { Store } from "../../src/stores/store.js";
 import { product, variant } from "../helpers/fixtures.js";
 import { searchIndexDump } from "../helpers/search-index.js";
-import { startTestService } from "../helpers/service.js";
-import { storeWithMerchant } from "../helpers/store.js";
+import { eventually, startTestService } from "../helpers/service.js";
+import { storeWithMerchant, withoutDerivedStore } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-search-upgrade-");
@@ -32,30 +30,21 @@ async function answers(store: Store): Promise<string[]> {
   return found;
 }
 
-/** What a build from before the stored index leaves: none of its tables, no mark that the merchant has it. */
-async function removeSearchIndex(dataDir: string): Promise<void> {
-  const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: 64 });
-  const meta = root.openDB<unknown, string>({ name: "meta", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
-  const tables = [
-    "search_meta",
-    "search_terms",
-    "search_postings",
-    "search_docs",
-    "search_doc_chunks",
-    "search_product_docs",
-    "search_free_docs",
-    "search_ranks",
-    "search_codes",
-    "search_completions",
-    "search_typo_keys",
-    "search_collection_titles",
-  ];
-  root.transactionSync(() => {
-    for (const name of tables) root.openDB({ name }).dropSync();
-    void meta.remove("derived_built:search_index:shop");
-  });
-  await root.close();
-}
+/** The stored index's tables: a data dir from before it has none of them. */
+const SEARCH_TABLES = [
+  "search_meta",
+  "search_terms",
+  "search_postings",
+  "search_docs",
+  "search_doc_chunks",
+  "search_product_docs",
+  "search_free_docs",
+  "search_ranks",
+  "search_codes",
+  "search_completions",
+  "search_typo_keys",
+  "search_collection_titles",
+];
 
 describe("the search index in a data dir written without it", () => {
   it("is built by the applier, across a restart, into what product writes would have written, and answers the same bytes", async () => {
@@ -88,7 +77,7 @@ describe("the search index in a data dir written without it", () => {
     const answered = await answers(store);
     expect(answered[0]).toContain('"productSuggestions":[{');
     await store.close();
-    await removeSearchIndex(dataDir);
+    await withoutDerivedStore(dataDir, "search_index", "shop", SEARCH_TABLES);
 
     store = Store.open(dataDir);
     expect(store.pendingBuilds()).toEqual([{ build: store.searchIndex, merchant: "shop" }]);
@@ -100,12 +89,7 @@ describe("the search index in a data dir written without it", () => {
 
     const t = await startTestService({ dataDir });
     try {
-      let ready = 0;
-      for (let tries = 0; tries < 400 && ready !== 200; tries++) {
-        ready = (await fetch(`${t.base}/readyz`)).status;
-        if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(ready).toBe(200);
+      await eventually(async () => expect((await fetch(`${t.base}/readyz`)).status).toBe(200), 20_000);
       const { store: served } = t.service.services;
       served.refreshSnapshot();
       expect(served.pendingBuilds()).toEqual([]);

@@ -3,8 +3,8 @@
 // new text, availability changes alone, deletes and re-adds, drafts,
 // collections, and orders that move the stored top sellers. Patched by those
 // writes, it must hold exactly what a rebuild from the catalogue holds, and
-// rank every query exactly as the in-memory oracle built from the same
-// catalogue does (test/helpers/search-oracle).
+// rank every query exactly as the brute-force oracle over the same catalogue
+// does (test/helpers/search-oracle.ts).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RankOptions } from "../../src/core/search/ranker.js";

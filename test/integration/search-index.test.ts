@@ -3,7 +3,7 @@ import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { Store } from "../../src/stores/store.js";
-import { product, variant } from "../helpers/fixtures.js";
+import { basketOrder, product, variant } from "../helpers/fixtures.js";
 import { rebuildSearchIndex, searchIndexDump } from "../helpers/search-index.js";
 import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
@@ -135,32 +135,15 @@ describe("stored search index", () => {
   });
 
   it("takes sales popularity from the stored top sellers, again whenever a refresh changed them", async () => {
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     await ingest(store, "shop", "products", [product(1), product(2)]);
-    await ingest(store, "shop", "orders", [
-      {
-        id: 9,
-        created_at: yesterday,
-        customer: null,
-        line_items: [{ product_id: 2, variant_id: 21, quantity: 5, price: "1.00" }],
-        cancelled_at: null,
-      },
-    ]);
+    await ingest(store, "shop", "orders", [basketOrder(9, [2], 5)]);
     const popularity = (id: number) => store.searchIndex.view("shop").popularity(id);
     // No refresh has stored the rankings yet: no popularity.
     expect(popularity(2)).toBe(0);
     store.rankingWriter.refreshSync("shop", Date.now());
     expect(popularity(2)).toBe(1);
     expect(popularity(1)).toBe(0);
-    await ingest(store, "shop", "orders", [
-      {
-        id: 10,
-        created_at: yesterday,
-        customer: null,
-        line_items: [{ product_id: 1, variant_id: 11, quantity: 9, price: "1.00" }],
-        cancelled_at: null,
-      },
-    ]);
+    await ingest(store, "shop", "orders", [basketOrder(10, [1], 9)]);
     store.rankingWriter.refreshSync("shop", Date.now());
     expect(popularity(1)).toBe(1);
     expect(popularity(2)).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { product, variant } from "../helpers/fixtures.js";
-import { createTestMerchant, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { product, PRODUCT_LEADING_FIELDS, variant } from "../helpers/fixtures.js";
+import { createTestMerchant, createTestShop, postJson, startTestService, type TestService } from "../helpers/service.js";
 
 let t: TestService;
 let key: string;
@@ -9,8 +9,6 @@ const rating = (id: number, value: string) => ({ id, namespace: "reviews", key: 
 
 beforeAll(async () => {
   t = await startTestService();
-  const merchant = await createTestMerchant(t, "shop");
-  key = merchant.api_key;
   const products = [
     product(1, {
       metafields: [rating(9001, "4.5"), { id: 9002, namespace: "custom", key: "care", value: "hand wash", type: "single_line_text_field" }],
@@ -33,28 +31,31 @@ beforeAll(async () => {
     product(7, { status: "draft" }),
     ...[8, 9, 10, 11, 12, 13].map((id) => product(id)),
   ];
-  expect((await postJson(t, "/admin/v1/merchants/shop/products", products)).status).toBe(200);
-  await postJson(t, "/admin/v1/merchants/shop/collections", { id: 500, title: "Mugs", product_ids: [13, 12, 3, 2] });
-  await postJson(t, "/admin/v1/merchants/shop/markets", [
-    {
-      id: 1,
-      name: "Canada (paused)",
-      active: false,
-      countries: ["CA"],
-      currency: "CAD",
-      product_ids: null,
-      variant_prices: { "11": { price: "1.00" } },
-    },
-    {
-      id: 2,
-      name: "Canada",
-      active: true,
-      countries: ["CA"],
-      currency: "CAD",
-      product_ids: [1, 2],
-      variant_prices: { "11": { price: "26.99", compare_at_price: "31.00" } },
-    },
-  ]);
+  const shop = await createTestShop(t, "shop", {
+    products,
+    collections: [{ id: 500, title: "Mugs", product_ids: [13, 12, 3, 2] }],
+    markets: [
+      {
+        id: 1,
+        name: "Canada (paused)",
+        active: false,
+        countries: ["CA"],
+        currency: "CAD",
+        product_ids: null,
+        variant_prices: { "11": { price: "1.00" } },
+      },
+      {
+        id: 2,
+        name: "Canada",
+        active: true,
+        countries: ["CA"],
+        currency: "CAD",
+        product_ids: [1, 2],
+        variant_prices: { "11": { price: "26.99", compare_at_price: "31.00" } },
+      },
+    ],
+  });
+  key = shop.api_key;
 });
 
 afterAll(() => t.stop());
@@ -73,14 +74,7 @@ describe("GET /api/v1/products/static", () => {
     expect(status).toBe(200);
     const [p] = body.data;
     expect(Object.keys(p)).toEqual([
-      "id",
-      "title",
-      "body_html",
-      "vendor",
-      "product_type",
-      "handle",
-      "status",
-      "tags",
+      ...PRODUCT_LEADING_FIELDS,
       "created_at",
       "updated_at",
       "published_at",

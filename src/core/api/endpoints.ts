@@ -1,4 +1,4 @@
-import { METAFIELD_PARAMS, P, PRICE_FILTER_PARAMS, type ParamDef } from "../params/definitions.js";
+import { METAFIELD_PARAMS, METAFIELD_SELECTION_PARAMS, P, PRICE_FILTER_PARAMS, type ParamDef } from "../params/definitions.js";
 import type { Projection } from "../products/projection.js";
 
 /**
@@ -81,10 +81,7 @@ export const STATIC_PRODUCTS = endpoint({
     P.platform_collection_id,
     P.excluded_ids,
     P.metafields,
-    P.metafield_ns_key,
-    P.variant_metafield_ns_key,
-    P.metafield_ns,
-    P.variant_metafield_ns,
+    ...METAFIELD_SELECTION_PARAMS,
     P.filter_oos,
     P.filter_unpublished,
     P.bust_cache,
@@ -187,7 +184,13 @@ export const SIMILAR_PRODUCTS = endpoint({
   isSource: true,
 });
 
-const FULL_METAFIELD_PARAMS = [P.metafields, P.metafield_ns_key, P.variant_metafield_ns_key, P.metafield_ns, P.variant_metafield_ns];
+/** Whose history the shopper-history lists read (a known customer, a session, or both), and which events of it. */
+const SHOPPER_PARAMS = [
+  P.platform_customer_id,
+  { ...P.uuid, description: "Session id; at least one of platform_customer_id and uuid is required." },
+  P.subject,
+  P.verb,
+] as const;
 
 export const VIEWED_RELATED = endpoint({
   method: "GET",
@@ -197,17 +200,7 @@ export const VIEWED_RELATED = endpoint({
   name: "Related to viewed products",
   description:
     "Products related to what a session or customer viewed (sent to /api/v1/analytics/event with the same uuid): sessions that viewed the same products, blended with what is bought together; the viewed products themselves are left out.",
-  params: [
-    P.key,
-    P.platform_customer_id,
-    { ...P.uuid, description: "Session id; at least one of platform_customer_id and uuid is required." },
-    P.subject,
-    P.verb,
-    ...FULL_METAFIELD_PARAMS,
-    P.limit,
-    P.format,
-    P.country_code,
-  ],
+  params: [P.key, ...SHOPPER_PARAMS, P.metafields, ...METAFIELD_SELECTION_PARAMS, P.limit, P.format, P.country_code],
   answer: products("full"),
   errorStyle: "message",
   isSource: true,
@@ -223,10 +216,7 @@ export const VIEWED = endpoint({
     "The products a session or customer viewed (events sent to /api/v1/analytics/event), most recent first, without repeats. Without key, the merchant is found from the session uuid.",
   params: [
     { ...P.key, required: false, description: "Public API key; optional when uuid is given, required with platform_customer_id alone." },
-    P.platform_customer_id,
-    { ...P.uuid, description: "Session id; at least one of platform_customer_id and uuid is required." },
-    P.subject,
-    P.verb,
+    ...SHOPPER_PARAMS,
     P.metafields,
     P.limit,
     P.format,
@@ -249,7 +239,8 @@ export const PURCHASED = endpoint({
     P.key,
     { ...P.platform_customer_id, description: "The customer (required)." },
     { ...P.platform_product_ids, description: "Comma-separated product ids; only these products are returned." },
-    ...FULL_METAFIELD_PARAMS,
+    P.metafields,
+    ...METAFIELD_SELECTION_PARAMS,
     P.bust_cache,
     P.limit,
     P.format,

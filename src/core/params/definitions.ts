@@ -225,12 +225,8 @@ export const PRICE_FILTER_PARAMS = [
   P.unset_variants,
 ] as const;
 
-/** The metafield selectors every product endpoint shares, in spec order. */
-export const METAFIELD_PARAMS = [
-  P.metafields,
-  P.variant_metafields,
-  P.metafield_ns_key,
-  P.variant_metafield_ns_key,
-  P.metafield_ns,
-  P.variant_metafield_ns,
-] as const;
+/** Which metafields, of products and of variants, an answer carries: by namespace and key, or whole namespaces; in spec order. */
+export const METAFIELD_SELECTION_PARAMS = [P.metafield_ns_key, P.variant_metafield_ns_key, P.metafield_ns, P.variant_metafield_ns] as const;
+
+/** Every metafield parameter, in spec order: whether products and variants carry metafields, then which. */
+export const METAFIELD_PARAMS = [P.metafields, P.variant_metafields, ...METAFIELD_SELECTION_PARAMS] as const;
