@@ -407,6 +407,8 @@ export interface QuickViewResult {
     collections: CollectionSuggestion[];
     /** The query exactly as sent: a client drops answers to older keystrokes by it. */
     query: string;
+    /** Where the merchant sends this query (a keyword group's redirect: an http(s) address or a storefront path): a search box may jump there. Absent when no matched group has one. */
+    redirect?: string;
   };
   /** Mirrors the HTTP status. */
   status: number;

@@ -15,6 +15,7 @@ import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 import { adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { SEARCH_SETTINGS_OPERATIONS } from "./search-settings-admin.js";
 import { SOURCE_ADMIN_OPERATIONS } from "./source-admin.js";
 
 /** A listing's page: `after` a cursor (an id), `limit` up to MAX_PAGE. */
@@ -138,6 +139,7 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
     summary: "Delete a collection",
   }),
   ...SOURCE_ADMIN_OPERATIONS,
+  ...SEARCH_SETTINGS_OPERATIONS,
 ];
 
 export function adminRoutes(services: Services): Route[] {

@@ -134,7 +134,8 @@ export function rankProducts(
       total[doc]! * coverage +
       config.coverageWeight * coverage * coverage +
       config.priorWeight * priors[doc]! +
-      config.popularityWeight * popularity[doc]! -
+      config.popularityWeight * popularity[doc]! +
+      (options.boosted?.has(products[doc]!) ? config.boostWeight : 0) -
       (inStock ? 0 : OUT_OF_STOCK_PENALTY);
     base[i] = score;
     heap.offer(score);
