@@ -31,13 +31,13 @@ export interface CompiledSearchSettings {
 
 const NOTHING: ReadonlySet<number> = new Set();
 const NO_RULES: QueryRules = { blocked: false, pinned: [], boosted: NOTHING, hidden: NOTHING, redirect: null, key: "" };
-const BLOCKED: QueryRules = { ...NO_RULES, blocked: true, key: "blocked" };
+const BLOCKED: QueryRules = { ...NO_RULES, blocked: true };
 
 /**
  * The query as keyword groups match it, the way the search reads words: lower
  * case, accents dropped, punctuation and runs of spaces as one space.
  */
-export function normaliseQuery(query: string): string {
+function normaliseQuery(query: string): string {
   return words(query).join(" ");
 }
 
@@ -74,10 +74,9 @@ export function compileSearchSettings(settings: SearchSettings): CompiledSearchS
   const excludedRuns = excluded_terms.map((term) => words(term).map(stem));
 
   const rulesFor = (query: string): QueryRules => {
-    const queryWords = words(query);
-    const queryTerms = queryWords.map(stem);
+    const queryTerms = words(query).map(stem);
     if (excludedRuns.some((run) => holdsRun(queryTerms, run))) return BLOCKED;
-    const normalised = queryWords.join(" ");
+    const normalised = normaliseQuery(query);
     const matched = new Set(exact.get(normalised));
     for (const { prefix, group } of prefixes) if (normalised.startsWith(prefix)) matched.add(group);
     if (matched.size === 0) return NO_RULES;
