@@ -200,4 +200,56 @@ describe("aisle merchants add and aisle import", () => {
       await store.close();
     }
   }, 60_000);
+
+  it("imports custom sources and search settings, validated as the admin API validates them, and writes nothing from an invalid file", async () => {
+    const dataDir = tempDir();
+    expect(aisle(["merchants", "add", "--id", "rules", "--name", "Rules", "--domain", "rules.example.com"], dataDir).status).toBe(0);
+    const files = tempDir();
+    const source = (id: string, productIds: number[]) => ({
+      id,
+      name: id,
+      rules: [{ return: { kind: "products", product_ids: productIds } }],
+    });
+    writeFileSync(join(files, "shop.json"), JSON.stringify({ products: [product(1), product(2)], sources: [source("picks", [2, 1])] }));
+    writeFileSync(join(files, "sources.ndjson"), [source("more", [1]), source("dangling", [9])].map((s) => JSON.stringify(s)).join("\n"));
+    writeFileSync(
+      join(files, "search-settings.json"),
+      JSON.stringify({
+        keyword_groups: [{ id: "top", queries: ["mug"], promoted: [2] }],
+        synonyms: [{ type: "two_way", synonyms: ["mug", "cup"] }],
+      }),
+    );
+    const inputs = ["shop.json", "sources.ndjson", "search-settings.json"].map((name) => join(files, name));
+    const imported = aisle(["import", "--merchant", "rules", "--no-train", ...inputs], dataDir);
+    expect(imported.stdout).toContain("imported 2 products, 3 sources, 1 search-settings into rules");
+    expect(imported.stderr).toContain("warning: source dangling: rules[0].return.product_ids[0]: no product 9");
+    expect(imported.status).toBe(0);
+
+    // Each invalid source by line and field, the settings by field; nothing of either file is written.
+    writeFileSync(
+      join(files, "bad-sources.ndjson"),
+      [source("fine", [1]), { id: "broken", name: "x", rules: [{ return: { kind: "bestsellers" } }] }, { id: "nameless", rules: [] }]
+        .map((s) => JSON.stringify(s))
+        .join("\n"),
+    );
+    const badSources = aisle(["import", "--merchant", "rules", "--type", "sources", join(files, "bad-sources.ndjson")], dataDir);
+    expect(badSources.status).toBe(2);
+    expect(badSources.stderr).toContain("2 invalid objects; nothing was written");
+    expect(badSources.stderr).toContain("  line 2: rules[0].return.kind: must be one of");
+    expect(badSources.stderr).toContain("  line 3: name: is required");
+    writeFileSync(join(files, "search-settings-bad.json"), JSON.stringify({ keyword_groups: [{ id: "x", queries: [""] }] }));
+    const badSettings = aisle(["import", "--merchant", "rules", join(files, "search-settings-bad.json")], dataDir);
+    expect(badSettings.status).toBe(2);
+    expect(badSettings.stderr).toContain("keyword_groups[0].queries[0]: must be a non-empty string");
+
+    const store = Store.open(dataDir);
+    try {
+      expect(store.customSources.list("rules").map(({ source }) => source.id)).toEqual(["dangling", "more", "picks"]);
+      const { settings, version } = store.searchSettings.get("rules");
+      expect(version).toBe(1);
+      expect(settings.keyword_groups.map((group) => group.promoted)).toEqual([[2]]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });
