@@ -26,7 +26,7 @@ function compiledFor(store: Store, merchant: MerchantId): Compiled {
   if (!memo) compiledByStore.set(store, (memo = new RecentMap(COMPILED_MERCHANTS)));
   const known = memo.get(merchant);
   // The version alone is a small read; the record is read only when it moved.
-  if (known && known.version === store.searchSettings.version(merchant)) return known;
+  if (known && known.version === store.searchSettings.versions.of(merchant)) return known;
   const { settings, version } = store.searchSettings.get(merchant);
   const compiled: Compiled = { version, settings: compileSearchSettings(settings), collectionProducts: null };
   memo.set(merchant, compiled);

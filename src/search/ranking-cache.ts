@@ -18,7 +18,7 @@ export interface RankingCache {
 
 /** The merchant's rankings computed on the catalogue, rankings and search settings of the current snapshot. */
 export function rankingCacheOf(store: Store, merchant: MerchantId): RankingCache {
-  const versions = `${store.version(merchant, "catalogue")}.${store.version(merchant, "rankings")}.${store.searchSettings.version(merchant)}`;
+  const versions = `${store.version(merchant, "catalogue")}.${store.version(merchant, "rankings")}.${store.searchSettings.versions.of(merchant)}`;
   let cache = caches.of(store).get(merchant);
   if (cache?.versions !== versions) caches.of(store).set(merchant, (cache = { versions, rankings: new Map() }));
   const { rankings } = cache;

@@ -1,27 +1,24 @@
 // Merchants' search settings: one record per merchant, written whole, with a
-// version moved by every write. The version is also kept apart, in a table of
-// bare numbers: every search reads it (the HTTP thread for the cache key, the
-// worker to know whether its compiled copy still holds), and it must not cost
-// the decoding of a record of hundreds of keyword groups. A reset stores the
-// empty settings at a new version instead of removing the record, so a
-// version never comes back to mean other settings than it meant before.
-import type { Database, RootDatabase } from "lmdb";
+// version moved by every write. The version is also kept apart
+// (merchant-versions.ts): every search reads it (the HTTP thread for the cache
+// key, the worker to know whether its compiled copy still holds), and it must
+// not cost the decoding of a record of hundreds of keyword groups. A reset
+// stores the empty settings at a new version instead of removing the record,
+// so a version never comes back to mean other settings than it meant before.
+import type { Database } from "lmdb";
 import { noSearchSettings, type SearchSettings, type StoredSearchSettings } from "../core/search/merchandising/settings.js";
 import type { MerchantId } from "../core/types.js";
+import type { Environment } from "./environment.js";
+import { MerchantVersions } from "./merchant-versions.js";
 
 export class SearchSettingsStore {
   private readonly records: Database<StoredSearchSettings, MerchantId>;
-  private readonly versions: Database<number, MerchantId>;
+  /** Moved by every write of a merchant's settings. */
+  readonly versions: MerchantVersions;
 
-  constructor(private readonly root: RootDatabase) {
-    const shared = { encoding: "msgpack" as const, sharedStructuresKey: Symbol.for("structures") };
-    this.records = root.openDB<StoredSearchSettings, MerchantId>({ name: "search_settings", ...shared });
-    this.versions = root.openDB<number, MerchantId>({ name: "search_settings_versions", ...shared });
-  }
-
-  /** Moves with every write of the merchant's settings (0: never written). */
-  version(merchant: MerchantId): number {
-    return this.versions.get(merchant) ?? 0;
+  constructor(private readonly env: Environment) {
+    this.records = env.table("search_settings");
+    this.versions = new MerchantVersions(env.table("search_settings_versions"));
   }
 
   /** The merchant's settings; the empty ones at version 0 when it never wrote any. */
@@ -31,10 +28,9 @@ export class SearchSettingsStore {
 
   /** Replaces the merchant's settings in one transaction; returns their version. */
   async put(merchant: MerchantId, settings: SearchSettings): Promise<number> {
-    return this.root.childTransaction(() => {
-      const version = this.version(merchant) + 1;
+    return this.env.root.childTransaction(() => {
+      const version = this.versions.next(merchant);
       this.records.put(merchant, { settings, version });
-      this.versions.put(merchant, version);
       return version;
     });
   }

@@ -116,7 +116,7 @@ export class Store {
       },
     });
     this.customSources = new CustomSources(root);
-    this.searchSettings = new SearchSettingsStore(root);
+    this.searchSettings = new SearchSettingsStore(env);
     this.productAttributes = new ProductAttributesStore(root, {
       product: (merchant, id) => this.catalogue.product(merchant, id),
       productIdsAfter: (merchant, after, limit) => this.catalogue.productIdsAfter(merchant, after, limit),

@@ -6,7 +6,7 @@
 // token, never read with a storefront's public key.
 import type { OperationDoc } from "../../core/api/openapi.js";
 import { readSearchSettings, writeSearchSettings, type SearchSettingsAnswer } from "../../ingest/search-settings.js";
-import { adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { adminOperation, adminRouteOf, merchantOfPath } from "../admin-routes.js";
 import { bodyJson } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
@@ -19,25 +19,23 @@ const SETTINGS_FORMAT =
   "excluded_terms?: [text], excluded_products?: [id], excluded_collections?: [id], excluded_tags?: [tag], " +
   'synonyms?: [{type: "one_way", root, synonyms: [text]} | {type: "two_way", synonyms: [text]}]} (the README\'s settings format)';
 
-const operation = (doc: Omit<OperationDoc, "tag" | "security">): OperationDoc => ({ ...doc, tag: "Admin", security: "admin" });
-
 export const SEARCH_SETTINGS_OPERATIONS: OperationDoc[] = [
-  operation({
+  adminOperation({
     method: "GET",
     path: SETTINGS_PATH,
     operationId: "getSearchSettings",
     summary:
       "A merchant's quick-view search merchandising, as stored (the empty settings when none were written) → {data, metadata: {version, warnings}} (warnings: products and collections it names that the shop lacks)",
   }),
-  operation({
+  adminOperation({
     method: "PUT",
     path: SETTINGS_PATH,
     operationId: "putSearchSettings",
+    requestBody: SETTINGS_FORMAT,
     summary:
       "Replace the search settings whole; an invalid body is a 400 naming the field (keyword_groups[1].queries[0]: …), and nothing is written. The next search answers by the new settings.",
-    requestBody: SETTINGS_FORMAT,
   }),
-  operation({
+  adminOperation({
     method: "DELETE",
     path: SETTINGS_PATH,
     operationId: "resetSearchSettings",

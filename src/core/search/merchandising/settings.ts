@@ -64,12 +64,17 @@ export interface StoredSearchSettings {
   version: number;
 }
 
-// Bounds on one record: far above what a shop curates by hand, low enough that
-// the record stays a few hundred KB and compiles in about a millisecond.
-export const MAX_KEYWORD_GROUPS = 1_000;
-export const MAX_GROUP_QUERIES = 100;
-export const MAX_GROUP_PRODUCTS = 250;
-export const MAX_EXCLUDED = 5_000;
-export const MAX_SYNONYM_RULES = 2_000;
-export const MAX_SYNONYMS_PER_RULE = 50;
-export const MAX_REDIRECT_LENGTH = 2_048;
+/**
+ * Bounds on one record: far above what a shop curates by hand, low enough that
+ * the record stays a few hundred KB, compiles in a few milliseconds, and a
+ * misspelt word is compared with at most a few thousand synonym keys.
+ */
+export const SETTINGS_LIMITS = {
+  keywordGroups: 1_000,
+  queriesPerGroup: 100,
+  productsPerGroup: 250,
+  excluded: 5_000,
+  synonymRules: 1_000,
+  synonymsPerRule: 20,
+  redirectLength: 2_048,
+} as const;

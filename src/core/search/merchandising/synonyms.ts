@@ -15,7 +15,7 @@ type Phrase = readonly string[];
 export interface SynonymTable {
   /** What each one-word key also stands for. */
   readonly byTerm: ReadonlyMap<string, readonly Phrase[]>;
-  /** The one-word keys by first letter, sorted: for typos (which keep the first letter, as the index's do) and completions. */
+  /** The one-word keys by first letter: for typos (which keep the first letter, as the index's do) and completions. */
   readonly keysByLetter: ReadonlyMap<string, readonly string[]>;
   /** Keys of several words, matched as that run of query words. */
   readonly phrases: readonly { terms: Phrase; targets: readonly Phrase[] }[];
@@ -76,7 +76,7 @@ export function compileSynonyms(rules: readonly Synonym[]): SynonymTable | null 
     else phrases.push({ terms: keyTerms, targets: [...known.values()] });
   }
   const keysByLetter = new Map<string, string[]>();
-  for (const key of [...byTerm.keys()].sort()) {
+  for (const key of byTerm.keys()) {
     const letter = key[0]!;
     const keys = keysByLetter.get(letter) ?? [];
     keys.push(key);
@@ -122,7 +122,7 @@ export function offerSynonyms(
     }
     if (query.typing && slot === query.raw.length - 1 && word.length >= MIN_COMPLETED_PREFIX) {
       // A completed key is a guess, as a one-edit correction is: weighed alike.
-      for (const key of completionsOf(sameLetter, word)) consider(key, rules.typoWeight);
+      for (const key of sameLetter) if (key.length > word.length && key.startsWith(word)) consider(key, rules.typoWeight);
     }
     for (const [key, weight] of keys) {
       for (const target of table.byTerm.get(key)!) offers.push({ slot, target, weight: weight * SYNONYM_WEIGHT });
@@ -141,22 +141,6 @@ export function offerSynonyms(
     const term = standIn(index, target);
     if (term !== null) offer(slot, term, weight);
   }
-}
-
-/** Keys (sorted) longer than `prefix` that start with it. */
-function completionsOf(sortedKeys: readonly string[], prefix: string): string[] {
-  let low = 0;
-  let high = sortedKeys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sortedKeys[middle]! < prefix) low = middle + 1;
-    else high = middle;
-  }
-  const found: string[] = [];
-  for (let i = low; i < sortedKeys.length && sortedKeys[i]!.startsWith(prefix); i++) {
-    if (sortedKeys[i] !== prefix) found.push(sortedKeys[i]!);
-  }
-  return found;
 }
 
 /**

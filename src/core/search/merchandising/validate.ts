@@ -10,14 +10,8 @@ import { MAX_QUERY_LENGTH } from "../request.js";
 import { words } from "../text.js";
 import {
   MATCH_MODES,
-  MAX_EXCLUDED,
-  MAX_GROUP_PRODUCTS,
-  MAX_GROUP_QUERIES,
-  MAX_KEYWORD_GROUPS,
-  MAX_REDIRECT_LENGTH,
-  MAX_SYNONYM_RULES,
-  MAX_SYNONYMS_PER_RULE,
   PROMOTE_MODES,
+  SETTINGS_LIMITS as LIMITS,
   SYNONYM_TYPES,
   type KeywordGroup,
   type SearchSettings,
@@ -62,7 +56,7 @@ function phrasesAt(value: unknown, path: string, max: number, least = 0): string
 
 /** Tags compare as custom sources compare them: trimmed, without case. */
 function tagsAt(value: unknown, path: string): string[] {
-  return listAt(value, path, MAX_EXCLUDED).map((item, index) => {
+  return listAt(value, path, LIMITS.excluded).map((item, index) => {
     if (typeof item !== "string" || item.trim() === "") throw new InvalidInput(`${path}[${index}]`, "must be a non-empty string");
     if (item.length > MAX_TEXT_VALUE) throw new InvalidInput(`${path}[${index}]`, `must be at most ${MAX_TEXT_VALUE} characters`);
     return item.trim().toLowerCase();
@@ -83,7 +77,7 @@ function redirectAt(fields: Fields): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== "string" || value.trim() === "") fields.fail("redirect", "must be a non-empty string");
   const url = value.trim();
-  if (url.length > MAX_REDIRECT_LENGTH) fields.fail("redirect", `must be at most ${MAX_REDIRECT_LENGTH} characters`);
+  if (url.length > LIMITS.redirectLength) fields.fail("redirect", `must be at most ${LIMITS.redirectLength} characters`);
   // A search box puts it in location.href as it is: nothing a browser would read another way.
   if (/[\s\p{Cc}]/u.test(url)) fields.fail("redirect", "must not contain spaces or control characters");
   if (url.startsWith("/") && !url.startsWith("//")) return url;
@@ -102,12 +96,12 @@ function keywordGroup(value: unknown, path: string): KeywordGroup {
   const fields = onlyKnown(value, path, GROUP_FIELDS);
   return {
     id: fields.nonEmptyString("id", MAX_GROUP_ID),
-    queries: phrasesAt(fields.raw("queries"), fields.at("queries"), MAX_GROUP_QUERIES, 1),
+    queries: phrasesAt(fields.raw("queries"), fields.at("queries"), LIMITS.queriesPerGroup, 1),
     match: choice(fields, "match", MATCH_MODES, "exact"),
-    promoted: idsAt(fields.raw("promoted"), fields.at("promoted"), MAX_GROUP_PRODUCTS),
+    promoted: idsAt(fields.raw("promoted"), fields.at("promoted"), LIMITS.productsPerGroup),
     promote_mode: choice(fields, "promote_mode", PROMOTE_MODES, "pin"),
     redirect: redirectAt(fields),
-    hidden: idsAt(fields.raw("hidden"), fields.at("hidden"), MAX_GROUP_PRODUCTS),
+    hidden: idsAt(fields.raw("hidden"), fields.at("hidden"), LIMITS.productsPerGroup),
   };
 }
 
@@ -121,11 +115,11 @@ function synonym(value: unknown, path: string): Synonym {
     return {
       type,
       root: phraseAt(fields.raw("root"), fields.at("root")),
-      synonyms: phrasesAt(fields.raw("synonyms"), fields.at("synonyms"), MAX_SYNONYMS_PER_RULE, 1),
+      synonyms: phrasesAt(fields.raw("synonyms"), fields.at("synonyms"), LIMITS.synonymsPerRule, 1),
     };
   }
   const fields = onlyKnown(value, path, ["type", "synonyms"]);
-  return { type: "two_way", synonyms: phrasesAt(fields.raw("synonyms"), fields.at("synonyms"), MAX_SYNONYMS_PER_RULE, 2) };
+  return { type: "two_way", synonyms: phrasesAt(fields.raw("synonyms"), fields.at("synonyms"), LIMITS.synonymsPerRule, 2) };
 }
 
 /** Search settings from untrusted JSON, in their stored form (texts trimmed, tags lower case, defaults filled in). */
@@ -135,7 +129,7 @@ export function validateSearchSettings(value: unknown): SearchSettings {
     if (!SETTINGS_FIELDS.includes(name))
       throw new InvalidInput(name, `is not a field of search settings (fields: ${SETTINGS_FIELDS.join(", ")})`);
   }
-  const keywordGroups = listAt(value.keyword_groups, "keyword_groups", MAX_KEYWORD_GROUPS).map((item, index) =>
+  const keywordGroups = listAt(value.keyword_groups, "keyword_groups", LIMITS.keywordGroups).map((item, index) =>
     keywordGroup(item, `keyword_groups[${index}]`),
   );
   const firstWithId = new Map<string, number>();
@@ -146,11 +140,11 @@ export function validateSearchSettings(value: unknown): SearchSettings {
   });
   return {
     keyword_groups: keywordGroups,
-    excluded_terms: phrasesAt(value.excluded_terms, "excluded_terms", MAX_EXCLUDED),
-    excluded_products: idsAt(value.excluded_products, "excluded_products", MAX_EXCLUDED),
-    excluded_collections: idsAt(value.excluded_collections, "excluded_collections", MAX_EXCLUDED),
+    excluded_terms: phrasesAt(value.excluded_terms, "excluded_terms", LIMITS.excluded),
+    excluded_products: idsAt(value.excluded_products, "excluded_products", LIMITS.excluded),
+    excluded_collections: idsAt(value.excluded_collections, "excluded_collections", LIMITS.excluded),
     excluded_tags: tagsAt(value.excluded_tags, "excluded_tags"),
-    synonyms: listAt(value.synonyms, "synonyms", MAX_SYNONYM_RULES).map((item, index) => synonym(item, `synonyms[${index}]`)),
+    synonyms: listAt(value.synonyms, "synonyms", LIMITS.synonymRules).map((item, index) => synonym(item, `synonyms[${index}]`)),
   };
 }
 
