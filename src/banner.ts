@@ -28,6 +28,16 @@ function customSourceLines(base: string, demo: DemoInfo): string[] {
   });
 }
 
+/** A curl line per search the demo's search settings answer, and one reading the settings. */
+function searchSettingsLines(base: string, demo: DemoInfo, adminHeader: string): string[] {
+  if (demo.searchQueries.length === 0) return [];
+  const search = `${base}/api/v1/smart-search/search/quick-view?Service-Api-Key=${demo.apiKey}`;
+  return [
+    ...demo.searchQueries.map((query) => `  curl -X POST '${search}&query=${encodeURIComponent(query)}&limit=4&format=pretty'`),
+    `  curl -H "Authorization: ${adminHeader}" '${base}/admin/v1/merchants/${demo.merchantId}/search-settings'`,
+  ];
+}
+
 /** What a newcomer needs after `npm start`: where it listens, the keys, and curl lines to paste. */
 export function printBanner(config: Config, service: RunningService, startMs: number): void {
   const base = `http://localhost:${service.port}`;
@@ -56,6 +66,7 @@ export function printBanner(config: Config, service: RunningService, startMs: nu
         : []),
       ...(sample.sessionUuid !== null ? [`  curl '${base}/api/v1/products/viewed?uuid=${sample.sessionUuid}&format=pretty'`] : []),
       ...customSourceLines(base, demo),
+      ...searchSettingsLines(base, demo, admin.header),
       `  curl '${base}/api/v1/sources?key=${demo.apiKey}&format=pretty'`,
       `  curl -H "Authorization: ${admin.header}" '${base}/admin/v1/merchants'`,
       "",

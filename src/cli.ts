@@ -6,8 +6,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config.js";
 import { InvalidInput } from "./core/ingest/fields.js";
-import { importFiles } from "./ingest/import-files.js";
-import { INGEST_KINDS, isIngestKind, type IngestKind } from "./ingest/ingest.js";
+import { importFiles, IMPORT_KINDS, isImportKind, type ImportKind } from "./ingest/import-files.js";
 import { createMerchant } from "./ingest/merchants.js";
 import { printBanner } from "./banner.js";
 import { jsonLogger } from "./observability/logger.js";
@@ -46,8 +45,8 @@ function integerOption(value: string): number {
   return n;
 }
 
-function kindOption(value: string): IngestKind {
-  if (!isIngestKind(value)) throw new InvalidArgumentError(`must be one of ${INGEST_KINDS.join(", ")}`);
+function kindOption(value: string): ImportKind {
+  if (!isImportKind(value)) throw new InvalidArgumentError(`must be one of ${IMPORT_KINDS.join(", ")}`);
   return value;
 }
 
@@ -74,7 +73,7 @@ async function serve(options: { port?: number; data?: string }): Promise<void> {
 
 async function importCommand(
   files: string[],
-  options: { merchant: string; type?: IngestKind; data?: string; train: boolean },
+  options: { merchant: string; type?: ImportKind; data?: string; train: boolean },
 ): Promise<void> {
   const config = loadConfig(process.env, { dataDir: options.data });
   const store = Store.open(config.dataDir, { mustExist: true });
@@ -93,7 +92,7 @@ async function importCommand(
       cliProgress.Presets.shades_classic,
     );
     const startedAt = performance.now();
-    const counts = await importFiles(store, options.merchant, files, options.type, {
+    const { counts, warnings } = await importFiles(store, options.merchant, files, options.type, {
       start: (total) => bar.start(total, 0),
       advance: (count) => bar.increment(count),
       stop: () => bar.stop(),
@@ -103,6 +102,8 @@ async function importCommand(
       .map(([kind, n]) => `${n} ${kind}`)
       .join(", ");
     console.log(`imported ${written || "nothing"} into ${options.merchant} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+    // Accepted, as the admin API accepts them: the products and collections may come in a later import.
+    for (const warning of warnings) console.error(`warning: ${warning}`);
     productsImported = (counts.products ?? 0) > 0;
   } finally {
     await store.close();
@@ -164,9 +165,9 @@ program
 
 program
   .command("import")
-  .description("import JSON / NDJSON files of products, collections, customers, orders or markets")
+  .description("import JSON / NDJSON files of products, collections, customers, orders, markets, custom sources or search settings")
   .requiredOption("--merchant <id>", "merchant to import into")
-  .option("--type <kind>", `what the files hold (${INGEST_KINDS.join(", ")}); default: from the file name`, kindOption)
+  .option("--type <kind>", `what the files hold (${IMPORT_KINDS.join(", ")}); default: from the file name`, kindOption)
   .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
   .option("--no-train", "do not retrain the similar-products model after importing products")
   .argument("<files...>")

@@ -19,6 +19,7 @@ import { metaRoutes } from "./http/routes/meta.js";
 import { searchRoutes } from "./http/routes/search.js";
 import { storefrontRoutes } from "./http/routes/storefront.js";
 import { customSourceRoute } from "./http/routes/custom-source.js";
+import { searchSettingsAdminRoutes } from "./http/routes/search-settings-admin.js";
 import { sourceAdminRoutes } from "./http/routes/source-admin.js";
 import { webhookRoutes, WEBHOOK_OPERATIONS } from "./http/routes/webhooks.js";
 import type { Services } from "./http/services.js";
@@ -141,8 +142,9 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     customSourceRoute(services),
     ...searchRoutes(services),
     ...eventRoutes(services, events),
-    // Before the admin routes of record kinds, whose /:kind pattern would take /sources too.
+    // Before the admin routes of record kinds, whose /:kind pattern would take /sources and /search-settings too.
     ...sourceAdminRoutes(services),
+    ...searchSettingsAdminRoutes(services),
     ...adminRoutes(services),
     ...webhookRoutes(services),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),

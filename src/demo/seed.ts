@@ -7,6 +7,7 @@ import { createMerchant } from "../ingest/merchants.js";
 import type { Store } from "../stores/store.js";
 import { seedDemoSources } from "./custom-sources.js";
 import { generateDemo, type DemoData, type DemoOptions } from "./generator.js";
+import { DEMO_SEARCH_QUERIES, hasDemoSearchSettings, seedDemoSearchSettings } from "./search-settings.js";
 
 export const DEMO_MERCHANT_ID = "demo";
 
@@ -36,6 +37,8 @@ export interface DemoInfo {
   };
   /** The ids of its custom sources (a data dir seeded before they existed has none). */
   customSourceIds: string[];
+  /** Searches its search settings answer (none when the shop does not have the demo's settings). */
+  searchQueries: string[];
 }
 
 /** What demoBatches reads: the demo's lists, as arrays (generateDemo) or read as they are generated (generateDemoStream). */
@@ -64,6 +67,7 @@ export async function seedDemo(store: Store, options: DemoOptions = {}): Promise
   }
   await store.applied.appendEvents(merchant.id, demo.events);
   await seedDemoSources(store, merchant.id);
+  await seedDemoSearchSettings(store, merchant.id);
 
   const seeded: DemoSeedStats = {
     counts: {
@@ -109,6 +113,7 @@ export function describeDemo(store: Store): DemoInfo | null {
       tShirtId,
     },
     customSourceIds: store.customSources.list(merchant.id).map(({ source }) => source.id),
+    searchQueries: hasDemoSearchSettings(store, merchant.id) ? [...DEMO_SEARCH_QUERIES] : [],
   };
 }
 

@@ -1,6 +1,8 @@
 // What every admin route shares: the admin token checked before anything
 // else (and before the admin's own rate limit is used up), errors in the
-// admin's message style, and the merchant named in the path.
+// admin's message style, the merchant named in the path, and how
+// /openapi.json documents it.
+import type { OperationDoc } from "../core/api/openapi.js";
 import type { Merchant } from "../core/types.js";
 import { ApiError } from "../errors.js";
 import { ADMIN_AUTH_HEADERS, requireAdmin } from "./auth.js";
@@ -36,6 +38,11 @@ export function adminRouteOf(services: Services): AdminRoute {
       return handle(request);
     },
   });
+}
+
+/** An admin route's documentation: every one takes the admin token. */
+export function adminOperation(operation: Omit<OperationDoc, "tag" | "security">): OperationDoc {
+  return { ...operation, tag: "Admin", security: "admin" };
 }
 
 /** The merchant named in the path (`:merchant`); a 404 naming it when there is none. */

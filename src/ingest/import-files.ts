@@ -4,8 +4,20 @@ import { InvalidInput, isPlainObject } from "../core/ingest/fields.js";
 import { formatTimestamp } from "../core/timestamps.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
-import { INGEST_KINDS, isIngestKind, validateBatch, writeBatch, type IngestKind, type ValidBatch } from "./ingest.js";
+import { INGEST_KINDS, validateBatch, writeBatch, type ValidBatch } from "./ingest.js";
 import { parseObjectsWithLines } from "./payload.js";
+import { checkSettingsObject, isSettingsKind, SETTINGS_KINDS, writeSettings, type SettingsKind } from "./settings-import.js";
+
+/** What a file may hold: catalogue records, then what refers to them (custom sources, search settings). */
+export const IMPORT_KINDS = [...INGEST_KINDS, ...SETTINGS_KINDS] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+export function isImportKind(value: string): value is ImportKind {
+  return (IMPORT_KINDS as readonly string[]).includes(value);
+}
+
+/** A file's objects, checked: catalogue records in their stored form, settings as read (their write validates them). */
+type FileBatch = ValidBatch | { kind: SettingsKind; items: unknown[] };
 
 /** Objects are written in transactions of this many, so progress can be shown and memory stays flat. */
 const WRITE_CHUNK = 1_000;
@@ -41,22 +53,23 @@ function readText(file: string): string {
   }
 }
 
-/** A bundle names its kinds as keys: {products: [...], orders: [...]}. */
+/** A bundle names its kinds as keys: {products: [...], orders: [...], sources: [...]}. */
 function isBundle(value: unknown): value is Record<string, unknown> {
-  return isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).some(isIngestKind);
+  return isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).some(isImportKind);
 }
 
 /**
  * Validates each object on its own, so every invalid one (up to MAX_REPORTED)
  * is reported at once, by NDJSON line when the file has lines.
  */
-function validateFile(file: string, kind: IngestKind, items: unknown[], lines: number[] | null, now: string): ValidBatch {
+function validateFile(file: string, kind: ImportKind, items: unknown[], lines: number[] | null, now: string): FileBatch {
   const valid: unknown[] = [];
   const problems: string[] = [];
   let invalid = 0;
   items.forEach((item, index) => {
     try {
-      valid.push(...validateBatch(kind, [item], now, index).items);
+      if (isSettingsKind(kind)) checkSettingsObject(kind, item, index, items.length);
+      else valid.push(...validateBatch(kind, [item], now, index).items);
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       invalid++;
@@ -64,11 +77,11 @@ function validateFile(file: string, kind: IngestKind, items: unknown[], lines: n
     }
   });
   if (invalid > 0) throw new InvalidImport(file, problems, invalid);
-  return { kind, items: valid } as ValidBatch;
+  return isSettingsKind(kind) ? { kind, items } : ({ kind, items: valid } as ValidBatch);
 }
 
 /** "line 3: title: must not be empty" for NDJSON; "products[2].title: must not be empty" for a JSON array. */
-function problemAt(error: InvalidInput, kind: IngestKind, index: number, lines: number[] | null): string {
+function problemAt(error: InvalidInput, kind: ImportKind, index: number, lines: number[] | null): string {
   if (lines === null) return error.message;
   const prefix = `${kind}[${index}]`;
   const field = error.path.startsWith(`${prefix}.`) ? error.path.slice(prefix.length + 1) : null;
@@ -80,10 +93,10 @@ function problemAt(error: InvalidInput, kind: IngestKind, index: number, lines: 
  * (`products.ndjson`, `shop-orders.json`), or per key of a bundle object
  * `{products: [...], orders: [...]}`.
  */
-function batchesOfFile(file: string, told: IngestKind | undefined, now: string): ValidBatch[] {
+function batchesOfFile(file: string, told: ImportKind | undefined, now: string): FileBatch[] {
   const text = readText(file);
   const name = basename(file);
-  const fromName = INGEST_KINDS.find((kind) => name.toLowerCase().includes(kind));
+  const fromName = IMPORT_KINDS.find((kind) => name.toLowerCase().includes(kind));
   const { items, lines } = parseObjectsWithLines(text, name);
   const kind = told ?? fromName;
   if (kind) return [validateFile(file, kind, items, lines, now)];
@@ -92,14 +105,22 @@ function batchesOfFile(file: string, told: IngestKind | undefined, now: string):
   if (items.length !== 1 || !isBundle(bundle)) {
     throw new InvalidInput(
       file,
-      `cannot tell what it holds: pass --type (${INGEST_KINDS.join(", ")}) or name the file after its kind (products.ndjson)`,
+      `cannot tell what it holds: pass --type (${IMPORT_KINDS.join(", ")}) or name the file after its kind (products.ndjson)`,
     );
   }
   return Object.entries(bundle).map(([key, entries]) => {
-    if (!isIngestKind(key)) throw new InvalidInput(`${file}: ${key}`, `is not one of ${INGEST_KINDS.join(", ")}`);
-    if (!Array.isArray(entries)) throw new InvalidInput(`${file}: ${key}`, "must be an array");
-    return validateFile(`${file}: ${key}`, key, entries, null, now);
+    if (!isImportKind(key)) throw new InvalidInput(`${file}: ${key}`, `is not one of ${IMPORT_KINDS.join(", ")}`);
+    // Search settings are one object; every other kind a list of them.
+    const items = key === "search-settings" ? [entries] : entries;
+    if (!Array.isArray(items)) throw new InvalidInput(`${file}: ${key}`, "must be an array");
+    return validateFile(`${file}: ${key}`, key, items, null, now);
   });
+}
+
+/** What an import wrote: objects per kind, and the products and collections its sources and settings name that the shop lacks. */
+export interface ImportResult {
+  counts: Record<ImportKind, number>;
+  warnings: string[];
 }
 
 /** Validates every file completely before writing anything, then writes in chunks. */
@@ -107,25 +128,32 @@ export async function importFiles(
   store: Store,
   merchant: MerchantId,
   files: string[],
-  type: IngestKind | undefined,
+  type: ImportKind | undefined,
   progress: ImportProgress,
-): Promise<Record<IngestKind, number>> {
+): Promise<ImportResult> {
   const now = formatTimestamp(new Date());
   const batches = files.flatMap((file) => batchesOfFile(file, type, now));
-  const counts = Object.fromEntries(INGEST_KINDS.map((kind) => [kind, 0])) as Record<IngestKind, number>;
-  // Products first: collections, orders and markets refer to them.
-  const order = (batch: ValidBatch) => INGEST_KINDS.indexOf(batch.kind);
+  const counts = Object.fromEntries(IMPORT_KINDS.map((kind) => [kind, 0])) as Record<ImportKind, number>;
+  const warnings: string[] = [];
+  // Products first: collections, orders and markets refer to them, and sources and search settings to all of these.
+  const order = (batch: FileBatch) => IMPORT_KINDS.indexOf(batch.kind);
   batches.sort((a, b) => order(a) - order(b));
 
   progress.start(batches.reduce((sum, batch) => sum + batch.items.length, 0));
   for (const batch of batches) {
-    for (let start = 0; start < batch.items.length; start += WRITE_CHUNK) {
-      const items = batch.items.slice(start, start + WRITE_CHUNK);
-      await writeBatch(store, merchant, { kind: batch.kind, items } as ValidBatch);
-      progress.advance(items.length);
+    if (isSettingsKind(batch.kind)) {
+      // Few objects, written whole: a file's sources replace each other's ids in one transaction.
+      warnings.push(...(await writeSettings(store, merchant, batch.kind, batch.items)));
+      progress.advance(batch.items.length);
+    } else {
+      for (let start = 0; start < batch.items.length; start += WRITE_CHUNK) {
+        const items = batch.items.slice(start, start + WRITE_CHUNK);
+        await writeBatch(store, merchant, { kind: batch.kind, items } as ValidBatch);
+        progress.advance(items.length);
+      }
     }
     counts[batch.kind] += batch.items.length;
   }
   progress.stop();
-  return counts;
+  return { counts, warnings };
 }

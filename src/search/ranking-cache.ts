@@ -1,6 +1,7 @@
 // Rankings of recent queries, per store and merchant: keystroke prefixes repeat
 // across shoppers, and "drill" and "Drill" plan alike. A ranking holds while
-// the catalogue and the stored rankings (sales popularity) stay as they were.
+// the catalogue, the stored rankings (sales popularity) and the merchant's
+// search settings stay as they were.
 import type { MerchantId } from "../core/types.js";
 import { PerStore } from "../stores/per-store.js";
 import type { Store } from "../stores/store.js";
@@ -15,9 +16,9 @@ export interface RankingCache {
   set(key: string, ranked: number[]): void;
 }
 
-/** The merchant's rankings computed on the catalogue and rankings of the current snapshot. */
+/** The merchant's rankings computed on the catalogue, rankings and search settings of the current snapshot. */
 export function rankingCacheOf(store: Store, merchant: MerchantId): RankingCache {
-  const versions = `${store.version(merchant, "catalogue")}.${store.version(merchant, "rankings")}`;
+  const versions = `${store.version(merchant, "catalogue")}.${store.version(merchant, "rankings")}.${store.searchSettings.versions.of(merchant)}`;
   let cache = caches.of(store).get(merchant);
   if (cache?.versions !== versions) caches.of(store).set(merchant, (cache = { versions, rankings: new Map() }));
   const { rankings } = cache;

@@ -13,6 +13,7 @@ import { ProductRenderStore } from "./product-render.js";
 import { DEFAULT_TOP_SELLERS, RankedLists } from "./ranked-lists.js";
 import { RankingWriter } from "./ranking-writer.js";
 import { SearchIndexStore } from "./search-index.js";
+import { SearchSettingsStore } from "./search-settings.js";
 import { SessionIndex, type AppliedEventLog } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
 import { SimilarStore } from "./similar.js";
@@ -56,6 +57,8 @@ export class Store {
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Merchants' custom data sources (src/stores/custom-sources.ts). */
   readonly customSources: CustomSources;
+  /** Merchants' search merchandising: keyword groups, exclusions, synonyms. */
+  readonly searchSettings: SearchSettingsStore;
   /** Products' texts, tags, vendors, types and collections as custom sources' rules read them: catalogue writes keep them. */
   readonly productAttributes: ProductAttributesStore;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
@@ -113,6 +116,7 @@ export class Store {
       },
     });
     this.customSources = new CustomSources(root);
+    this.searchSettings = new SearchSettingsStore(env);
     this.productAttributes = new ProductAttributesStore(root, {
       product: (merchant, id) => this.catalogue.product(merchant, id),
       productIdsAfter: (merchant, after, limit) => this.catalogue.productIdsAfter(merchant, after, limit),

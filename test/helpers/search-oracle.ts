@@ -87,7 +87,10 @@ export class SearchOracle {
     }
     const scored = [...matched]
       .filter((doc) => doc.product.id !== byCode && shown(doc))
-      .map((doc) => ({ doc, score: this.score(doc, slots, rarestFirst, config) }));
+      .map((doc) => ({
+        doc,
+        score: this.score(doc, slots, rarestFirst, config) + (options.boosted?.has(doc.product.id) ? config.boostWeight : 0),
+      }));
     // Out-of-stock products after every available one; ties by lower product id.
     scored.sort(
       (x, y) =>
@@ -97,7 +100,8 @@ export class SearchOracle {
   }
 
   /**
-   * B·(m/R) + coverageWeight·(m/R)² + adjacencyWeight·adjacent/(R−1) + priorWeight·prior + popularityWeight·popularity,
+   * B·(m/R) + coverageWeight·(m/R)² + adjacencyWeight·adjacent/(R−1) + priorWeight·prior + popularityWeight·popularity
+   * (a merchant's boost is added by rank),
    * B the sum of the matched words' BM25 (each through its best alternative). The index keeps per-word scores and
    * their sum, the prior and popularity as 32-bit floats: they are rounded here where it rounds them.
    */

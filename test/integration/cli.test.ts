@@ -38,6 +38,41 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
 }
 
+/** The banner's searches answer by the demo's search settings: pinned gifts and a redirect, hoodies for "sweatshirt", sofas for "cuoch". */
+async function expectDemoSearches(banner: string): Promise<void> {
+  const key = /demo API key: {2}(pk_\S+)/.exec(banner)![1]!;
+  const searches = new Map([...banner.matchAll(/curl -X POST '([^']+query=(\w+)[^']*)'/g)].map(([, url, query]) => [query!, url!]));
+  expect([...searches.keys()]).toEqual(["gift", "sweatshirt", "cuoch"]);
+  const idsOf = async (query: string) => {
+    const res = await fetch(searches.get(query)!, { method: "POST" });
+    expect(res.status, query).toBe(200);
+    const answer = (await res.json()) as { data: { productSuggestions: { id: string }[]; redirect?: string } };
+    return { ids: answer.data.productSuggestions.map((suggestion) => suggestion.id), redirect: answer.data.redirect };
+  };
+  const typesOf = async (ids: string[]) => {
+    const base = new URL(searches.get("gift")!).origin;
+    const res = await fetch(`${base}/api/v1/products/static?key=${key}&ids=${ids.join(",")}&filter_oos=no&limit=10`);
+    return ((await res.json()) as { data: { product_type: string }[] }).data.map((product) => product.product_type);
+  };
+  const gift = await idsOf("gift");
+  expect(gift.redirect).toMatch(/^https:\/\/\S+\/collections\/gifts-under-50$/);
+  // The keyword group's promoted products first, in their order, as the banner's admin line reads them.
+  const [, header, settingsUrl] = /curl -H "Authorization: ([^"]+)" '([^']+\/search-settings)'/.exec(banner)!;
+  const authorization = header!.replace(/\$\(cat (\S+)\)/, (_, file: string) => readFileSync(file, "utf8").trim());
+  const settings = (await (await fetch(settingsUrl!, { headers: { Authorization: authorization } })).json()) as {
+    data: { keyword_groups: { promoted: number[] }[] };
+  };
+  const promoted = settings.data.keyword_groups[0]!.promoted.map(String);
+  expect(promoted).toHaveLength(3);
+  expect(gift.ids.slice(0, 3)).toEqual(promoted);
+  for (const query of ["sweatshirt", "cuoch"]) {
+    const { ids, redirect } = await idsOf(query);
+    expect(ids, query).toHaveLength(4);
+    expect(redirect).toBeUndefined();
+    expect(new Set(await typesOf(ids)), query).toEqual(new Set([query === "cuoch" ? "Sofa" : "Hoodie"]));
+  }
+}
+
 describe("aisle serve", () => {
   it("seeds the demo into an empty data dir, prints curl lines that return spec products, and stops cleanly on SIGTERM", async () => {
     const dataDir = tempDir();
@@ -56,8 +91,10 @@ describe("aisle serve", () => {
       const headers: Record<string, string> = header ? { [header.split(": ")[0]!]: value! } : {};
       const res = await fetch(url!, { headers });
       expect(res.status, url).toBe(200);
-      const body = (await res.json()) as { data: any[] };
-      expect(body.data.length, url).toBeGreaterThan(0);
+      const body = (await res.json()) as { data: any };
+      // The search settings are one object; every other line answers a list.
+      const shown = url!.endsWith("/search-settings") ? body.data.keyword_groups : body.data;
+      expect(shown.length, url).toBeGreaterThan(0);
       if (url!.includes("/products/")) {
         for (const p of body.data) {
           expect(typeof p.tags).toBe("string");
@@ -67,6 +104,7 @@ describe("aisle serve", () => {
         }
       }
     }
+    await expectDemoSearches(banner);
     // The demo storefront the banner points at: a page that carries the demo's public key.
     const storefront = await fetch(/storefront: {4}(\S+)/.exec(banner)![1]!);
     expect(storefront.status).toBe(200);
@@ -158,6 +196,58 @@ describe("aisle merchants add and aisle import", () => {
       expect(store.catalogue.collection("cli", 5)?.product_ids).toEqual([1, 2]);
       expect([...store.similar.vectorIds("cli")].sort()).toEqual([1, 2, 3]);
       expect(store.similar.neighboursOf("cli", 1)?.ids.sort()).toEqual([2, 3]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it("imports custom sources and search settings, validated as the admin API validates them, and writes nothing from an invalid file", async () => {
+    const dataDir = tempDir();
+    expect(aisle(["merchants", "add", "--id", "rules", "--name", "Rules", "--domain", "rules.example.com"], dataDir).status).toBe(0);
+    const files = tempDir();
+    const source = (id: string, productIds: number[]) => ({
+      id,
+      name: id,
+      rules: [{ return: { kind: "products", product_ids: productIds } }],
+    });
+    writeFileSync(join(files, "shop.json"), JSON.stringify({ products: [product(1), product(2)], sources: [source("picks", [2, 1])] }));
+    writeFileSync(join(files, "sources.ndjson"), [source("more", [1]), source("dangling", [9])].map((s) => JSON.stringify(s)).join("\n"));
+    writeFileSync(
+      join(files, "search-settings.json"),
+      JSON.stringify({
+        keyword_groups: [{ id: "top", queries: ["mug"], promoted: [2] }],
+        synonyms: [{ type: "two_way", synonyms: ["mug", "cup"] }],
+      }),
+    );
+    const inputs = ["shop.json", "sources.ndjson", "search-settings.json"].map((name) => join(files, name));
+    const imported = aisle(["import", "--merchant", "rules", "--no-train", ...inputs], dataDir);
+    expect(imported.stdout).toContain("imported 2 products, 3 sources, 1 search-settings into rules");
+    expect(imported.stderr).toContain("warning: source dangling: rules[0].return.product_ids[0]: no product 9");
+    expect(imported.status).toBe(0);
+
+    // Each invalid source by line and field, the settings by field; nothing of either file is written.
+    writeFileSync(
+      join(files, "bad-sources.ndjson"),
+      [source("fine", [1]), { id: "broken", name: "x", rules: [{ return: { kind: "bestsellers" } }] }, { id: "nameless", rules: [] }]
+        .map((s) => JSON.stringify(s))
+        .join("\n"),
+    );
+    const badSources = aisle(["import", "--merchant", "rules", "--type", "sources", join(files, "bad-sources.ndjson")], dataDir);
+    expect(badSources.status).toBe(2);
+    expect(badSources.stderr).toContain("2 invalid objects; nothing was written");
+    expect(badSources.stderr).toContain("  line 2: rules[0].return.kind: must be one of");
+    expect(badSources.stderr).toContain("  line 3: name: is required");
+    writeFileSync(join(files, "search-settings-bad.json"), JSON.stringify({ keyword_groups: [{ id: "x", queries: [""] }] }));
+    const badSettings = aisle(["import", "--merchant", "rules", join(files, "search-settings-bad.json")], dataDir);
+    expect(badSettings.status).toBe(2);
+    expect(badSettings.stderr).toContain("keyword_groups[0].queries[0]: must be a non-empty string");
+
+    const store = Store.open(dataDir);
+    try {
+      expect(store.customSources.list("rules").map(({ source }) => source.id)).toEqual(["dangling", "more", "picks"]);
+      const { settings, version } = store.searchSettings.get("rules");
+      expect(version).toBe(1);
+      expect(settings.keyword_groups.map((group) => group.promoted)).toEqual([[2]]);
     } finally {
       await store.close();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planQuery } from "../../src/core/search/query-plan.js";
+import { DEFAULT_RANKING, planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { product, variant } from "../helpers/fixtures.js";
@@ -25,6 +25,31 @@ describe("rankProducts", () => {
         expect(ranked).toHaveLength(k);
         expect(ranked[0]).toBe(1);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("ranks a boosted product that matches fewer words by its boost, wherever its text score leaves it", async () => {
+    const store = await storeWithMerchant(tempDir());
+    try {
+      // 20 products match all three words; 41 one of them, far below by text score; 200 none.
+      const titled = (ids: number[], title: string) => ids.map((id) => product(id, { title, product_type: "Furniture", tags: "" }));
+      const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+      await ingest(store, "shop", "products", [
+        ...titled(range(1, 20), "Red Linen Sofa"),
+        ...titled(range(100, 41), "Sofa Cover"),
+        ...titled(range(300, 200), "Oak Chair"),
+      ]);
+      const index = store.searchIndex.view("shop");
+      const plan = planQuery(index, "red linen sofa ");
+      // A boost larger than the gap in text score: the cover must come first, though its band would be left unread without it.
+      const config = { ...DEFAULT_RANKING, boostWeight: 20 };
+      const boosted = new Set([120]);
+      const everything = rankProducts(index, plan, { k: 1000, outOfStock: "last", boosted }, config);
+      expect(everything[0]).toBe(120);
+      expect(rankProducts(index, plan, { k: 3, outOfStock: "last", boosted }, config)).toEqual(everything.slice(0, 3));
+      expect(rankProducts(index, plan, { k: 3, outOfStock: "last" }, config)).not.toContain(120);
     } finally {
       await store.close();
     }

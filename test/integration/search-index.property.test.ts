@@ -189,6 +189,8 @@ const OPTIONS: RankOptions[] = [
   { k: 10, outOfStock: "last" },
   { k: 3, outOfStock: "hide" },
   { k: 50, outOfStock: "last", eligible: (id) => id % 2 === 0 },
+  // A merchant's boost lifts docs out of the bands the ranker would otherwise leave unread.
+  { k: 3, outOfStock: "last", boosted: new Set(Array.from({ length: PRODUCT_IDS }, (_, i) => i + 1).filter((id) => id % 3 === 0)) },
 ];
 
 function expectOracleRankings(merchant: string): void {
@@ -196,7 +198,8 @@ function expectOracleRankings(merchant: string): void {
   for (const query of probes()) {
     for (const options of OPTIONS) {
       const { stored, oracle: expected } = rankingsOf(store, merchant, oracle, query, options);
-      expect(stored, `"${query}" k=${options.k} ${options.outOfStock}${options.eligible ? " (even ids)" : ""}`).toEqual(expected);
+      const restricted = `${options.eligible ? " (even ids)" : ""}${options.boosted ? " (every third id boosted)" : ""}`;
+      expect(stored, `"${query}" k=${options.k} ${options.outOfStock}${restricted}`).toEqual(expected);
     }
   }
 }

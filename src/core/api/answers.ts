@@ -415,7 +415,7 @@ const COLLECTION_SUGGESTION = components.add(
 
 export interface QuickViewAnswer {
   successful: boolean;
-  data: { productSuggestions: Suggestion[]; collections: CollectionSuggestion[]; query: string };
+  data: { productSuggestions: Suggestion[]; collections: CollectionSuggestion[]; query: string; redirect?: string };
   status: number;
   errorMessage: string | null;
 }
@@ -430,6 +430,12 @@ export const QUICK_VIEW_RESULT = components.add(
         description: "Up to 5 collections whose titles contain every query word as a word prefix.",
       }),
       query: string({ description: "The query exactly as sent: a client drops answers to older keystrokes by it." }),
+      redirect: optional(
+        string({
+          description:
+            "Where the merchant sends this query (a keyword group's redirect: an http(s) address or a storefront path): a search box may jump there. Absent when no matched group has one.",
+        }),
+      ),
     }),
     status: integer({ description: "Mirrors the HTTP status." }),
     errorMessage: nullable(string({ description: "null on success." })),

@@ -359,7 +359,9 @@ export const QUICK_VIEW_SEARCH = endpoint({
     "query, limit and country_code may also be sent in the query string. The last word matches as a prefix, typos are forgiven " +
     "(one edit from 4 characters, two from 8; never in numbers), SKUs and barcodes match exactly; out-of-stock products come after " +
     "every available one, or never with filters.hideOutOfStock. data.query echoes the query exactly, so a client can drop answers " +
-    "to older keystrokes.",
+    "to older keystrokes. The merchant's search settings (admin API, /admin/v1/merchants/{merchant}/search-settings) apply: " +
+    "keyword groups pin or boost products, hide others and may answer data.redirect; excluded terms answer nothing; excluded " +
+    "products, collections and tags are never shown; synonyms find each other.",
   params: [
     { ...P.key, name: "Service-Api-Key", description: "Public API key of the merchant, as a query parameter or a Service-Api-Key header." },
     {

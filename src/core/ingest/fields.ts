@@ -178,6 +178,15 @@ export class Fields {
   }
 }
 
+/** Rejects fields the format does not have: a misspelt `exit_if_match` would otherwise be ignored without a word. */
+export function onlyKnown(value: unknown, path: string, known: readonly string[]): Fields {
+  const fields = Fields.of(value, path);
+  for (const name of Object.keys(value as Record<string, unknown>)) {
+    if (!known.includes(name)) fields.fail(name, `is not a field of this object (fields: ${known.join(", ")})`);
+  }
+  return fields;
+}
+
 export function parseId(value: unknown): number | null {
   if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : null;
   if (typeof value === "string" && /^[1-9]\d{0,15}$/.test(value)) {

@@ -4,6 +4,7 @@
 // a slot's score through the best of its alternatives.
 import { editBudget } from "./edits.js";
 import type { TermStats } from "./index-view.js";
+import { offerSynonyms, type SynonymTable } from "./merchandising/synonyms.js";
 import { family, hasDigit, stem, words } from "./text.js";
 
 export interface RankingConfig {
@@ -27,6 +28,13 @@ export interface RankingConfig {
   popularityWeight: number;
   /** Longer queries are cut: nobody types more into a search box, and cost grows per word. */
   maxWords: number;
+  /**
+   * What a product the merchant boosts for the query scores more: above what the
+   * prior and popularity together can move a product (4), so it leads the
+   * products that match about as well; well below a typical text score (10–20),
+   * so it does not pass products that match more of the query's words.
+   */
+  boostWeight: number;
 }
 
 export const DEFAULT_RANKING: RankingConfig = {
@@ -42,6 +50,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   priorWeight: 3,
   popularityWeight: 1,
   maxWords: 10,
+  boostWeight: 5,
 };
 
 export interface Alternative {
@@ -66,9 +75,15 @@ export interface QueryPlan {
 
 /**
  * Plans a query. `typing`: the last word may be unfinished (no trailing
- * space), so it also matches as a prefix.
+ * space), so it also matches as a prefix. `synonyms`: the merchant's, offered
+ * last, so they expand the typos and completions found before them too.
  */
-export function planQuery(index: TermStats, query: string, config: RankingConfig = DEFAULT_RANKING): QueryPlan {
+export function planQuery(
+  index: TermStats,
+  query: string,
+  config: RankingConfig = DEFAULT_RANKING,
+  synonyms: SynonymTable | null = null,
+): QueryPlan {
   const raw = words(query).slice(0, config.maxWords);
   const typing = raw.length > 0 && !/\s$/.test(query);
   const stems = raw.map(stem);
@@ -114,6 +129,7 @@ export function planQuery(index: TermStats, query: string, config: RankingConfig
       offer(last, term, (massOf.get(family(term))! / top) ** config.completionExponent);
     }
   }
+  if (synonyms) offerSynonyms(index, synonyms, { raw, stems, typing }, alternatives, config, offer);
 
   const slots = alternatives.map((map): Slot => {
     let mass = 0;

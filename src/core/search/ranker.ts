@@ -1,6 +1,7 @@
 // Scores a planned query over a search index: BM25 per query word (its best
 // alternative), blended with how many words matched, whether they stand next to
-// each other as typed, how generic the product is and how well it sells.
+// each other as typed, how generic the product is, how well it sells and
+// whether the merchant boosts it for the query.
 //
 // In three passes, so that per touched product only numbers stored beside its
 // postings and in its chunk of doc columns are read:
@@ -27,6 +28,8 @@ export interface RankOptions {
   eligible?: (productId: number) => boolean;
   /** "last": out-of-stock products rank after every available one; "hide": never shown. */
   outOfStock: "last" | "hide";
+  /** Products the merchant boosts for this query: each scores config.boostWeight more when it matches. */
+  boosted?: ReadonlySet<number>;
 }
 
 /** Out-of-stock products sink below every available one, keeping their order among themselves. */
@@ -106,7 +109,7 @@ export function rankProducts(
   scratch.fit(index.docCapacity);
   const touchedCount = scoreText(index, plan, options.k, config);
   const { bounded, threshold } = boundScores(index, plan, touchedCount, options, config);
-  for (const productId of exactBest(index, plan, bounded, threshold, wanted, byCode, config)) ranked.push(productId);
+  for (const productId of exactBest(index, plan, bounded, threshold, wanted, byCode, options, config)) ranked.push(productId);
   return ranked;
 }
 
@@ -201,8 +204,11 @@ function boundScores(
     if (text < worst) worst = text;
   }
   const heap = new MinHeap(options.k);
-  // The prior and popularity are at most 1 each (the slack of their bounds aside), adjacency a pair per neighbouring slot.
-  const width = (config.priorWeight + config.popularityWeight) * (1 + 1e-5) + reachPerPair * (r - 1);
+  // The prior and popularity are at most 1 each (the slack of their bounds aside), adjacency a pair per neighbouring slot, and a boost its weight.
+  const width =
+    (config.priorWeight + config.popularityWeight) * (1 + 1e-5) +
+    reachPerPair * (r - 1) +
+    (boostOf(options, config) > 0 ? config.boostWeight : 0);
   // Everything within one band: nothing to leave out.
   if (best - worst < width)
     return { bounded: boundBand(index, plan, touched.subarray(0, touchedCount), 0, heap, options, config), threshold: heap.threshold };
@@ -249,14 +255,15 @@ function boundBand(
   const bounds = new StepBounds(index.popularityScale, Math.log(Math.max(2, index.size)));
   const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
   const priorReach = config.priorWeight * bounds.priorSpread;
-  const { eligible } = options;
+  const { eligible, boosted } = options;
+  const boostWeight = boostOf(options, config);
   const hideUnavailable = options.outOfStock === "hide";
   for (let c = 0; c < chunks; c++) {
     const start = chunkStarts[c]!;
     const end = chunkStarts[c + 1]!;
     if (start === end) continue;
     // Product ids first: the bounds are read in place, valid until the next read.
-    if (eligible) index.readProductIds(c, productIds);
+    if (eligible || boostWeight > 0) index.readProductIds(c, productIds);
     const { rankSteps, priorSteps, flags } = index.bounds(c)!;
     for (let i = start; i < end; i++) {
       const doc = byChunk[i]!;
@@ -273,7 +280,8 @@ function boundBand(
         total[doc]! * coverage +
         config.coverageWeight * coverage * coverage +
         config.priorWeight * bounds.priorLower(priorSteps[slot]!) +
-        config.popularityWeight * bounds.popularityLower(steps) -
+        config.popularityWeight * bounds.popularityLower(steps) +
+        (boostWeight > 0 && boosted!.has(productIds[slot]!) ? boostWeight : 0) -
         (available ? 0 : OUT_OF_STOCK_PENALTY);
       lower[i] = score;
       upper[i] = score + priorReach + config.popularityWeight * bounds.popularityWidth(steps) + reachPerPair * (matched[doc]! - 1);
@@ -295,9 +303,11 @@ function exactBest(
   threshold: number,
   wanted: number,
   byCode: number | undefined,
+  options: RankOptions,
   config: RankingConfig,
 ): number[] {
   const { total, matched, byChunk, lower, upper, inStock } = scratch;
+  const boostWeight = boostOf(options, config);
   // Candidates come off a heap by upper bound: a page takes a few of what may be thousands.
   const candidates = new UpperBoundHeap(scratch.candidates, upper);
   for (let i = 0; i < bounded; i++) if (lower[i] !== -Infinity && upper[i]! >= threshold) candidates.add(i);
@@ -317,7 +327,8 @@ function exactBest(
       total[doc]! * coverage +
       config.coverageWeight * coverage * coverage +
       config.priorWeight * exactPrior(titleTerms, (term) => index.df(term), index.size) +
-      config.popularityWeight * index.popularity(productId) -
+      config.popularityWeight * index.popularity(productId) +
+      (boostWeight > 0 && options.boosted!.has(productId) ? boostWeight : 0) -
       (inStock[i] === 1 ? 0 : OUT_OF_STOCK_PENALTY);
     const reach = reachPerPair * (matched[doc]! - 1);
     const score = base + (reach > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
@@ -329,6 +340,11 @@ function exactBest(
     }
   }
   return best.map((entry) => entry.productId);
+}
+
+/** The boost this request gives its boosted products: 0 when it boosts none. */
+function boostOf(options: RankOptions, config: RankingConfig): number {
+  return options.boosted !== undefined && options.boosted.size > 0 ? config.boostWeight : 0;
 }
 
 /** How many neighbouring query words appear side by side, in order, in the title. */

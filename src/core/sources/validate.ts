@@ -2,7 +2,7 @@
 // the first problem is an InvalidInput naming its place, `rules[2].if.conditions[0].operator`,
 // and a source that fails is never written. References to products and
 // collections the shop does not have are valid (they may come later): see sourceReferences.
-import { Fields, InvalidInput, isPlainObject, parseId } from "../ingest/fields.js";
+import { Fields, InvalidInput, isPlainObject, onlyKnown, parseId } from "../ingest/fields.js";
 import { toCents } from "../money.js";
 import { MAX_LIMIT } from "../params/parse.js";
 import {
@@ -33,15 +33,6 @@ const MAX_NAME = 200;
 const MAX_DESCRIPTION = 2_000;
 /** The longest text a rule compares or returns by: longer catalogue values are never named by one. */
 export const MAX_TEXT_VALUE = 255;
-
-/** Rejects fields the format does not have: a misspelt `exit_if_match` would otherwise be ignored without a word. */
-function onlyKnown(value: unknown, path: string, known: readonly string[]): Fields {
-  const fields = Fields.of(value, path);
-  for (const name of Object.keys(value as Record<string, unknown>)) {
-    if (!known.includes(name)) fields.fail(name, `is not a field of this object (fields: ${known.join(", ")})`);
-  }
-  return fields;
-}
 
 function oneOf<T extends string>(fields: Fields, name: string, allowed: readonly T[]): T {
   const value = fields.raw(name);

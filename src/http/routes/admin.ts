@@ -14,7 +14,8 @@ import { bodyJson, bodyText, quoted } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
-import { adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { adminOperation, adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { SEARCH_SETTINGS_OPERATIONS } from "./search-settings-admin.js";
 import { SOURCE_ADMIN_OPERATIONS } from "./source-admin.js";
 
 /** A listing's page: `after` a cursor (an id), `limit` up to MAX_PAGE. */
@@ -52,13 +53,6 @@ function publicMerchant(merchant: Merchant): Record<string, string> {
   const { id, name, domain, currency } = merchant;
   return { id, name, domain, currency };
 }
-
-/** An admin route's documentation: every one takes the admin token. */
-const adminOperation = (operation: Omit<OperationDoc, "tag" | "security">): OperationDoc => ({
-  ...operation,
-  tag: "Admin",
-  security: "admin",
-});
 
 /** "products" → "Products"; singular: "Product". */
 const titled = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
@@ -138,6 +132,7 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
     summary: "Delete a collection",
   }),
   ...SOURCE_ADMIN_OPERATIONS,
+  ...SEARCH_SETTINGS_OPERATIONS,
 ];
 
 export function adminRoutes(services: Services): Route[] {

@@ -1,6 +1,7 @@
 // POST /api/v1/smart-search/search/quick-view: validated and authenticated on
 // this thread, answered from the response cache when the same request (the
-// same keystroke) was answered on the same catalogue, otherwise searched in the pool.
+// same keystroke) was answered on the same catalogue and search settings,
+// otherwise searched in the pool.
 import { QUICK_VIEW_SEARCH } from "../../core/api/endpoints.js";
 import { canonicalSearchRequest, parseQuickViewRequest } from "../../core/search/request.js";
 import { merchantForKey } from "../auth.js";
@@ -34,7 +35,8 @@ export function searchRoutes(services: Services): Route[] {
         const request = parseQuickViewRequest(info.body, info.query);
         return cachedTask(services, {
           task: { kind: "quick_view", merchantId: merchant.id, request },
-          cacheKey: `${merchant.id}|${QUICK_VIEW_SEARCH.path}|${canonicalSearchRequest(request)}|v${store.version(merchant.id, "catalogue")}`,
+          // The merchant's search settings version too: a settings change shows on the next keystroke.
+          cacheKey: `${merchant.id}|${QUICK_VIEW_SEARCH.path}|${canonicalSearchRequest(request)}|v${store.version(merchant.id, "catalogue")}|s${store.searchSettings.versions.of(merchant.id)}`,
           // Sales move the ranking a little: answers also expire by age, as the sales lists do.
           ttlMs: services.config.behaviourCacheTtlMs,
         });

@@ -10,7 +10,7 @@ import { bodyJson, quoted } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
-import { adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { adminOperation, adminRouteOf, merchantOfPath } from "../admin-routes.js";
 
 const SOURCES_PATH = "/admin/v1/merchants/:merchant/sources";
 const SOURCE_PATH = `${SOURCES_PATH}/:source_id`;
@@ -18,10 +18,8 @@ const SOURCE_PATH = `${SOURCES_PATH}/:source_id`;
 const RULE_FORMAT =
   "{id, name, description?, rules: [{if?: {join?: and|or, conditions: [{field, operator, values}]}, return: {kind, …}, exit_if_matched?, pin?, boost?, bury?, exclude?}], fallback?} (the README's rule format)";
 
-const operation = (doc: Omit<OperationDoc, "tag" | "security">): OperationDoc => ({ ...doc, tag: "Admin", security: "admin" });
-
 export const SOURCE_ADMIN_OPERATIONS: OperationDoc[] = [
-  operation({
+  adminOperation({
     method: "POST",
     path: SOURCES_PATH,
     operationId: "createSource",
@@ -30,26 +28,26 @@ export const SOURCE_ADMIN_OPERATIONS: OperationDoc[] = [
     requestBody: RULE_FORMAT,
     successStatus: 201,
   }),
-  operation({
+  adminOperation({
     method: "GET",
     path: SOURCES_PATH,
     operationId: "listCustomSources",
     summary: "A merchant's custom sources, in id order → {data}",
   }),
-  operation({
+  adminOperation({
     method: "GET",
     path: SOURCE_PATH,
     operationId: "getSource",
     summary: "One custom source, as stored → {data, metadata: {version, warnings}}",
   }),
-  operation({
+  adminOperation({
     method: "PUT",
     path: SOURCE_PATH,
     operationId: "putSource",
     summary: "Create or replace a custom source; validated as a create. The next storefront request answers from the new rules.",
     requestBody: RULE_FORMAT,
   }),
-  operation({ method: "DELETE", path: SOURCE_PATH, operationId: "deleteSource", summary: "Delete a custom source → {deleted: id}" }),
+  adminOperation({ method: "DELETE", path: SOURCE_PATH, operationId: "deleteSource", summary: "Delete a custom source → {deleted: id}" }),
 ];
 
 export function sourceAdminRoutes(services: Services): Route[] {
