@@ -3,6 +3,7 @@
 // Product lists and quick-view search share it.
 import type { Task } from "../pool/protocol.js";
 import type { Reply } from "./respond.js";
+import type { RequestInfo } from "./router.js";
 import type { Services } from "./services.js";
 
 export interface CachedTaskPlan {
@@ -19,6 +20,8 @@ export interface CachedTaskPlan {
    * this request (metadata.cache_info).
    */
   stamp?: (computed: Uint8Array, cachedAt: string) => Uint8Array;
+  /** The request, whose client going away drops its task while it waits for a worker. */
+  request?: RequestInfo;
 }
 
 const unstamped = (computed: Uint8Array): Uint8Array => computed;
@@ -41,7 +44,7 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
     return { status: 200, body, headers: { Age: "0" } };
   };
   const inline = answerInline(services, task);
-  return inline === null ? pool.run(task).then(({ body }) => answered(body)) : answered(inline);
+  return inline === null ? pool.run(task, plan.request?.abandoned).then(({ body }) => answered(body)) : answered(inline);
 }
 
 function answerInline(services: Services, task: Task): Uint8Array | null {

@@ -15,6 +15,8 @@ export interface RequestInfo {
   body: Uint8Array | null;
   /** Values of `:name` segments of the route pattern. */
   params: Record<string, string>;
+  /** Aborts when the client goes away before its answer (made on first use: answers written at once never need it). */
+  readonly abandoned?: AbortSignal;
 }
 
 export interface Route {

@@ -4,6 +4,7 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
 import { parseQuery } from "../core/params/query.js";
 import { ApiError, toApiError } from "../errors.js";
+import { TaskAbandonedError } from "../pool/protocol.js";
 import { HeldReplies } from "./held-replies.js";
 import type { RateLimiting } from "./rate-limiting.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
@@ -107,12 +108,15 @@ export class HttpServer {
     const state: ConnectionState = { aborted: false };
     /** Set once the body is being read: the client going away ends the read. */
     let abortBodyRead: (() => void) | null = null;
+    /** Made when a route asks for RequestInfo.abandoned: the client going away drops the request's waiting pool task. */
+    let abandon: AbortController | null = null;
     // Called before this handler returns without an answer, as uWS requires; an
     // answer written at once (a cache hit, a refusal) saves the registration.
     const answerLater = () =>
       res.onAborted(() => {
         state.aborted = true;
         abortBodyRead?.();
+        abandon?.abort();
       });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
@@ -164,6 +168,9 @@ export class HttpServer {
       headers: headersFor(req, route.readsHeaders),
       body: null,
       params,
+      get abandoned() {
+        return (abandon ??= new AbortController()).signal;
+      },
     };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
     const maxBodyBytes = route.maxBodyBytes ?? this.options.maxBodyBytes;
@@ -179,6 +186,8 @@ export class HttpServer {
     const closesUnread = (reply: Reply): Reply => (unboundedBody && request.body === null ? { ...reply, closeConnection: true } : reply);
     // The one place a failure becomes an answer; a fault of the service (not of the request) is also reported.
     const failure = (error: unknown) => {
+      // Dropped because its client went away: there is no one to answer, and nothing went wrong.
+      if (error instanceof TaskAbandonedError) return;
       const apiError = toApiError(error);
       if (apiError.code === "internal") this.options.onInternalError(error, request, requestId);
       finish(closesUnread(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty")));

@@ -47,12 +47,15 @@ export class WorkerPool {
     this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
   }
 
-  /** The task's answer; a worker's expected failure rejects with TaskFailedError, a full queue with PoolSaturatedError. */
-  async run(task: Task): Promise<TaskAnswer> {
+  /**
+   * The task's answer; a worker's expected failure rejects with TaskFailedError, a full queue with
+   * PoolSaturatedError, and `abandoned` aborting before the task's turn (its client went away) with TaskAbandonedError.
+   */
+  async run(task: Task, abandoned?: AbortSignal): Promise<TaskAnswer> {
     const started = performance.now();
     let ok = false;
     try {
-      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task))) as WireResult;
+      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task), abandoned)) as WireResult;
       if (wire instanceof Uint8Array) {
         ok = true;
         return { body: wire };

@@ -16,6 +16,9 @@ export class PoolSaturatedError extends Error {}
 /** The pool closed before the task's turn came: the service is stopping. */
 export class PoolClosedError extends Error {}
 
+/** The task's client went away before its turn came: it was dropped, not run. */
+export class TaskAbandonedError extends Error {}
+
 /** A task the worker answered with an expected failure (`{ok: false}`), as an error on the calling thread. */
 export class TaskFailedError extends Error {
   constructor(

@@ -98,10 +98,10 @@ async function list(productIds: readonly number[]): Promise<string> {
   return res.text();
 }
 
-/** Pool tasks of a kind finished so far, from the service's metrics. */
-async function tasksDone(kind: string): Promise<number> {
+/** Pool tasks of a kind ended so far with an outcome ("ok"; "failed" includes those dropped unrun), from the service's metrics. */
+async function tasksEnded(kind: string, outcome: "ok" | "failed" = "ok"): Promise<number> {
   const text = await t.service.services.metrics!.text();
-  const series = `aisle_pool_task_duration_seconds_count{kind="${kind}",outcome="ok"} `;
+  const series = `aisle_pool_task_duration_seconds_count{kind="${kind}",outcome="${outcome}"} `;
   const line = text.split("\n").find((row) => row.startsWith(series));
   return line === undefined ? 0 : Number(line.slice(series.length));
 }
@@ -111,7 +111,8 @@ describe("a client that hangs up", () => {
     const expected = [await list([HOSE]), await list([1])];
     expect(expected[0]).toContain('"title":"Garden Hose"');
     expect(expected[1]).toContain('"title":"Brass Lantern 1"');
-    const before = await tasksDone("static_products");
+    const before = await tasksEnded("static_products");
+    const droppedBefore = await tasksEnded("static_products", "failed");
 
     // Slow pages on a pool of one thread: most wait in its queue when their client hangs up.
     const ids = Array.from({ length: 6 }, (_, i) => `page-hang-up-${i}`);
@@ -119,10 +120,16 @@ describe("a client that hangs up", () => {
     const others = await Promise.all([HOSE, 1, HOSE, 1].map((productId) => list([productId])));
     expect(others).toEqual([expected[0], expected[1], expected[0], expected[1]]);
 
-    // Every task ran to its end, answered or not. The others' one-product lists are answered on the
-    // HTTP thread, or in the pool once a page has gone over the inline budget.
-    await eventually(async () => expect(await tasksDone("static_products")).toBeGreaterThanOrEqual(before + ids.length));
-    expect(await tasksDone("static_products")).toBeLessThanOrEqual(before + ids.length + others.length);
+    // Every page's task ended: run to its end (answered or not), or dropped unrun once its client
+    // had gone. The others' one-product lists are answered on the HTTP thread, or in the pool once a
+    // page has gone over the inline budget.
+    const ended = async () =>
+      (await tasksEnded("static_products")) - before + (await tasksEnded("static_products", "failed")) - droppedBefore;
+    await eventually(async () => expect(await ended()).toBeGreaterThanOrEqual(ids.length));
+    expect(await ended()).toBeLessThanOrEqual(ids.length + others.length);
+    // Slow pages on one worker: the clients of the later ones had gone before their turn, and they were never run.
+    expect(await tasksEnded("static_products", "failed")).toBeGreaterThan(droppedBefore);
+    expect(t.service.services.pool.queueSize).toBe(0);
     const received = await replies;
     const dropped = ids.filter((_, i) => received[i] === "");
     expect(dropped.length, "requests whose client hung up before their answer").toBeGreaterThan(0);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { FairScheduler } from "../../src/pool/fair-scheduler.js";
-import { PoolSaturatedError } from "../../src/pool/protocol.js";
+import { PoolSaturatedError, TaskAbandonedError } from "../../src/pool/protocol.js";
 
 /** Fake work: each task records when it starts and runs until the test finishes it. */
 function fakeWorkers() {
   const started: string[] = [];
   const finishers = new Map<string, (ok: boolean) => void>();
-  const outcomes = new Map<string, "done" | "refused" | "failed">();
+  const outcomes = new Map<string, "done" | "refused" | "failed" | "abandoned">();
   const work = (name: string) => () => {
     started.push(name);
     return new Promise<string>((resolve, reject) =>
@@ -14,10 +14,11 @@ function fakeWorkers() {
     );
   };
   /** Submits a task that records how it ended. */
-  const submit = (scheduler: FairScheduler, lane: string, name: string) =>
-    scheduler.submit(lane, work(name)).then(
+  const submit = (scheduler: FairScheduler, lane: string, name: string, abandoned?: AbortSignal) =>
+    scheduler.submit(lane, work(name), abandoned).then(
       () => outcomes.set(name, "done"),
-      (error: unknown) => outcomes.set(name, error instanceof PoolSaturatedError ? "refused" : "failed"),
+      (error: unknown) =>
+        outcomes.set(name, error instanceof PoolSaturatedError ? "refused" : error instanceof TaskAbandonedError ? "abandoned" : "failed"),
     );
   /** Ends a running task, then lets the scheduler hand out the next one. */
   const finish = async (name: string, ok = true) => {
@@ -43,6 +44,36 @@ describe("FairScheduler", () => {
     expect(scheduler.queued).toBe(6);
     for (const name of ["a1", "a2", "b1", "c1", "a3", "a4"]) await finish(name);
     expect(started).toEqual(["a1", "a2", "b1", "c1", "a3", "a4", "a5"]);
+    expect(scheduler.queued).toBe(0);
+  });
+
+  it("drops a waiting task whose client went away, and lets a running one finish", async () => {
+    const scheduler = new FairScheduler({ slots: 1, maxQueued: 100 });
+    const { started, outcomes, submit, finish } = fakeWorkers();
+    const running = new AbortController();
+    const waiting = new AbortController();
+    void submit(scheduler, "a", "a1", running.signal);
+    void submit(scheduler, "a", "a2", waiting.signal);
+    void submit(scheduler, "b", "b1");
+    running.abort();
+    waiting.abort();
+    await settledTurn();
+    expect(outcomes.get("a2")).toBe("abandoned");
+    expect(scheduler.queued).toBe(1);
+    await finish("a1");
+    expect(outcomes.get("a1")).toBe("done");
+    // The freed worker goes to the next task still waiting, never to the dropped one.
+    expect(started).toEqual(["a1", "b1"]);
+  });
+
+  it("drops at once a task whose client went away before it was submitted", async () => {
+    const scheduler = new FairScheduler({ slots: 1, maxQueued: 100 });
+    const { started, outcomes, submit } = fakeWorkers();
+    void submit(scheduler, "a", "a1");
+    void submit(scheduler, "a", "a2", AbortSignal.abort());
+    await settledTurn();
+    expect(outcomes.get("a2")).toBe("abandoned");
+    expect(started).toEqual(["a1"]);
     expect(scheduler.queued).toBe(0);
   });
 

@@ -87,7 +87,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, pretty);
       const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant, request);
-      if (!cacheable) return cachedTask(services, { task, cacheKey: null });
+      if (!cacheable) return cachedTask(services, { task, cacheKey: null, request });
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;
       const cacheInfoOf = (cachedAt: string) => ({ cache_info: { cache_key: opaqueKey(cacheKey), cached_at_time: cachedAt } });
@@ -95,6 +95,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
         task,
         cacheKey,
         bypassCache: bustCache,
+        request,
         ...(ttlMs === undefined ? {} : { ttlMs }),
         ...(cacheInfo ? { stamp: (computed, cachedAt) => withTopLevelField(computed, "metadata", cacheInfoOf(cachedAt), pretty) } : {}),
       });

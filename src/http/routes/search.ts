@@ -39,6 +39,7 @@ export function searchRoutes(services: Services): Route[] {
           cacheKey: `${merchant.id}|${QUICK_VIEW_SEARCH.path}|${canonicalSearchRequest(request)}|v${store.version(merchant.id, "catalogue")}|s${store.searchSettings.versions.of(merchant.id)}`,
           // Sales move the ranking a little: answers also expire by age, as the sales lists do.
           ttlMs: services.config.behaviourCacheTtlMs,
+          request: info,
         });
       },
     },
