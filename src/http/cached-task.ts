@@ -44,7 +44,10 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
     return { status: 200, body, headers: { Age: "0" } };
   };
   const inline = answerInline(services, task);
-  return inline === null ? pool.run(task, plan.request?.abandoned).then(({ body }) => answered(body)) : answered(inline);
+  if (inline !== null) return answered(inline);
+  let abandoned: AbortSignal | undefined;
+  if (plan.request) abandoned = (plan.request.abandon = new AbortController()).signal;
+  return pool.run(task, abandoned).then(({ body }) => answered(body));
 }
 
 function answerInline(services: Services, task: Task): Uint8Array | null {

@@ -15,8 +15,11 @@ export interface RequestInfo {
   body: Uint8Array | null;
   /** Values of `:name` segments of the route pattern. */
   params: Record<string, string>;
-  /** Aborts when the client goes away before its answer (made on first use: answers written at once never need it). */
-  readonly abandoned?: AbortSignal;
+  /**
+   * Set by a route that hands the request to the pool (cached-task.ts): the server aborts it when the
+   * client goes away before its answer. A plain field, null until then: most answers are written at once.
+   */
+  abandon?: AbortController | null;
 }
 
 export interface Route {

@@ -108,15 +108,13 @@ export class HttpServer {
     const state: ConnectionState = { aborted: false };
     /** Set once the body is being read: the client going away ends the read. */
     let abortBodyRead: (() => void) | null = null;
-    /** Made when a route asks for RequestInfo.abandoned: the client going away drops the request's waiting pool task. */
-    let abandon: AbortController | null = null;
     // Called before this handler returns without an answer, as uWS requires; an
     // answer written at once (a cache hit, a refusal) saves the registration.
     const answerLater = () =>
       res.onAborted(() => {
         state.aborted = true;
         abortBodyRead?.();
-        abandon?.abort();
+        request.abandon?.abort();
       });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
@@ -168,9 +166,7 @@ export class HttpServer {
       headers: headersFor(req, route.readsHeaders),
       body: null,
       params,
-      get abandoned() {
-        return (abandon ??= new AbortController()).signal;
-      },
+      abandon: null,
     };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
     const maxBodyBytes = route.maxBodyBytes ?? this.options.maxBodyBytes;
