@@ -9,6 +9,7 @@ import { join } from "node:path";
 import {
   bucketsFor,
   DEFAULT_HASHING,
+  FeaturePacker,
   productFeatures,
   type Features,
   type HashingScheme,
@@ -105,7 +106,10 @@ export function trainEncoder(
   // (7 GB at 1M products), past the 4 GB V8 heap of the training thread, and an
   // out-of-memory there aborts the whole server. Their features take a tenth of that.
   const scheme = schemeFor(productsOf(store, merchant, productIds, checkpoint));
-  const features = Array.from(productsOf(store, merchant, productIds, checkpoint), (product) => productFeatures(product, scheme));
+  const packer = new FeaturePacker();
+  const features = Array.from(productsOf(store, merchant, productIds, checkpoint), (product) =>
+    packer.pack(productFeatures(product, scheme)),
+  );
   const model = textOnlyModel(features, productIds, scheme, options.training);
   const indexOf = new Map(productIds.map((id, index) => [id, index]));
   const { groups, summary } = behaviourGroups(store, merchant, indexOf, checkpoint);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HASHING, fnv1a, idBucket, productFeatures, queryFeatures, type HashingScheme } from "../../src/core/embedding/features.js";
+import {
+  DEFAULT_HASHING,
+  FeaturePacker,
+  fnv1a,
+  idBucket,
+  productFeatures,
+  queryFeatures,
+  type HashingScheme,
+} from "../../src/core/embedding/features.js";
 import { dot, embedInto } from "../../src/core/embedding/model.js";
 import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel, type BehaviourGroups } from "../../src/core/embedding/train.js";
 
@@ -51,6 +59,24 @@ describe("hashed text features", () => {
     const query = queryFeatures("the sofa", scheme);
     const title = queryFeatures("sofa", scheme);
     expect([...query.ids]).toEqual([...title.ids]);
+  });
+});
+
+describe("FeaturePacker", () => {
+  it("gives back each product's features unchanged, across slabs, none overwriting another", () => {
+    const packer = new FeaturePacker();
+    const originals = Array.from({ length: 3 }, (_, i) => ({
+      ids: Int32Array.from({ length: 400_000 }, (_, k) => k * 3 + i),
+      weights: Float32Array.from({ length: 400_000 }, (_, k) => (k % 7) / 7 + i),
+    }));
+    // 1.2M entries: past the first slab of 1M, so the third product starts a new one.
+    const packed = originals.map((features) => packer.pack(features));
+    packed.forEach((features, i) => {
+      expect(features.ids).toEqual(originals[i]!.ids);
+      expect(features.weights).toEqual(originals[i]!.weights);
+    });
+    expect(packed[0]!.ids.buffer).toBe(packed[1]!.ids.buffer);
+    expect(packed[2]!.ids.buffer).not.toBe(packed[1]!.ids.buffer);
   });
 });
 

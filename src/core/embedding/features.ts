@@ -35,6 +35,38 @@ export interface Features {
   weights: Float32Array;
 }
 
+/** Entries per slab of FeaturePacker: 4 MB of ids and 4 MB of weights. */
+const SLAB_ENTRIES = 1 << 20;
+
+/**
+ * Many products' features copied into a few large buffers, each product's
+ * arrays views of them. Held as a pair of small typed arrays per product, a
+ * 1M-product build made 2M separate allocations; the allocator kept about
+ * 1.1 GB of their freed fragments resident after the training thread ended.
+ * Large buffers are given back whole, and cost no per-allocation overhead.
+ */
+export class FeaturePacker {
+  private ids = new Int32Array(0);
+  private weights = new Float32Array(0);
+  private used = 0;
+
+  pack(features: Features): Features {
+    const length = features.ids.length;
+    if (this.used + length > this.ids.length) {
+      const size = Math.max(SLAB_ENTRIES, length);
+      this.ids = new Int32Array(size);
+      this.weights = new Float32Array(size);
+      this.used = 0;
+    }
+    const ids = this.ids.subarray(this.used, this.used + length);
+    const weights = this.weights.subarray(this.used, this.used + length);
+    ids.set(features.ids);
+    weights.set(features.weights);
+    this.used += length;
+    return { ids, weights };
+  }
+}
+
 const STOP_WORDS = new Set("a an and are as at be by for from has in is it its of on or our the this to with you your".split(" "));
 
 /**
