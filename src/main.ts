@@ -100,7 +100,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     threads: config.workers,
     heapMb: config.workerHeapMb,
     maxQueue: config.poolMaxQueue,
-    onTask: (kind, ok, seconds) => metrics.task(kind, ok, seconds),
+    onTask: (kind, outcome, seconds) => metrics.task(kind, outcome, seconds),
   });
   queueDepth = () => pool.queueSize;
   workerHeaps = () => pool.workerHeaps;

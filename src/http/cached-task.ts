@@ -46,7 +46,7 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
   const inline = answerInline(services, task);
   if (inline !== null) return answered(inline);
   let abandoned: AbortSignal | undefined;
-  if (plan.request) abandoned = (plan.request.abandon = new AbortController()).signal;
+  if (plan.request) abandoned = (plan.request.abandon ??= new AbortController()).signal;
   return pool.run(task, abandoned).then(({ body }) => answered(body));
 }
 

@@ -114,7 +114,8 @@ export class HttpServer {
       res.onAborted(() => {
         state.aborted = true;
         abortBodyRead?.();
-        request.abandon?.abort();
+        // Made here if no route has asked yet: a task handed to the pool later is dropped at once.
+        (request.abandon ??= new AbortController()).abort();
       });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();

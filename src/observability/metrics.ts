@@ -147,8 +147,8 @@ export class ServiceMetrics {
     series.observe(seconds);
   }
 
-  task(kind: string, ok: boolean, seconds: number): void {
-    this.taskSeconds.observe({ kind, outcome: ok ? "ok" : "failed" }, seconds);
+  task(kind: string, outcome: "ok" | "failed" | "abandoned", seconds: number): void {
+    this.taskSeconds.observe({ kind, outcome }, seconds);
   }
 
   inlineAnswer(kind: string, seconds: number): void {

@@ -51,6 +51,8 @@ export class FairScheduler {
    */
   submit<T>(lane: string, start: () => Promise<T>, abandoned?: AbortSignal): Promise<T> {
     if (this.closedWith !== null) return Promise.reject(this.closedWith);
+    // Before any room is made for it: a task nobody waits for must not push out another's.
+    if (abandoned?.aborted) return Promise.reject(new TaskAbandonedError("the client went away before the task was submitted"));
     return new Promise<T>((resolve, reject) => {
       const task: Waiting = { start, resolve: resolve as (value: unknown) => void, reject };
       const queue = this.turns.get(lane);
@@ -85,7 +87,6 @@ export class FairScheduler {
       this.waiting--;
       task.reject(new TaskAbandonedError("the client went away before the task's turn"));
     };
-    if (abandoned.aborted) return drop();
     abandoned.addEventListener("abort", drop, { once: true });
     // Once started, the task runs to its end: a worker cannot be stopped mid-task.
     const start = task.start;

@@ -3,7 +3,18 @@ import { Piscina } from "piscina";
 import { FairScheduler } from "./fair-scheduler.js";
 import { compiledWorkerFile } from "./worker-file.js";
 import { WorkerHeaps, type WorkerHeap } from "./worker-heaps.js";
-import { PoolClosedError, TaskFailedError, type Task, type TaskAnswer, type WireResult, type WorkerConfig } from "./protocol.js";
+import {
+  PoolClosedError,
+  TaskAbandonedError,
+  TaskFailedError,
+  type Task,
+  type TaskAnswer,
+  type WireResult,
+  type WorkerConfig,
+} from "./protocol.js";
+
+/** How a task ended: answered, failed (or refused), or dropped unrun because its client went away. */
+export type TaskOutcome = "ok" | "failed" | "abandoned";
 
 export interface PoolOptions {
   dataDir: string;
@@ -13,7 +24,7 @@ export interface PoolOptions {
   /** Each worker's old-generation heap limit (see Config.workerHeapMb); absent: V8's default. */
   heapMb?: number;
   /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
-  onTask?: (kind: string, ok: boolean, seconds: number) => void;
+  onTask?: (kind: string, outcome: TaskOutcome, seconds: number) => void;
 }
 
 /** The queue a task waits in: its merchant's (see FairScheduler); a task of no merchant shares one. */
@@ -53,16 +64,20 @@ export class WorkerPool {
    */
   async run(task: Task, abandoned?: AbortSignal): Promise<TaskAnswer> {
     const started = performance.now();
-    let ok = false;
+    let outcome: TaskOutcome = "failed";
     try {
       const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task), abandoned)) as WireResult;
       if (wire instanceof Uint8Array) {
-        ok = true;
+        outcome = "ok";
         return { body: wire };
       }
       throw new TaskFailedError(task.kind, wire.code, wire.message);
+    } catch (error) {
+      // Dropped unrun because its client went away: expected, and not a failure of the pool.
+      if (error instanceof TaskAbandonedError) outcome = "abandoned";
+      throw error;
     } finally {
-      this.onTask?.(task.kind, ok, (performance.now() - started) / 1000);
+      this.onTask?.(task.kind, outcome, (performance.now() - started) / 1000);
     }
   }
 

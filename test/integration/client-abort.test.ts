@@ -98,8 +98,8 @@ async function list(productIds: readonly number[]): Promise<string> {
   return res.text();
 }
 
-/** Pool tasks of a kind ended so far with an outcome ("ok"; "failed" includes those dropped unrun), from the service's metrics. */
-async function tasksEnded(kind: string, outcome: "ok" | "failed" = "ok"): Promise<number> {
+/** Pool tasks of a kind ended so far with an outcome ("abandoned": dropped unrun), from the service's metrics. */
+async function tasksEnded(kind: string, outcome: "ok" | "abandoned" = "ok"): Promise<number> {
   const text = await t.service.services.metrics!.text();
   const series = `aisle_pool_task_duration_seconds_count{kind="${kind}",outcome="${outcome}"} `;
   const line = text.split("\n").find((row) => row.startsWith(series));
@@ -112,7 +112,7 @@ describe("a client that hangs up", () => {
     expect(expected[0]).toContain('"title":"Garden Hose"');
     expect(expected[1]).toContain('"title":"Brass Lantern 1"');
     const before = await tasksEnded("static_products");
-    const droppedBefore = await tasksEnded("static_products", "failed");
+    const droppedBefore = await tasksEnded("static_products", "abandoned");
 
     // Slow pages on a pool of one thread: most wait in its queue when their client hangs up.
     const ids = Array.from({ length: 6 }, (_, i) => `page-hang-up-${i}`);
@@ -124,11 +124,11 @@ describe("a client that hangs up", () => {
     // had gone. The others' one-product lists are answered on the HTTP thread, or in the pool once a
     // page has gone over the inline budget.
     const ended = async () =>
-      (await tasksEnded("static_products")) - before + (await tasksEnded("static_products", "failed")) - droppedBefore;
+      (await tasksEnded("static_products")) - before + (await tasksEnded("static_products", "abandoned")) - droppedBefore;
     await eventually(async () => expect(await ended()).toBeGreaterThanOrEqual(ids.length));
     expect(await ended()).toBeLessThanOrEqual(ids.length + others.length);
     // Slow pages on one worker: the clients of the later ones had gone before their turn, and they were never run.
-    expect(await tasksEnded("static_products", "failed")).toBeGreaterThan(droppedBefore);
+    expect(await tasksEnded("static_products", "abandoned")).toBeGreaterThan(droppedBefore);
     expect(t.service.services.pool.queueSize).toBe(0);
     const received = await replies;
     const dropped = ids.filter((_, i) => received[i] === "");

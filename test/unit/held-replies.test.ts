@@ -41,7 +41,7 @@ describe("HeldReplies", () => {
     const sent: number[] = [];
     for (let i = 0; i < 3; i++) held.hold(() => sent.push(i));
     held.flush();
-    // In the order they fall due, which the random hold decides: every one of them, once.
+    // In an order the random hold decides: every one of them, once.
     const sentOnce = () => [...sent].sort((a, b) => a - b);
     expect(sentOnce()).toEqual([0, 1, 2]);
     vi.advanceTimersByTime(2_000);
