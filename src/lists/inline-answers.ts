@@ -14,7 +14,7 @@
 // work done is then lost, about half a millisecond, and that merchant's lists
 // of that kind go to the pool for GIVE_UP_FOR_MS.
 import type { ListBudget } from "../core/products/query.js";
-import { OverBudget } from "../core/products/render.js";
+import { OverBudget, storedJsonLacks } from "../core/products/render.js";
 import type { Task } from "../pool/protocol.js";
 import { hasSimilarModel } from "../recs/similar-ranking.js";
 import { hasRenderData } from "../stores/catalog.js";
@@ -67,9 +67,8 @@ export class InlineAnswers {
 function answersInline(store: Store, task: Task): task is ListTask {
   if (!("list" in task)) return false;
   const { list } = task;
-  if (list.pretty || list.metafields.product !== null || list.metafields.variant !== null || list.sellingPlans || list.unsetVariants) {
-    return false;
-  }
+  // Rendered from the products themselves: tens of µs each. unset_variants may render any of them so.
+  if (list.pretty || storedJsonLacks(list) || list.unsetVariants) return false;
   // A market's settings hold its whole catalogue, decoded once per catalogue version; until built, products render from themselves.
   if (list.countryCode !== null || !hasRenderData(store, task.merchantId)) return false;
   // A collection's record holds all its members, read and made a set whole, before the budget counts anything.

@@ -49,19 +49,23 @@ export function productListBody(
     const data = shown.map((product) => Object.assign(render(product), additions.productFields?.(product.id)));
     return jsonBytes({ data, ...additions.answerFields }, true);
   }
-  const storedJsonLacks =
-    list.metafields.product !== null || list.metafields.variant !== null || (list.sellingPlans && list.projection === "full");
+  const fromProduct = storedJsonLacks(list);
   let bytes = 0;
   const bytesAtMost = list.budget?.bytes ?? Number.POSITIVE_INFINITY;
   const products = shown.map((product) => {
     const json =
-      storedJsonLacks || product.showing === "passing_variants"
+      fromProduct || product.showing === "passing_variants"
         ? encoder.encode(JSON.stringify(render(product)))
         : pricedJson(catalog.storedJson(product.id, list.projection)!, product.pricing);
     if ((bytes += json.length) > bytesAtMost) throw new OverBudget(`more than ${bytesAtMost} bytes of products`);
     return additions.productFields ? withFields(json, additions.productFields(product.id)) : json;
   });
   return listBytes(products, additions.answerFields);
+}
+
+/** Whether the list asks for what products' stored JSON lacks (metafields, selling plans), so each is rendered from the product itself. */
+export function storedJsonLacks(list: ListOptions): boolean {
+  return list.metafields.product !== null || list.metafields.variant !== null || (list.sellingPlans && list.projection === "full");
 }
 
 /**
