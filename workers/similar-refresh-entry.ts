@@ -3,7 +3,7 @@
 // one refresh at a time, in the order they come.
 import { parentPort, workerData } from "node:worker_threads";
 import { runAsBackgroundThread } from "../src/pool/thread-priority.js";
-import { refreshSimilar } from "../src/similar/refresh.js";
+import { nothingRefreshed, reconcileWork, refreshSimilar, type RefreshSummary } from "../src/similar/refresh.js";
 import type { RefreshReply, RefreshRequest, RefreshThreadData } from "../src/similar/refresh-thread.js";
 import { Store } from "../src/stores/store.js";
 
@@ -25,13 +25,25 @@ async function handle(request: RefreshRequest): Promise<void> {
   store.refreshSnapshot();
   let reply: RefreshReply;
   try {
-    reply = { id: request.id, summary: await refreshSimilar(store, dataDir, request.merchantId, request.productIds) };
+    reply = { id: request.id, summary: await refreshOrReconcile(request) };
   } catch (error) {
     reply = { id: request.id, failure: String((error as Error)?.stack ?? error) };
   } finally {
     store.refreshSnapshot();
   }
   port.postMessage(reply);
+}
+
+/** A refresh; with `reconcile`, of the products out of step too, and none at all (no model loaded) when nothing is. */
+async function refreshOrReconcile({
+  merchantId,
+  productIds,
+  reconcile,
+}: Extract<RefreshRequest, { type: "refresh" }>): Promise<RefreshSummary> {
+  if (!reconcile) return refreshSimilar(store, dataDir, merchantId, productIds);
+  const work = reconcileWork(store, merchantId);
+  if (!work.needed && productIds.length === 0) return nothingRefreshed(store.similar.manifest(merchantId)?.version ?? null);
+  return refreshSimilar(store, dataDir, merchantId, [...productIds, ...work.productIds]);
 }
 
 port.on("message", (request: RefreshRequest) => {

@@ -14,8 +14,13 @@ export interface RefreshThreadData {
   dataDir: string;
 }
 
-/** HTTP thread → refresh thread: refresh these products of a merchant; or close the store and end. */
-export type RefreshRequest = { type: "refresh"; id: number; merchantId: MerchantId; productIds: number[] } | { type: "close" };
+/**
+ * HTTP thread → refresh thread: refresh these products of a merchant (with
+ * `reconcile`, also those its model is out of step with); or close the store
+ * and end.
+ */
+export type RefreshRequest =
+  { type: "refresh"; id: number; merchantId: MerchantId; productIds: number[]; reconcile: boolean } | { type: "close" };
 
 /** Refresh thread → HTTP thread: how request `id` ended. */
 export type RefreshReply = { id: number; summary: RefreshSummary } | { id: number; failure: string };
@@ -33,11 +38,11 @@ export class RefreshThread {
   constructor(private readonly dataDir: string) {}
 
   /** Embeds the changed products again and patches the lists they reach, on the refresh thread. */
-  refresh(merchantId: MerchantId, productIds: number[]): Promise<RefreshSummary> {
+  refresh(merchantId: MerchantId, productIds: number[], reconcile = false): Promise<RefreshSummary> {
     const worker = this.started();
     const id = this.nextId++;
     const done = new Promise<RefreshSummary>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    const request: RefreshRequest = { type: "refresh", id, merchantId, productIds };
+    const request: RefreshRequest = { type: "refresh", id, merchantId, productIds, reconcile };
     worker.postMessage(request);
     return done;
   }

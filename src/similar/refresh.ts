@@ -83,9 +83,39 @@ function reachedRows(
 }
 
 /** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */
+/** A refresh that changed nothing, of the model of this version (null: none). */
+export function nothingRefreshed(model: string | null): RefreshSummary {
+  return { model, refused: null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
+}
+
+/**
+ * The products a merchant's model is out of step with: in the catalogue
+ * without a vector, or with a vector and no longer in the catalogue (changes
+ * made while the service was down). A set difference of ids, not a product
+ * read per vector: decoding each would take ~20 s at 1M products.
+ */
+export function productsOutOfStep(store: Store, merchant: MerchantId): number[] {
+  const products = store.catalogue.productIds(merchant);
+  const embedded = store.similar.vectorIds(merchant);
+  const missing = products.filter((id) => !embedded.has(id));
+  const present = new Set(products);
+  const stale = [...embedded].filter((id) => !present.has(id));
+  return [...missing, ...stale];
+}
+
+/**
+ * What a start's reconcile finds to do: the products out of step, and
+ * whether the model needs a refresh at all (it does, even with none, when its
+ * rows for searching are not laid out yet).
+ */
+export function reconcileWork(store: Store, merchant: MerchantId): { productIds: number[]; needed: boolean } {
+  const productIds = productsOutOfStep(store, merchant);
+  return { productIds, needed: productIds.length > 0 || !store.similar.hasRows(merchant) };
+}
+
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
   const { model, refused } = await lookUpModel(store, dataDir, merchant);
-  if (!model) return { model: null, refused: refused?.message ?? null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
+  if (!model) return { ...nothingRefreshed(null), refused: refused?.message ?? null };
   const { dims } = model.vectors;
   const versionBefore = model.version;
   const present = [...new Set(changedIds)].filter((id) => store.catalogue.product(merchant, id) !== undefined);

@@ -44,26 +44,17 @@ export class SimilarModels {
   }
 
   /**
-   * At start: train shops that have products but no model; lay out the rows of
-   * a model stored before rows were; embed products added while the service was down.
+   * At start: train shops that have products but no model; have the refresh
+   * thread find, and embed, products added or deleted while the service was
+   * down (and lay out the rows of a model stored before rows were). Reads no
+   * more than a product id per merchant here: at 1M products, even the set
+   * difference of ids held up the HTTP thread for seconds.
    */
   reconcile(): void {
     for (const { id: merchant } of this.store.catalogue.listMerchants()) {
-      const products = this.store.catalogue.productIds(merchant);
-      if (products.length === 0) continue;
-      if (!this.store.similar.manifest(merchant)) {
-        void this.train(merchant).catch(() => {});
-        continue;
-      }
-      // A model trained before its rows were stored for searching gets them laid out by its first refresh.
-      if (!this.store.similar.hasRows(merchant)) this.productsChanged(merchant, []);
-      const embedded = this.store.similar.vectorIds(merchant);
-      const missing = products.filter((id) => !embedded.has(id));
-      // A set difference of ids, not a product read per vector: at 1M products, decoding each took
-      // the HTTP thread ~20 s at start, before it listened.
-      const present = new Set(products);
-      const stale = [...embedded].filter((id) => !present.has(id));
-      if (missing.length + stale.length > 0) this.productsChanged(merchant, [...missing, ...stale]);
+      if (this.store.catalogue.productIdsAfter(merchant, null, 1).length === 0) continue;
+      if (!this.store.similar.manifest(merchant)) void this.train(merchant).catch(() => {});
+      else void this.refresh(merchant, [], true).catch(() => {});
     }
   }
 
@@ -111,9 +102,10 @@ export class SimilarModels {
     else void this.train(merchant).catch(() => {});
   }
 
-  private refresh(merchant: MerchantId, productIds: number[]): Promise<void> {
+  /** `reconcile`: the refresh thread also takes the products the model is out of step with (see reconcile). */
+  private refresh(merchant: MerchantId, productIds: number[], reconcile = false): Promise<void> {
     return this.enqueue(merchant, async () => {
-      const summary = await this.refresher.refresh(merchant, productIds);
+      const summary = await this.refresher.refresh(merchant, productIds, reconcile);
       if (summary.refused === null) return;
       // The refresh thread read the latest state; so does this check.
       this.store.refreshSnapshot();
