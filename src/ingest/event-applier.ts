@@ -243,7 +243,23 @@ export class EventApplier {
       }
     }
     this.settleFirstRankings();
+    if (!this.refreshLeaders(now, deadline)) unfinished = true;
     this.scheduleRankings(unfinished ? 0 : Math.min(RANKINGS_LOOK_MS, this.rankingRefreshMs));
+  }
+
+  /** Quick-view's leader lists of each merchant whose are due, built until `deadline`; false when one is left unfinished. */
+  private refreshLeaders(now: number, deadline: number): boolean {
+    let finished = true;
+    for (const merchant of this.merchantIds()) {
+      try {
+        if (!this.store.searchIndex.leaders.due(merchant, now)) continue;
+        if (performance.now() >= deadline || !this.store.searchIndex.leaders.buildStep(merchant, now, deadline)) finished = false;
+      } catch (error) {
+        // The next look tries this merchant again.
+        console.error(`building the search leader lists of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);
+      }
+    }
+    return finished;
   }
 
   /** Forgets the awaited merchants whose first lists are stored, whoever stored them (this job, or the rankings' build). */

@@ -19,8 +19,10 @@ import {
 } from "../core/search/doc-columns.js";
 import { boundedEditDistance } from "../core/search/edits.js";
 import type { RankedDocument, RankingIndex } from "../core/search/index-view.js";
+import type { LeaderReads, LeaderSettings, WrittenDoc } from "../core/search/leaders.js";
 import { normaliseCode } from "../core/search/indexed-product.js";
 import { readPostingBlock, type PostingBlock } from "../core/search/postings.js";
+import { documentLength, termMarks } from "../core/search/search-document.js";
 import { wordTypoKeys } from "../core/search/typo-keys.js";
 import type { MerchantId } from "../core/types.js";
 import { AFTER_EVERY_STRING, type SearchTables } from "./search-tables.js";
@@ -62,6 +64,14 @@ export class ReaderCache {
   readonly documents = new VersionedMap<number, RankedDocument>(20_000);
   /** Products' popularity, as of the ranks. */
   readonly popularity = new VersionedMap<number, number>(20_000);
+  /**
+   * Chunks of doc bounds, copied out of the store, as of the columns: a query
+   * over a common word reads most of a big shop's chunks (5 MB at 1M products),
+   * and the next keystroke reads them again.
+   */
+  readonly bounds = new VersionedMap<number, DocBounds | null>(4_096);
+  /** The docs written since the last leader build, as of the documents and that build (null: too many to use the lists). */
+  changedDocs: { key: string; docs: { changed: Set<number>; written: WrittenDoc[] } | null } | undefined;
 }
 
 export class SearchIndexView implements RankingIndex {
@@ -69,18 +79,22 @@ export class SearchIndexView implements RankingIndex {
   readonly averageLength: number;
   readonly docCapacity: number;
   readonly popularityScale: number;
-  private boundViews: { buffer: ArrayBufferLike; byteOffset: number; bounds: DocBounds } | undefined;
+  /** The index's documents version this view reads. */
+  private readonly documents: number;
 
   constructor(
     private readonly tables: SearchTables,
     readonly merchant: MerchantId,
     private readonly cache: ReaderCache,
+    private readonly leaderSettings: LeaderSettings,
   ) {
     const meta = tables.metaOf(merchant);
     cache.nearTerms.follow(meta.vocabulary);
     cache.dfs.follow(meta.frequencies);
     cache.documents.follow(meta.documents);
     cache.popularity.follow(meta.ranks);
+    cache.bounds.follow(meta.columns);
+    this.documents = meta.documents;
     this.size = meta.size;
     this.averageLength = meta.size === 0 ? 1 : meta.totalLength / meta.size;
     this.docCapacity = meta.capacity;
@@ -150,13 +164,11 @@ export class SearchIndexView implements RankingIndex {
   }
 
   bounds(chunk: number): DocBounds | undefined {
+    const cached = this.cache.bounds.get(chunk);
+    if (cached !== undefined) return cached ?? undefined;
     const bytes = this.tables.chunkInPlace(this.merchant, "bounds", chunk);
-    if (bytes === undefined) return undefined;
-    // Every chunk is read into lmdb's same shared buffer: views made over it once serve every chunk.
-    if (this.boundViews?.buffer !== bytes.buffer || this.boundViews.byteOffset !== bytes.byteOffset) {
-      this.boundViews = { buffer: bytes.buffer, byteOffset: bytes.byteOffset, bounds: docBounds(bytes) };
-    }
-    return this.boundViews.bounds;
+    // A copy (a Buffer's slice would be a view): the bytes read in place are valid only until the next read.
+    return this.cache.bounds.set(chunk, bytes === undefined ? null : docBounds(new Uint8Array(bytes))) ?? undefined;
   }
 
   readProductIds(chunk: number, into: Float64Array): void {
@@ -174,6 +186,46 @@ export class SearchIndexView implements RankingIndex {
     const found = this.cache.popularity.get(productId);
     if (found !== undefined) return found;
     return this.cache.popularity.set(productId, popularityOf(this.tables.ranks.get([this.merchant, productId]), this.popularityScale));
+  }
+
+  leaders(): LeaderReads | null {
+    if (this.size < this.leaderSettings.minShop) return null;
+    const build = this.tables.leaderBuilds.get(this.merchant);
+    if (build === undefined) return null;
+    const key = `${this.documents}:${build.version}`;
+    if (this.cache.changedDocs?.key !== key) this.cache.changedDocs = { key, docs: this.readChangedDocs() };
+    const docs = this.cache.changedDocs.docs;
+    if (docs === null) return null;
+    const { tables, merchant } = this;
+    return {
+      forEachLeader(term, visit) {
+        const bytes = tables.leaderBlock(merchant, term);
+        if (bytes === undefined) return false;
+        visit(readPostingBlock(bytes));
+        return true;
+      },
+      changed: docs.changed,
+      written: docs.written,
+    };
+  }
+
+  /** Docs written since the last leader build, with the terms of those still indexed; null past the settings' maxChanged. */
+  private readChangedDocs(): { changed: Set<number>; written: WrittenDoc[] } | null {
+    const changed = new Set<number>();
+    for (const key of this.tables.changedDocs.getKeys({
+      start: [this.merchant, 0],
+      end: [this.merchant, AFTER_EVERY_STRING],
+      limit: this.leaderSettings.maxChanged + 1,
+    })) {
+      changed.add(key[1] as number);
+    }
+    if (changed.size > this.leaderSettings.maxChanged) return null;
+    const written: WrittenDoc[] = [];
+    for (const doc of changed) {
+      const record = this.tables.docs.get([this.merchant, doc]);
+      if (record !== undefined) written.push({ doc, length: documentLength(record), marks: termMarks(record) });
+    }
+    return { changed, written };
   }
 
   /** Whether the product is indexed (published), and whether it can be bought: for candidates found by other means. */

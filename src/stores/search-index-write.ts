@@ -95,6 +95,8 @@ export class SearchIndexWrite {
     // What readers cache moves with these versions.
     if (changes.size > 0) this.meta.frequencies++;
     if (this.written.size > 0 || this.freed.size > 0) this.meta.documents++;
+    // Leader lists are built from a snapshot: docs written since are read whole by queries until the next build.
+    for (const doc of [...this.written.keys(), ...this.freed]) this.tables.changedDocs.put([this.merchant, doc], this.meta.documents);
     this.tables.meta.put(this.merchant, this.meta);
   }
 
@@ -351,7 +353,7 @@ export class SearchIndexWrite {
       sums.grids[slot] = sums.grids[slot]! + change;
       docBounds(bounds.edit(doc)).priorSteps[slot] = priorSteps(sums.grids[slot]!, sums.titleCounts[slot]!);
     }
-    bounds.write();
+    if (bounds.write()) this.meta.columns++;
     grids.write();
     products.write();
   }
@@ -380,11 +382,15 @@ export class ChunkEdits {
     return entry.bytes;
   }
 
-  write(): void {
+  /** Writes the chunks whose bytes changed; whether any did. */
+  write(): boolean {
+    let changed = false;
     for (const [chunk, { before, bytes }] of this.edited) {
       if (before !== undefined && Buffer.compare(before, bytes) === 0) continue;
       this.tables.chunks.put([this.merchant, this.kind, chunk], bytes);
+      changed = true;
     }
+    return changed;
   }
 }
 

@@ -13,12 +13,14 @@
 import type { RootDatabase } from "lmdb";
 import { docBounds, rankSteps, slotOf } from "../core/search/doc-columns.js";
 import { indexedProduct } from "../core/search/indexed-product.js";
+import { DEFAULT_LEADERS, type LeaderSettings } from "../core/search/leaders.js";
 import { searchDocument } from "../core/search/search-document.js";
 import type { Collection, MerchantId, Product } from "../core/types.js";
 import type { DerivedBuild } from "./derived-builds.js";
 import { merchantRange } from "./merchant-keys.js";
 import { ChunkEdits, SearchIndexWrite } from "./search-index-write.js";
 import { ReaderCache, SearchIndexView } from "./search-index-view.js";
+import { SearchLeaders } from "./search-leaders.js";
 import { EMPTY_META, searchKeysOf, SearchTables } from "./search-tables.js";
 
 /** The catalogue and ranking reads the index is derived from. */
@@ -45,6 +47,8 @@ export class SearchIndexStore implements DerivedBuild {
   readonly name = "search_index";
   readonly layout = 1;
   private readonly tables: SearchTables;
+  /** The leader lists' one writer (the applier's ranking job runs its builds). */
+  readonly leaders: SearchLeaders;
   /** This thread's caches of each merchant's index (the store instance is the thread's). */
   private readonly readerCaches = new Map<MerchantId, ReaderCache>();
 
@@ -53,8 +57,10 @@ export class SearchIndexStore implements DerivedBuild {
     private readonly source: SearchSource,
     /** Called in the transaction that completes a merchant's rebuild: answers cached from a partial index go stale. */
     private readonly built: (merchant: MerchantId) => void,
+    private readonly leaderSettings: LeaderSettings = DEFAULT_LEADERS,
   ) {
     this.tables = new SearchTables(root);
+    this.leaders = new SearchLeaders(root, this.tables, leaderSettings);
   }
 
   // ── reads ──
@@ -63,7 +69,7 @@ export class SearchIndexStore implements DerivedBuild {
   view(merchant: MerchantId): SearchIndexView {
     let cache = this.readerCaches.get(merchant);
     if (cache === undefined) this.readerCaches.set(merchant, (cache = new ReaderCache()));
-    return new SearchIndexView(this.tables, merchant, cache);
+    return new SearchIndexView(this.tables, merchant, cache, this.leaderSettings);
   }
 
   /** The merchant's collections and their titles, in id order. */
@@ -117,9 +123,15 @@ export class SearchIndexStore implements DerivedBuild {
     const bounds = new ChunkEdits(this.tables, merchant, "bounds");
     for (const [id, rank] of moved) this.setRank(merchant, id, rank, bounds);
     for (const id of gone) this.setRank(merchant, id, undefined, bounds);
-    bounds.write();
+    const boundsChanged = bounds.write();
     const meta = this.tables.metaOf(merchant);
-    if (moved.size > 0 || gone.length > 0) this.tables.meta.put(merchant, { ...meta, ranked: next.length, ranks: meta.ranks + 1 });
+    if (moved.size > 0 || gone.length > 0)
+      this.tables.meta.put(merchant, {
+        ...meta,
+        ranked: next.length,
+        ranks: meta.ranks + 1,
+        columns: meta.columns + (boundsChanged ? 1 : 0),
+      });
   }
 
   /** The product's rank (undefined: not ranked), kept by product and in its doc's bounds when it is indexed. */
@@ -136,14 +148,16 @@ export class SearchIndexStore implements DerivedBuild {
     for (const table of this.tables.merchantTables) {
       for (const key of table.getKeys(searchKeysOf(merchant))) table.remove(key);
     }
+    this.tables.leaderBuilds.remove(merchant);
     // The versions go on: what readers cached against earlier ones must not pass for the rebuild's.
-    const { vocabulary, frequencies, documents, ranks } = this.tables.metaOf(merchant);
+    const { vocabulary, frequencies, documents, ranks, columns } = this.tables.metaOf(merchant);
     this.tables.meta.put(merchant, {
       ...EMPTY_META,
       vocabulary: vocabulary + 1,
       frequencies: frequencies + 1,
       documents: documents + 1,
       ranks: ranks + 1,
+      columns: columns + 1,
     });
   }
 
@@ -188,9 +202,14 @@ export class SearchIndexStore implements DerivedBuild {
       }
       rank++;
     }
-    bounds.write();
+    const boundsChanged = bounds.write();
     const meta = this.tables.metaOf(merchant);
-    this.tables.meta.put(merchant, { ...meta, ranked: next === 0 ? rank : meta.ranked, ranks: meta.ranks + 1 });
+    this.tables.meta.put(merchant, {
+      ...meta,
+      ranked: next === 0 ? rank : meta.ranked,
+      ranks: meta.ranks + 1,
+      columns: meta.columns + (boundsChanged ? 1 : 0),
+    });
     return next;
   }
 }

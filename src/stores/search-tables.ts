@@ -26,6 +26,8 @@ export interface SearchMeta {
   documents: number;
   /** Moves whenever a product's rank changes. */
   ranks: number;
+  /** Moves whenever a doc's bounds (doc-columns.ts) change: written or freed docs, availability, ranks. */
+  columns: number;
 }
 
 export const EMPTY_META: SearchMeta = {
@@ -37,7 +39,19 @@ export const EMPTY_META: SearchMeta = {
   frequencies: 0,
   documents: 0,
   ranks: 0,
+  columns: 0,
 };
+
+/** The last build of a merchant's leader lists (leaders.ts): the index's versions it read, and when. */
+export interface LeaderBuild {
+  /** SearchMeta.documents when it started: docs written later are in changedDocs with a higher version. */
+  documents: number;
+  /** SearchMeta.ranks when it started. */
+  ranks: number;
+  builtAt: number;
+  /** Moves with every build: what readers cached of the lists holds until then. */
+  version: number;
+}
 
 /** A doc as stored: its product and its search document's terms and codes. */
 export interface DocRecord {
@@ -103,6 +117,12 @@ export class SearchTables {
   readonly typoKeys: Database<true, Key>;
   /** [merchant, collection id] → its title, for data.collections. */
   readonly collectionTitles: Database<string, Key>;
+  /** [merchant, termKey(term)] → the term's leader list (leaders.ts), a posting block. */
+  readonly leaders: Database<Uint8Array, Key>;
+  /** [merchant, doc] → SearchMeta.documents after the write that last wrote or freed the doc, until a leader build takes it in. */
+  readonly changedDocs: Database<number, Key>;
+  /** merchant → its last LeaderBuild. */
+  readonly leaderBuilds: Database<LeaderBuild, MerchantId>;
 
   constructor(root: RootDatabase) {
     const structured = { encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") } as const;
@@ -119,6 +139,9 @@ export class SearchTables {
     this.completions = root.openDB({ name: "search_completions", ...structured });
     this.typoKeys = root.openDB({ name: "search_typo_keys", ...structured });
     this.collectionTitles = root.openDB({ name: "search_collection_titles", ...structured });
+    this.leaders = root.openDB({ name: "search_leaders", ...binary });
+    this.changedDocs = root.openDB({ name: "search_changed_docs", ...structured });
+    this.leaderBuilds = root.openDB({ name: "search_leader_builds", ...structured });
   }
 
   /** Every table keyed by merchant and more (all but meta). */
@@ -135,11 +158,15 @@ export class SearchTables {
       this.completions,
       this.typoKeys,
       this.collectionTitles,
+      this.leaders,
+      this.changedDocs,
     ] as Database<unknown, Key>[];
   }
 
+  /** The merchant's totals; versions a data dir's stored record predates start at 0. */
   metaOf(merchant: MerchantId): SearchMeta {
-    return this.meta.get(merchant) ?? EMPTY_META;
+    const stored = this.meta.get(merchant);
+    return stored === undefined ? EMPTY_META : { ...EMPTY_META, ...stored };
   }
 
   /** The term's df (0: not in use). */
@@ -184,6 +211,12 @@ export class SearchTables {
   /** The term's first posting block, in place (see chunkInPlace). */
   firstPostingBlock(merchant: MerchantId, term: string): Uint8Array | undefined {
     const bytes = this.postings.getBinaryFast([merchant, termKey(term), 0]);
+    return bytes?.subarray(0, bytes.length);
+  }
+
+  /** The term's leader list, in place (see chunkInPlace). */
+  leaderBlock(merchant: MerchantId, term: string): Uint8Array | undefined {
+    const bytes = this.leaders.getBinaryFast([merchant, termKey(term)]);
     return bytes?.subarray(0, bytes.length);
   }
 

@@ -1,3 +1,4 @@
+import { DEFAULT_LEADERS, type LeaderSettings } from "../core/search/leaders.js";
 import { DEFAULT_COPURCHASE, type CopurchaseConfig } from "../core/recs/copurchase.js";
 import type { MerchantId } from "../core/types.js";
 import { AppliedEvents } from "./applied-events.js";
@@ -67,6 +68,7 @@ export class Store {
   private constructor(
     private readonly env: Environment,
     copurchase: CopurchaseConfig,
+    leaders: LeaderSettings,
   ) {
     const { root } = env;
     this.appliedLog = {
@@ -95,7 +97,7 @@ export class Store {
       collectionsOf: (merchant: MerchantId) => this.catalogue.collectionsOf(merchant),
       topSellers: (merchant: MerchantId) => this.rankings.read(merchant, DEFAULT_TOP_SELLERS),
     };
-    this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => env.bump(merchant, "catalogue"));
+    this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => env.bump(merchant, "catalogue"), leaders);
     this.starterVectors = new StarterVectors(root, this.catalogue);
     this.rankings = new RankedLists(root, (merchant, previous, next) => this.searchIndex.followTopSellers(merchant, previous, next));
     const rankingSources = {
@@ -140,8 +142,13 @@ export class Store {
    * for commands that only read or change what is there, so that a mistyped
    * --data names the problem instead of quietly creating an empty store.
    */
-  static open(dataDir: string, options: { copurchase?: CopurchaseConfig; mustExist?: boolean } = {}): Store {
-    const store = new Store(Environment.open(dataDir, options.mustExist), options.copurchase ?? DEFAULT_COPURCHASE);
+  /** `copurchase` and `leaders`: the bought-together model's and quick-view's leader lists' settings; evaluations and tests try others. */
+  static open(dataDir: string, options: { copurchase?: CopurchaseConfig; leaders?: LeaderSettings; mustExist?: boolean } = {}): Store {
+    const store = new Store(
+      Environment.open(dataDir, options.mustExist),
+      options.copurchase ?? DEFAULT_COPURCHASE,
+      options.leaders ?? DEFAULT_LEADERS,
+    );
     const { events, applied } = store;
     checkFormat(store.env, {
       histories: applied.histories,

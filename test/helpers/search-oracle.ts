@@ -182,6 +182,12 @@ export class SearchOracle {
         .filter((term) => term.startsWith(last) && term !== last && this.df(term) > 0)
         .sort((a, b) => this.df(b) - this.df(a) || (a < b ? -1 : 1))
         .slice(0, config.completions);
+      // Within the share of the catalogue a typed word may reach: the most frequent first, at least one.
+      let reach = this.df(stem(last));
+      const cut = completions.findIndex(
+        (term, i) => (reach += this.df(term)) > config.completionMassShare * Math.max(1, this.docs.length) && i > 0,
+      );
+      if (cut !== -1) completions.length = cut;
       const familyMass = new Map<string, number>();
       for (const term of completions) familyMass.set(family(term), (familyMass.get(family(term)) ?? 0) + this.df(term));
       const top = Math.max(1, ...familyMass.values());

@@ -4,7 +4,7 @@ import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { Store } from "../../src/stores/store.js";
 import { basketOrder, product, variant } from "../helpers/fixtures.js";
-import { rebuildSearchIndex, searchIndexDump } from "../helpers/search-index.js";
+import { oracleOf, rankingsOf, rebuildSearchIndex, searchIndexDump } from "../helpers/search-index.js";
 import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
@@ -132,6 +132,38 @@ describe("stored search index", () => {
     queries.forEach((query, i) => expect(rankings[i], query).toEqual(ranking("shop", query)));
     // Another merchant's index is untouched.
     expect(searchIndexDump(store, "other")).toEqual(other);
+  });
+
+  it("ranks as the oracle does over many chunks of docs, again after stock changes (the bounds a thread keeps follow them)", async () => {
+    const next = random(19);
+    const stock = (id: number, inStock: boolean) =>
+      product(id, { title: title(random(id)), variants: [variant({ id: 20_000 + id, inventory_quantity: inStock ? 5 : 0 })] });
+    await ingest(
+      store,
+      "shop",
+      "products",
+      Array.from({ length: 2_600 }, (_, i) => stock(i + 1, next() < 0.8)),
+    );
+    const queries = ["drill", "copper pipe", "led light bulbs", "garden ", "br"];
+    const expectOracle = () => {
+      const oracle = oracleOf(store, "shop");
+      for (const query of queries) {
+        for (const outOfStock of ["last", "hide"] as const) {
+          const { stored, oracle: expected } = rankingsOf(store, "shop", oracle, query, { k: 20, outOfStock });
+          expect(stored, `${query} (${outOfStock})`).toEqual(expected);
+        }
+      }
+    };
+    expectOracle();
+    // What led each query goes out of stock, in every chunk: only the docs' bounds change.
+    const leading = new Set(queries.flatMap((query) => ranking("shop", query).slice(0, 5)));
+    await ingest(
+      store,
+      "shop",
+      "products",
+      [...leading].map((id) => stock(id, false)),
+    );
+    expectOracle();
   });
 
   it("takes sales popularity from the stored top sellers, again whenever a refresh changed them", async () => {

@@ -15,7 +15,7 @@ import { DEFAULT_RANKING, planQuery, type QueryPlan } from "../../src/core/searc
 function vocabulary(dfs: Record<string, number>): TermStats {
   const terms = Object.keys(dfs);
   return {
-    size: 100,
+    size: 1_000,
     df: (term) => dfs[term] ?? 0,
     completions: (prefix, max) =>
       terms

@@ -1,6 +1,7 @@
 // What planning and ranking a query read of a search index, whatever keeps it:
 // the stored index (src/stores/search-index-view.ts) answers these reads.
 import type { DocBounds } from "./doc-columns.js";
+import type { LeaderReads } from "./leaders.js";
 import type { PostingBlock } from "./postings.js";
 
 /** What a query plan reads: the dictionary's document frequencies, completions and typo candidates. */
@@ -46,4 +47,6 @@ export interface RankingIndex extends TermStats {
   document(doc: number): RankedDocument;
   /** A product's exact sales popularity (popularityOf). */
   popularity(productId: number): number;
+  /** The leader lists (leaders.ts) and the docs written since they were built; null when the index has none to use now. */
+  leaders(): LeaderReads | null;
 }

@@ -21,6 +21,16 @@ export interface RankingConfig {
   completions: number;
   /** A completion weighs (mass of its family / mass of the top family)^completionExponent. */
   completionExponent: number;
+  /**
+   * The share of the catalogue a word being typed may reach through its
+   * completions: past it the less frequent ones are left out (the most
+   * frequent is always kept). One typed letter would otherwise reach most of
+   * a big shop, every product of which the query would score, for a page
+   * that shows the commonest words' products either way.
+   */
+  completionMassShare: number;
+  /** A query word matching more postings than this takes its candidates from the leader lists (leaders.ts), where the index has them. */
+  leaderSlotMass: number;
   /** Score = B·(m/R) + coverageWeight·(m/R)² + adjacencyWeight·adj/(R−1) + priorWeight·prior + popularityWeight·popularity. */
   coverageWeight: number;
   adjacencyWeight: number;
@@ -45,6 +55,8 @@ export const DEFAULT_RANKING: RankingConfig = {
   compoundWeight: 0.9,
   completions: 12,
   completionExponent: 0.7,
+  completionMassShare: 0.25,
+  leaderSlotMass: 16_384,
   coverageWeight: 2,
   adjacencyWeight: 2,
   priorWeight: 3,
@@ -118,7 +130,7 @@ export function planQuery(
   if (typing) {
     const last = raw.length - 1;
     const word = raw[last]!;
-    const found = index.completions(word, config.completions);
+    const found = withinMass(index, index.completions(word, config.completions), index.df(stems[last]!), config.completionMassShare * n);
     const massOf = new Map<string, number>();
     for (const term of found) {
       const root = family(term);
@@ -141,6 +153,18 @@ export function planQuery(
   });
   const key = `${typing ? "~" : "="}${stems.join(" ")}`;
   return { slots, code: query.trim(), key };
+}
+
+/** The completions, most frequent first, while they and `held` (what the typed word matches itself) stay within `mass` postings; at least the first. */
+function withinMass(index: TermStats, completions: string[], held: number, mass: number): string[] {
+  let total = held;
+  const kept: string[] = [];
+  for (const term of completions) {
+    total += index.df(term);
+    if (kept.length > 0 && total > mass) break;
+    kept.push(term);
+  }
+  return kept;
 }
 
 /** "dishwasher" → "dish" + "washer" when both halves are words of the catalogue. */

@@ -17,8 +17,10 @@
 //    page: usually a few more than the page.
 import { AVAILABLE, chunkOf, DOC_CHUNK, slotOf, StepBounds } from "./doc-columns.js";
 import type { RankingIndex } from "./index-view.js";
+import type { LeaderReads } from "./leaders.js";
+import type { PostingBlock } from "./postings.js";
 import { exactPrior } from "./prior.js";
-import { DEFAULT_RANKING, type QueryPlan, type RankingConfig } from "./query-plan.js";
+import { DEFAULT_RANKING, type QueryPlan, type RankingConfig, type Slot } from "./query-plan.js";
 import { termFrequency } from "./search-document.js";
 
 export interface RankOptions {
@@ -107,22 +109,42 @@ export function rankProducts(
   const wanted = options.k - ranked.length;
   if (r === 0 || wanted <= 0) return ranked;
   scratch.fit(index.docCapacity);
-  const touchedCount = scoreText(index, plan, options.k, config);
-  const { bounded, threshold } = boundScores(index, plan, touchedCount, options, config);
-  for (const productId of exactBest(index, plan, bounded, threshold, wanted, byCode, options, config)) ranked.push(productId);
+  let best = bestOf(index, plan, options, config, wanted, byCode, true);
+  // Leaders too few for the page (a filter left out most of them): every posting, as for a shop without lists.
+  if (best.leaders && best.ids.length < wanted) best = bestOf(index, plan, options, config, wanted, byCode, false);
+  for (const productId of best.ids) ranked.push(productId);
   return ranked;
 }
 
-/** Pass 1: each touched doc's text score (scratch.total) and matched words (scratch.matched); returns how many docs were touched. */
-function scoreText(index: RankingIndex, plan: QueryPlan, k: number, config: RankingConfig): number {
-  const { total, matched, slotBest, seenStamp, slotStamp, touched, slotDocs } = scratch;
+/** The `wanted` best products, and whether leader lists chose the candidates. */
+function bestOf(
+  index: RankingIndex,
+  plan: QueryPlan,
+  options: RankOptions,
+  config: RankingConfig,
+  wanted: number,
+  byCode: number | undefined,
+  useLeaders: boolean,
+): { ids: number[]; leaders: boolean } {
+  const { touchedCount, leaders } = scoreText(index, plan, options.k, config, useLeaders);
+  const { bounded, threshold } = boundScores(index, plan, touchedCount, options, config);
+  return { ids: exactBest(index, plan, bounded, threshold, wanted, byCode, options, config), leaders };
+}
+
+/**
+ * Pass 1: each touched doc's text score (scratch.total) and matched words
+ * (scratch.matched); returns how many docs were touched, and whether leader
+ * lists chose them (only if `useLeaders`).
+ */
+function scoreText(
+  index: RankingIndex,
+  plan: QueryPlan,
+  k: number,
+  config: RankingConfig,
+  useLeaders: boolean,
+): { touchedCount: number; leaders: boolean } {
   const queryStamp = ++scratch.stamp;
   let touchedCount = 0;
-  const { k1, b } = config;
-  // BM25's length normalisation, folded into two constants per query.
-  const lengthScale = (k1 * b) / index.averageLength;
-  const lengthBase = k1 * (1 - b);
-
   // Rarest words first: once they have found enough products, a word nearly
   // every product has ("in", "x") only adds to those, instead of touching most
   // of the catalogue for products that could only match it.
@@ -130,41 +152,119 @@ function scoreText(index: RankingIndex, plan: QueryPlan, k: number, config: Rank
   const order = plan.slots
     .map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) }))
     .sort((x, y) => x.mass - y.mass);
+  // A word matching too many products to score them all brings only its leaders as candidates (leaders.ts); once
+  // every word has brought its candidates, its postings score them all, also those a later word brought.
+  const leaderMass = config.leaderSlotMass;
+  const leaders = useLeaders && order.some(({ mass }) => mass > leaderMass) ? index.leaders() : null;
+  // A query of one such word: its candidates are scored from the lists themselves, whose postings are the term's.
+  if (leaders !== null && order.length === 1)
+    return { touchedCount: scoreSlot(index, order[0]!.slot, false, queryStamp, 0, config, leaders), leaders: true };
+  const scoredLast: Slot[] = [];
   for (const { slot, mass } of order) {
     const addOnly = mass > commonMass && touchedCount >= k;
-    const slotStampValue = ++scratch.stamp;
-    let slotCount = 0;
-    for (const { term, weight } of slot.alternatives) {
-      const scale = weight * slot.idf * (k1 + 1);
-      index.forEachPostingBlock(term, ({ count, docs, lengths, marks }) => {
-        for (let i = 0; i < count; i++) {
-          const doc = docs[i]!;
-          if (addOnly && seenStamp[doc] !== queryStamp) continue;
-          const tf = termFrequency(marks[i]!);
-          const score = (scale * tf) / (tf + lengthBase + lengthScale * lengths[i]!);
-          if (slotStamp[doc] !== slotStampValue) {
-            slotStamp[doc] = slotStampValue;
-            slotBest[doc] = score;
-            slotDocs[slotCount++] = doc;
-          } else if (score > slotBest[doc]!) {
-            slotBest[doc] = score;
-          }
-        }
-      });
-    }
-    for (let i = 0; i < slotCount; i++) {
-      const doc = slotDocs[i]!;
-      if (seenStamp[doc] !== queryStamp) {
-        seenStamp[doc] = queryStamp;
-        total[doc] = 0;
-        matched[doc] = 0;
-        touched[touchedCount++] = doc;
-      }
-      total[doc] = total[doc]! + slotBest[doc]!;
-      matched[doc] = matched[doc]! + 1;
+    if (leaders !== null && mass > leaderMass) {
+      if (!addOnly) touchedCount = touchLeaders(index, slot, leaders, queryStamp, touchedCount);
+      scoredLast.push(slot);
+    } else {
+      touchedCount = scoreSlot(index, slot, addOnly, queryStamp, touchedCount, config);
     }
   }
-  return touchedCount;
+  for (const slot of scoredLast) touchedCount = scoreSlot(index, slot, true, queryStamp, touchedCount, config);
+  return { touchedCount, leaders: leaders !== null };
+}
+
+/**
+ * Adds a slot's score (its best alternative's) to every doc holding one of
+ * its alternatives, touching those not touched yet unless `onlyTouched`;
+ * returns the new count of touched docs. With `leaders`, only to the docs of
+ * the alternatives' leader lists (all docs of one without a list) and those
+ * written since the lists were built.
+ */
+function scoreSlot(
+  index: RankingIndex,
+  slot: Slot,
+  onlyTouched: boolean,
+  queryStamp: number,
+  touchedCount: number,
+  config: RankingConfig,
+  leaders: LeaderReads | null = null,
+): number {
+  const { total, matched, slotBest, seenStamp, slotStamp, slotDocs } = scratch;
+  const { k1, b } = config;
+  // BM25's length normalisation, folded into two constants per query.
+  const lengthScale = (k1 * b) / index.averageLength;
+  const lengthBase = k1 * (1 - b);
+  const slotStampValue = ++scratch.stamp;
+  let slotCount = 0;
+  const skip = leaders?.changed ?? null;
+  const offer = (doc: number, score: number) => {
+    if (slotStamp[doc] !== slotStampValue) {
+      slotStamp[doc] = slotStampValue;
+      slotBest[doc] = score;
+      slotDocs[slotCount++] = doc;
+    } else if (score > slotBest[doc]!) {
+      slotBest[doc] = score;
+    }
+  };
+  for (const { term, weight } of slot.alternatives) {
+    const scale = weight * slot.idf * (k1 + 1);
+    const visit = ({ count, docs, lengths, marks }: PostingBlock) => {
+      for (let i = 0; i < count; i++) {
+        const doc = docs[i]!;
+        if (onlyTouched && seenStamp[doc] !== queryStamp) continue;
+        if (skip !== null && skip.has(doc)) continue;
+        const tf = termFrequency(marks[i]!);
+        offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * lengths[i]!));
+      }
+    };
+    if (leaders === null || !leaders.forEachLeader(term, visit)) index.forEachPostingBlock(term, visit);
+    for (const { doc, length, marks } of leaders?.written ?? []) {
+      const mark = marks.get(term);
+      if (mark === undefined || (onlyTouched && seenStamp[doc] !== queryStamp)) continue;
+      const tf = termFrequency(mark);
+      offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * length));
+    }
+  }
+  let count = touchedCount;
+  for (let i = 0; i < slotCount; i++) {
+    const doc = slotDocs[i]!;
+    if (seenStamp[doc] !== queryStamp) count = touch(doc, queryStamp, count);
+    total[doc] = total[doc]! + slotBest[doc]!;
+    matched[doc] = matched[doc]! + 1;
+  }
+  return count;
+}
+
+/** Makes `doc` one of the query's touched docs, with nothing scored yet; returns the new count. */
+function touch(doc: number, queryStamp: number, touchedCount: number): number {
+  scratch.seenStamp[doc] = queryStamp;
+  scratch.total[doc] = 0;
+  scratch.matched[doc] = 0;
+  scratch.touched[touchedCount] = doc;
+  return touchedCount + 1;
+}
+
+/**
+ * Touches the leaders of a common slot's alternatives, the docs written since
+ * the lists were built that hold one, and every doc of an alternative that
+ * has no list (too rare for one); returns the new count of touched docs.
+ */
+function touchLeaders(index: RankingIndex, slot: Slot, leaders: LeaderReads, queryStamp: number, touchedCount: number): number {
+  const { seenStamp } = scratch;
+  let count = touchedCount;
+  const touchBlock = ({ count: entries, docs }: PostingBlock) => {
+    for (let i = 0; i < entries; i++) {
+      const doc = docs[i]!;
+      if (seenStamp[doc] !== queryStamp && !leaders.changed.has(doc)) count = touch(doc, queryStamp, count);
+    }
+  };
+  for (const { term } of slot.alternatives) {
+    if (!leaders.forEachLeader(term, touchBlock)) index.forEachPostingBlock(term, touchBlock);
+  }
+  for (const { doc, marks } of leaders.written) {
+    if (seenStamp[doc] !== queryStamp && slot.alternatives.some(({ term }) => marks.has(term))) count = touch(doc, queryStamp, count);
+  }
+  return count;
 }
 
 /**
