@@ -15,7 +15,7 @@
 // 3. docs are scored exactly (their title terms read, the prior and adjacency
 //    computed) in order of their upper bounds, until no bound can beat the
 //    page: usually a few more than the page.
-import { AVAILABLE, chunkOf, DOC_CHUNK, slotOf, StepBounds } from "./doc-columns.js";
+import { AVAILABLE, chunkOf, DOC_CHUNK, LIVE, slotOf, StepBounds } from "./doc-columns.js";
 import type { RankingIndex } from "./index-view.js";
 import type { LeaderReads } from "./leaders.js";
 import type { PostingBlock } from "./postings.js";
@@ -369,7 +369,8 @@ function boundBand(
       const doc = byChunk[i]!;
       const slot = slotOf(doc);
       const available = (flags[slot]! & AVAILABLE) !== 0;
-      if ((!available && hideUnavailable) || (eligible && !eligible(productIds[slot]!))) {
+      // A freed doc (LIVE unset) is never shown, whatever a leader list still holds of it.
+      if ((flags[slot]! & LIVE) === 0 || (!available && hideUnavailable) || (eligible && !eligible(productIds[slot]!))) {
         lower[i] = -Infinity;
         continue;
       }
