@@ -5,20 +5,21 @@
 // with FlexSearch; then the quick-view worker task per keystroke, without and
 // with search settings (search-keystrokes.ts). Store reads, the pool hop and
 // ONNX inference have their rows in micro.ts and similar.ts.
-import { RECOMMENDED } from "../../src/core/api/endpoints.js";
+import { RECOMMENDED, STATIC_PRODUCTS, TRENDING_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { isProductAvailable, isProductPublished } from "../../src/core/availability.js";
 import { jsonBytes } from "../../src/core/json.js";
 import { canonicalParams, parseParams } from "../../src/core/params/parse.js";
 import { isInMarket, marketForCountry, withMarketPrices } from "../../src/core/products/market.js";
 import { applyPriceFilter, type PriceFilter } from "../../src/core/products/price-filter.js";
 import { projectProduct } from "../../src/core/products/projection.js";
-import { metafieldSelectionFrom } from "../../src/core/products/query.js";
+import { listOptionsFrom, metafieldSelectionFrom, staticSelectionFrom } from "../../src/core/products/query.js";
 import { combineNeighbours, type WeightedIds } from "../../src/core/recs/copurchase.js";
 import { planQuery } from "../../src/core/search/query-plan.js";
 import { rankProducts } from "../../src/core/search/ranker.js";
 import type { Product } from "../../src/core/types.js";
 import { relatedToViews } from "../../src/recs/related-to-views.js";
 import { scoreNextViews } from "../../src/recs/session-model.js";
+import { answerListTask, type ListTask } from "../../src/lists/list-task.js";
 import { flexsearchOnlyRanking } from "../../src/search/flexsearch-baseline.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
@@ -122,6 +123,19 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
     `text search, FlexSearch 0.8 query (forward, suggest), same keystrokes`,
     () => (sink += flex.search(typed[i++ % typed.length]!, 10).length),
   );
+  // Cache-miss tasks as a worker (or the HTTP thread, for these) answers them: limit 5, no metafields.
+  const missTasks = missTaskKinds(store, merchantId, ids, withNeighbours);
+  for (const [label, tasks] of missTasks) {
+    add(
+      `cache-miss task, ${label}: answerListTask, limit 5, no metafields (${tasks.length} rotating)`,
+      () => {
+        const result = answerListTask(store, tasks[i++ % tasks.length]!);
+        if (!result.ok) throw new Error(`${label} task failed`);
+        sink += result.body.byteLength;
+      },
+      { name: "missTaskP50", stat: "p50" },
+    );
+  }
   const evaluateCustomSource = await customSourceEvaluation(store, merchantId);
   add(
     "custom source of 20 rules: facts, matching, products through the filters, pins (no built-in source, no render)",
@@ -136,4 +150,36 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
     results: [...timed, ...(await searchKeystrokeRows(store, merchantId, typed))],
     note: `FlexSearch indexes the ${ids.length} demo titles in ${flex.buildMs.toFixed(0)} ms; aisle serves search with its own scorer (README, "Search") and keeps FlexSearch only as the baseline timed here`,
   };
+}
+
+/** The list tasks the miss budget names, each kind over rotating inputs of the demo store. */
+function missTaskKinds(store: Store, merchantId: string, ids: number[], withNeighbours: number[]): [string, ListTask[]][] {
+  // As the routes make them: ranked lists leave out what is unpublished or tagged exclude_service.
+  const ranked = { ranked: true };
+  const staticTasks: ListTask[] = inputSets(ids, SETS, () => 5, 47).map((set) => ({
+    kind: "static_products",
+    merchantId,
+    selection: staticSelectionFrom({ ids: set }),
+    list: listOptionsFrom({ limit: 5 }, STATIC_PRODUCTS.answer.projection),
+  }));
+  const recommendedTasks: ListTask[] = inputSets(withNeighbours, SETS, (k) => 1 + (k % 3), 53).map((set) => ({
+    kind: "recommended",
+    merchantId,
+    context: "bought_together",
+    inputs: { productIds: set, variantIds: [], collectionId: null },
+    list: listOptionsFrom({ limit: 5 }, RECOMMENDED.answer.projection, ranked),
+  }));
+  const collections = store.catalogue.collectionsOf(merchantId).map(({ id }) => id);
+  const trendingTasks: ListTask[] = [null, ...collections].map((collectionId) => ({
+    kind: "trending",
+    merchantId,
+    list: listOptionsFrom({ limit: 5 }, TRENDING_PRODUCTS.answer.projection, ranked),
+    collectionId,
+    windowDays: 0,
+  }));
+  return [
+    ["static, 5 ids", staticTasks],
+    ["recommended, 1–3 inputs", recommendedTasks],
+    ["trending, the shop and each collection", trendingTasks],
+  ];
 }

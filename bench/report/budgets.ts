@@ -207,6 +207,13 @@ export const BUDGETS = {
     source: "JSON.stringify of five products (9–28 KB) measured at 20–50 µs on these machines",
     why: "serialization runs once per miss, in the worker; more would say the projection grew",
   },
+  missTaskP50: {
+    bound: "max",
+    limit: 40,
+    unit: "µs",
+    source: "the derived-state target: a cache-miss task of static, recommended and trending at limit 5 without metafields at p50 ≤ 40 µs",
+    why: "a list miss is stored lists and stored JSON concatenated: filters over compact records, no decode or render of a product",
+  },
   // ── The similar-products model ─────────────────────────────────────────────
   similarBuildDemo: {
     bound: "max",

@@ -1,4 +1,4 @@
-import { nearestByStarter } from "../core/embedding/starter.js";
+import { nearestByStarter, starterQuery, starterSignature } from "../core/embedding/starter.js";
 import { combineNeighbours } from "../core/recs/copurchase.js";
 import { rankByScore } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
@@ -12,13 +12,28 @@ export function hasSimilarModel(store: Store, merchant: MerchantId): boolean {
 /** As many products as a trained model lists per product. */
 const STARTER_NEIGHBOURS = 50;
 
+/** Products whose signatures differ least from the inputs', scored on their full vectors. */
+const STARTER_SHORTLIST = 2_048;
+
 /**
  * Products most like the inputs by their starter vectors (every shop has them,
- * from its first product on), best first: the answer until a trained model exists.
+ * from its first product on), best first: the answer until a trained model
+ * exists. From a shortlist by signature where the rows are built; a scan of
+ * every vector before.
  */
 export function similarByStarter(store: Store, merchant: MerchantId, inputs: readonly number[]): number[] {
-  const vectors = inputs.map((id) => store.starterVectors.vector(merchant, id)).filter((vector) => vector !== undefined);
-  return nearestByStarter(vectors, new Set(inputs), store.starterVectors.all(merchant), STARTER_NEIGHBOURS);
+  const { starterVectors } = store;
+  const vectors = inputs.map((id) => starterVectors.vector(merchant, id)).filter((vector) => vector !== undefined);
+  const excluded = new Set(inputs);
+  if (vectors.length === 0 || !store.derived.isBuilt(starterVectors.rows, merchant)) {
+    return nearestByStarter(vectors, excluded, starterVectors.all(merchant), STARTER_NEIGHBOURS);
+  }
+  const shortlist = starterVectors.rows.shortlist(merchant, starterSignature(starterQuery(vectors)), excluded, STARTER_SHORTLIST);
+  const candidates = shortlist.flatMap((id) => {
+    const vector = starterVectors.vector(merchant, id);
+    return vector === undefined ? [] : [{ id, vector }];
+  });
+  return nearestByStarter(vectors, excluded, candidates, STARTER_NEIGHBOURS);
 }
 
 /**

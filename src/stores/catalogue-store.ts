@@ -238,8 +238,8 @@ export class CatalogueStore {
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
     await this.env.root.childTransaction(() => {
       for (const { path, value } of items) this.writeProduct(merchant, path, value);
-      for (const { value } of items) this.feeds.starterVectors.write(merchant, value.product);
       const products = items.map(({ value }) => value.product);
+      this.feeds.starterVectors.writeProducts(merchant, products);
       this.feeds.productRender.writeProducts(merchant, products);
       this.feeds.searchIndex.writeProducts(merchant, products);
       this.feeds.productAttributes.writeProducts(merchant, products);

@@ -130,6 +130,7 @@ export class Store {
       this.productRender,
       this.rankingWriter.build,
       this.starterVectors,
+      this.starterVectors.rows,
       this.sessionIndexBuild,
       customerCountersBuild,
       this.searchIndex,

@@ -2,6 +2,7 @@
 // answered: the starter vectors written with each product, before (and until)
 // a trained model exists.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { starterSignature } from "../../src/core/embedding/starter.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
@@ -71,6 +72,34 @@ describe("starter vectors as stored", () => {
     });
     expect([...store.starterVectors.all("shop")].map(({ id, vector }) => [id, [...vector]])).toEqual(written);
     expect(written.map(([id]) => id)).not.toContain(108);
+    await store.close();
+  });
+
+  it("have rows whose signatures shortlist the products a rebuild shortlists, the deleted and excluded left out", async () => {
+    const store = Store.open(tempDir());
+    await store.catalogue.createMerchant(storedMerchant("shop"));
+    await ingest(store, "shop", "products", catalogue);
+    await ingest(store, "shop", "products", [product(104, { title: "Summit trail running shoe, wide", product_type: "Shoes" })]);
+    await store.catalogue.deleteProduct("shop", 108);
+    await ingest(store, "shop", "products", [product(300, { title: "Summit hiking boot", product_type: "Shoes" })]);
+    const { rows } = store.starterVectors;
+    const shoe = starterSignature(store.starterVectors.vector("shop", 100)!);
+    const shortlist = () => rows.shortlist("shop", shoe, new Set([100]), 8);
+    const incremental = shortlist();
+    expect(incremental).toHaveLength(8);
+    expect(incremental).not.toContain(100);
+    expect(incremental).not.toContain(108);
+    // Closest signatures first: the shoes lead.
+    expect(incremental.slice(0, 3).map(kindOf)).toEqual(["Shoes", "Shoes", "Shoes"]);
+
+    await store.atomically(() => {
+      rows.clear("shop");
+      for (let cursor: number | null = null; ;) {
+        cursor = rows.buildSlice("shop", cursor);
+        if (cursor === null) break;
+      }
+    });
+    expect(shortlist()).toEqual(incremental);
     await store.close();
   });
 });

@@ -53,8 +53,7 @@ export function nearestByStarter(
   k: number,
 ): number[] {
   if (inputs.length === 0) return [];
-  const query = new Float64Array(STARTER_DIMS);
-  for (const vector of inputs) for (let dim = 0; dim < STARTER_DIMS; dim++) query[dim]! += vector[dim]!;
+  const query = starterQuery(inputs);
   const best: { id: number; score: number }[] = [];
   for (const { id, vector } of vectors) {
     if (inputIds.has(id)) continue;
@@ -67,4 +66,108 @@ export function nearestByStarter(
     best.sort((a, b) => b.score - a.score || a.id - b.id);
   }
   return best.map(({ id }) => id);
+}
+
+/** The inputs' summed direction, which every product is scored against. */
+export function starterQuery(inputs: readonly Int8Array[]): Float64Array {
+  const query = new Float64Array(STARTER_DIMS);
+  for (const vector of inputs) for (let dim = 0; dim < STARTER_DIMS; dim++) query[dim]! += vector[dim]!;
+  return query;
+}
+
+/**
+ * The signs of a starter vector (or query) as two 32-bit words: products
+ * whose signs differ in fewer of the 64 directions point closer to it, so a
+ * count of differing bits shortlists the products worth a full score.
+ */
+export function starterSignature(vector: ArrayLike<number>): [number, number] {
+  const words: [number, number] = [0, 0];
+  for (let dim = 0; dim < STARTER_DIMS; dim++) if (vector[dim]! > 0) words[dim >> 5] = (words[dim >> 5]! | (1 << (dim & 31))) >>> 0;
+  return words;
+}
+
+/** How many of the 64 directions two signatures' signs differ in. */
+export function signatureDistance(low: number, high: number, query: readonly [number, number]): number {
+  return bitCount((low ^ query[0]) >>> 0) + bitCount((high ^ query[1]) >>> 0);
+}
+
+/** Bits set in a 32-bit word. */
+function bitCount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** The `capacity` products whose signatures differ least from a query's (ties: lower id), offered one at a time. */
+export class SignatureShortlist {
+  private readonly kept: Float64Array;
+  /** Differing bits, the worst kept at the root of a heap. */
+  private readonly distances: Uint8Array;
+  private size = 0;
+
+  constructor(private readonly capacity: number) {
+    this.kept = new Float64Array(capacity);
+    this.distances = new Uint8Array(capacity);
+  }
+
+  /** A distance above this cannot be kept (the worst kept once full; 64, the most there is, before). */
+  get bound(): number {
+    return this.size < this.capacity ? 64 : this.distances[0]!;
+  }
+
+  offer(id: number, distance: number): void {
+    if (this.size < this.capacity) {
+      this.kept[this.size] = id;
+      this.distances[this.size] = distance;
+      this.siftUp(this.size++);
+    } else if (this.worse(this.distances[0]!, this.kept[0]!, distance, id)) {
+      this.kept[0] = id;
+      this.distances[0] = distance;
+      this.siftDown(0);
+    }
+  }
+
+  /** The shortlisted ids, closest first. */
+  ids(): number[] {
+    return Array.from({ length: this.size }, (_, i) => i)
+      .sort((a, b) => this.distances[a]! - this.distances[b]! || this.kept[a]! - this.kept[b]!)
+      .map((i) => this.kept[i]!);
+  }
+
+  /** Whether (distance a, id a) ranks below (distance b, id b). */
+  private worse(distanceA: number, idA: number, distanceB: number, idB: number): boolean {
+    return distanceA > distanceB || (distanceA === distanceB && idA > idB);
+  }
+
+  private swap(a: number, b: number): void {
+    const { kept, distances } = this;
+    [kept[a], kept[b]] = [kept[b]!, kept[a]!];
+    [distances[a], distances[b]] = [distances[b]!, distances[a]!];
+  }
+
+  private siftUp(from: number): void {
+    let i = from;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.worse(this.distances[i]!, this.kept[i]!, this.distances[parent]!, this.kept[parent]!)) return;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private siftDown(from: number): void {
+    let i = from;
+    for (;;) {
+      const left = 2 * i + 1;
+      let worst = i;
+      if (left < this.size && this.worse(this.distances[left]!, this.kept[left]!, this.distances[worst]!, this.kept[worst]!)) worst = left;
+      const right = left + 1;
+      if (right < this.size && this.worse(this.distances[right]!, this.kept[right]!, this.distances[worst]!, this.kept[worst]!))
+        worst = right;
+      if (worst === i) return;
+      this.swap(i, worst);
+      i = worst;
+    }
+  }
 }
