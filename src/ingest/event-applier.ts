@@ -247,13 +247,21 @@ export class EventApplier {
     this.scheduleRankings(unfinished ? 0 : Math.min(RANKINGS_LOOK_MS, this.rankingRefreshMs));
   }
 
-  /** Quick-view's leader lists of each merchant whose are due, built until `deadline`; false when one is left unfinished. */
+  /**
+   * Quick-view's leader lists of each merchant whose are due, built until
+   * `deadline`, and the changed-doc entries no reader needs any more, pruned;
+   * false when some of either is left.
+   */
   private refreshLeaders(now: number, deadline: number): boolean {
+    const { leaders } = this.store.searchIndex;
     let finished = true;
     for (const merchant of this.merchantIds()) {
       try {
-        if (!this.store.searchIndex.leaders.due(merchant, now)) continue;
-        if (performance.now() >= deadline || !this.store.searchIndex.leaders.buildStep(merchant, now, deadline)) finished = false;
+        if (leaders.due(merchant, now)) {
+          if (performance.now() >= deadline || !leaders.buildStep(merchant, now, deadline)) finished = false;
+        } else if (leaders.prunable(merchant) && (performance.now() >= deadline || leaders.prune(merchant))) {
+          finished = false;
+        }
       } catch (error) {
         // The next look tries this merchant again.
         console.error(`building the search leader lists of ${merchant} failed: ${String((error as Error)?.stack ?? error)}`);

@@ -82,7 +82,6 @@ function reachedRows(
   return rows;
 }
 
-/** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */
 /** A refresh that changed nothing, of the model of this version (null: none). */
 export function nothingRefreshed(model: string | null): RefreshSummary {
   return { model, refused: null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
@@ -113,6 +112,7 @@ export function reconcileWork(store: Store, merchant: MerchantId): { productIds:
   return { productIds, needed: productIds.length > 0 || !store.similar.hasRows(merchant) };
 }
 
+/** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */
 export async function refreshSimilar(store: Store, dataDir: string, merchant: MerchantId, changedIds: number[]): Promise<RefreshSummary> {
   const { model, refused } = await lookUpModel(store, dataDir, merchant);
   if (!model) return { ...nothingRefreshed(null), refused: refused?.message ?? null };

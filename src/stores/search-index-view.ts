@@ -70,7 +70,7 @@ export class ReaderCache {
    * and the next keystroke reads them again.
    */
   readonly bounds = new VersionedMap<number, DocBounds | null>(4_096);
-  /** The docs written since the last leader build, as of the documents and that build (null: too many to use the lists). */
+  /** The docs changed since the last leader build, as of the changes and that build (null: too many to use the lists). */
   changedDocs: { key: string; docs: { changed: Set<number>; written: WrittenDoc[] } | null } | undefined;
 }
 
@@ -79,8 +79,8 @@ export class SearchIndexView implements RankingIndex {
   readonly averageLength: number;
   readonly docCapacity: number;
   readonly popularityScale: number;
-  /** The index's documents version this view reads. */
-  private readonly documents: number;
+  /** The index's changes version this view reads. */
+  private readonly changes: number;
 
   constructor(
     private readonly tables: SearchTables,
@@ -94,7 +94,7 @@ export class SearchIndexView implements RankingIndex {
     cache.documents.follow(meta.documents);
     cache.popularity.follow(meta.ranks);
     cache.bounds.follow(meta.columns);
-    this.documents = meta.documents;
+    this.changes = meta.changes;
     this.size = meta.size;
     this.averageLength = meta.size === 0 ? 1 : meta.totalLength / meta.size;
     this.docCapacity = meta.capacity;
@@ -192,8 +192,8 @@ export class SearchIndexView implements RankingIndex {
     if (this.size < this.leaderSettings.minShop) return null;
     const build = this.tables.leaderBuilds.get(this.merchant);
     if (build === undefined) return null;
-    const key = `${this.documents}:${build.version}`;
-    if (this.cache.changedDocs?.key !== key) this.cache.changedDocs = { key, docs: this.readChangedDocs() };
+    const key = `${this.changes}:${build.version}`;
+    if (this.cache.changedDocs?.key !== key) this.cache.changedDocs = { key, docs: this.readChangedDocs(build.changes) };
     const docs = this.cache.changedDocs.docs;
     if (docs === null) return null;
     const { tables, merchant } = this;
@@ -209,17 +209,16 @@ export class SearchIndexView implements RankingIndex {
     };
   }
 
-  /** Docs written since the last leader build, with the terms of those still indexed; null past the settings' maxChanged. */
-  private readChangedDocs(): { changed: Set<number>; written: WrittenDoc[] } | null {
+  /** Docs changed since the leader build that read `built` changes, with the terms of those still indexed; null past the settings' maxChanged. */
+  private readChangedDocs(built: number): { changed: Set<number>; written: WrittenDoc[] } | null {
     const changed = new Set<number>();
-    for (const key of this.tables.changedDocs.getKeys({
-      start: [this.merchant, 0],
-      end: [this.merchant, AFTER_EVERY_STRING],
-      limit: this.leaderSettings.maxChanged + 1,
-    })) {
-      changed.add(key[1] as number);
+    const { maxChanged } = this.leaderSettings;
+    // Entries, not docs, are counted (a doc changed twice is listed twice): past the bound either way, the lists are left aside.
+    let entries = 0;
+    for (const key of this.tables.changedDocs.getKeys({ start: [this.merchant, built + 1], end: [this.merchant, AFTER_EVERY_STRING] })) {
+      if (++entries > maxChanged) return null;
+      changed.add(key[2] as number);
     }
-    if (changed.size > this.leaderSettings.maxChanged) return null;
     const written: WrittenDoc[] = [];
     for (const doc of changed) {
       const record = this.tables.docs.get([this.merchant, doc]);

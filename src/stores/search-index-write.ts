@@ -91,12 +91,16 @@ export class SearchIndexWrite {
     const changes = this.updateDfs();
     this.updateCompletions(changes);
     if (this.updateTypoKeys(changes)) this.meta.vocabulary++;
-    this.updateColumns(changes);
+    const availabilityFlipped = this.updateColumns(changes);
     // What readers cache moves with these versions.
     if (changes.size > 0) this.meta.frequencies++;
     if (this.written.size > 0 || this.freed.size > 0) this.meta.documents++;
-    // Leader lists are built from a snapshot: docs written since are read whole by queries until the next build.
-    for (const doc of [...this.written.keys(), ...this.freed]) this.tables.changedDocs.put([this.merchant, doc], this.meta.documents);
+    // Leader lists hold what their build read: docs changed since are read whole by queries until the next build.
+    const changedDocs = [...this.written.keys(), ...this.freed, ...availabilityFlipped];
+    if (changedDocs.length > 0) {
+      this.meta.changes++;
+      for (const doc of changedDocs) this.tables.changedDocs.put([this.merchant, this.meta.changes, doc], true);
+    }
     this.tables.meta.put(this.merchant, this.meta);
   }
 
@@ -301,8 +305,9 @@ export class SearchIndexWrite {
    * Rewrites the columns of written and freed docs, the availability of the
    * others touched, and the grid sums (and prior steps) of docs whose title
    * holds a term whose priorGrid moved (a df crossing a power of two).
+   * Returns the docs that kept their terms and became bought again or no longer.
    */
-  private updateColumns(changes: Map<string, { before: number; after: number }>): void {
+  private updateColumns(changes: Map<string, { before: number; after: number }>): number[] {
     const gridChanges = new Map<number, number>();
     for (const [term, { before, after }] of changes) {
       if (before === 0 || after === 0) continue; // a new term's docs are all written now; a gone one has none
@@ -346,7 +351,13 @@ export class SearchIndexWrite {
       docBound.flags[slot] = 0;
       docProducts(products.edit(doc))[slot] = 0;
     }
-    for (const [doc, available] of this.availability) docBounds(bounds.edit(doc)).flags[slotOf(doc)] = LIVE | (available ? AVAILABLE : 0);
+    const flipped: number[] = [];
+    for (const [doc, available] of this.availability) {
+      const { flags } = docBounds(bounds.edit(doc));
+      const after = LIVE | (available ? AVAILABLE : 0);
+      if (flags[slotOf(doc)] !== after) flipped.push(doc);
+      flags[slotOf(doc)] = after;
+    }
     for (const [doc, change] of gridChanges) {
       const slot = slotOf(doc);
       const sums = docGrids(grids.edit(doc));
@@ -356,6 +367,7 @@ export class SearchIndexWrite {
     if (bounds.write()) this.meta.columns++;
     grids.write();
     products.write();
+    return flipped;
   }
 }
 

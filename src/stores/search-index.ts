@@ -150,7 +150,7 @@ export class SearchIndexStore implements DerivedBuild {
     }
     this.tables.leaderBuilds.remove(merchant);
     // The versions go on: what readers cached against earlier ones must not pass for the rebuild's.
-    const { vocabulary, frequencies, documents, ranks, columns } = this.tables.metaOf(merchant);
+    const { vocabulary, frequencies, documents, ranks, columns, changes } = this.tables.metaOf(merchant);
     this.tables.meta.put(merchant, {
       ...EMPTY_META,
       vocabulary: vocabulary + 1,
@@ -158,6 +158,7 @@ export class SearchIndexStore implements DerivedBuild {
       documents: documents + 1,
       ranks: ranks + 1,
       columns: columns + 1,
+      changes: changes + 1,
     });
   }
 

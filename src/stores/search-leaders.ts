@@ -1,10 +1,13 @@
 // The one writer of quick-view's leader lists (src/core/search/leaders.ts):
 // a background job on the applier thread that reads a merchant's index in
-// steps (a snapshot's postings of every very common term, scored against the
-// doc columns as they were when the build started), then writes every list
-// in one short transaction, drops the lists of terms no longer common, and
-// forgets the changed docs it took in. Shops below the settings' minShop
-// products have none: every query there reads every posting.
+// steps (the postings of every very common term as each step reads them,
+// scored against the doc columns and dfs of the build's start), then writes
+// every list in one short transaction and drops the lists of terms no longer
+// common. A doc changed after the build started is listed in changedDocs
+// under a later version, so readers take it apart whatever the step saw of
+// it; behind each build the entries it took in are pruned a slice at a time.
+// Shops below the settings' minShop products have none: every query there
+// reads every posting.
 import type { RootDatabase } from "lmdb";
 import { chunkOf, DOC_CHUNK, docBounds, popularityScale } from "../core/search/doc-columns.js";
 import { LeaderScorer, LeaderSelection, type LeaderSettings, type StaticColumns } from "../core/search/leaders.js";
@@ -13,8 +16,10 @@ import { DEFAULT_RANKING } from "../core/search/query-plan.js";
 import type { MerchantId } from "../core/types.js";
 import { AFTER_EVERY_STRING, searchKeysOf, termKey, type LeaderBuild, type SearchTables } from "./search-tables.js";
 
-/** Lists are rebuilt at most this often while the index changes, and sooner once half the docs queries take apart were written. */
+/** Lists are rebuilt at most this often after the last build while the index changes, and sooner once half the docs queries take apart changed. */
 const REBUILD_EVERY_MS = 30_000;
+/** Changed-doc entries removed per transaction: an import of a million products lists a million. */
+const PRUNE_SLICE = 8_192;
 
 interface Build {
   started: LeaderBuild;
@@ -43,7 +48,7 @@ export class SearchLeaders {
     const last = this.tables.leaderBuilds.get(merchant);
     if (last === undefined) return true;
     const soonerAt = Math.ceil(this.settings.maxChanged / 2);
-    const changed = this.changedCount(merchant, soonerAt);
+    const changed = this.changedSince(merchant, last.changes, soonerAt);
     if (changed === 0 && meta.ranks === last.ranks) return false;
     return changed >= soonerAt || now - last.builtAt >= REBUILD_EVERY_MS;
   }
@@ -80,7 +85,7 @@ export class SearchLeaders {
       terms.push({ term, df });
     }
     return {
-      started: { documents: meta.documents, ranks: meta.ranks, builtAt: now, version: (previous?.version ?? 0) + 1 },
+      started: { changes: meta.changes, ranks: meta.ranks, builtAt: now, version: (previous?.version ?? 0) + 1 },
       columns,
       scorer: new LeaderScorer(columns, DEFAULT_RANKING),
       terms,
@@ -129,16 +134,64 @@ export class SearchLeaders {
       if (!build.lists.has(key[1] as string)) this.tables.leaders.remove(key);
     }
     for (const [key, list] of build.lists) this.tables.leaders.put([merchant, key], list);
-    for (const { key, value } of this.tables.changedDocs.getRange(searchKeysOf(merchant))) {
-      if (value <= build.started.documents) this.tables.changedDocs.remove(key);
-    }
     this.tables.leaderBuilds.put(merchant, build.started);
   }
 
-  /** How many docs were written since the last build, counting up to `atMost`. */
-  private changedCount(merchant: MerchantId, atMost: number): number {
+  /**
+   * Removes up to PRUNE_SLICE of the merchant's changed-doc entries that no
+   * reader needs, in its own transaction: those the last build took in, or
+   * every one of a shop without lists (a build reads the index as it is); a
+   * shop that shrank below minShop loses its lists first, so that they are
+   * never used again with entries missing. Not while a build is under way.
+   * True when more are left.
+   */
+  prune(merchant: MerchantId): boolean {
+    if (this.builds.has(merchant)) return false;
+    return this.root.transactionSync(() => {
+      if (this.tables.metaOf(merchant).size < this.settings.minShop && this.tables.leaderBuilds.get(merchant) !== undefined) {
+        for (const key of this.tables.leaders.getKeys(searchKeysOf(merchant))) this.tables.leaders.remove(key);
+        this.tables.leaderBuilds.remove(merchant);
+      }
+      const through = this.prunedThrough(merchant);
+      let removed = 0;
+      for (const key of this.tables.changedDocs.getKeys({ start: [merchant, 0], end: [merchant, through + 1] })) {
+        if (removed === PRUNE_SLICE) return true;
+        this.tables.changedDocs.remove(key);
+        removed++;
+      }
+      return false;
+    });
+  }
+
+  /** Whether prune has something to do (a look, no transaction). */
+  prunable(merchant: MerchantId): boolean {
+    if (this.builds.has(merchant)) return false;
+    if (this.tables.metaOf(merchant).size < this.settings.minShop && this.tables.leaderBuilds.get(merchant) !== undefined) return true;
+    for (const _ of this.tables.changedDocs.getKeys({
+      start: [merchant, 0],
+      end: [merchant, this.prunedThrough(merchant) + 1],
+      limit: 1,
+    })) {
+      return true;
+    }
+    return false;
+  }
+
+  /** The changes no reader needs the entries of: those the last build took in; all of them in a shop without lists. */
+  private prunedThrough(merchant: MerchantId): number {
+    return this.tables.leaderBuilds.get(merchant)?.changes ?? this.tables.metaOf(merchant).changes;
+  }
+
+  /** How many changed-doc entries there are after `changes`, counting up to `atMost`. */
+  private changedSince(merchant: MerchantId, changes: number, atMost: number): number {
     let count = 0;
-    for (const _ of this.tables.changedDocs.getKeys({ start: [merchant, 0], end: [merchant, AFTER_EVERY_STRING], limit: atMost })) count++;
+    for (const _ of this.tables.changedDocs.getKeys({
+      start: [merchant, changes + 1],
+      end: [merchant, AFTER_EVERY_STRING],
+      limit: atMost,
+    })) {
+      count++;
+    }
     return count;
   }
 }

@@ -28,6 +28,8 @@ export interface SearchMeta {
   ranks: number;
   /** Moves whenever a doc's bounds (doc-columns.ts) change: written or freed docs, availability, ranks. */
   columns: number;
+  /** Moves with every write that lists changed docs (changedDocs): written, freed, or bought again or no longer. */
+  changes: number;
 }
 
 export const EMPTY_META: SearchMeta = {
@@ -40,12 +42,13 @@ export const EMPTY_META: SearchMeta = {
   documents: 0,
   ranks: 0,
   columns: 0,
+  changes: 0,
 };
 
 /** The last build of a merchant's leader lists (leaders.ts): the index's versions it read, and when. */
 export interface LeaderBuild {
-  /** SearchMeta.documents when it started: docs written later are in changedDocs with a higher version. */
-  documents: number;
+  /** SearchMeta.changes when it started: docs changed later are listed in changedDocs under a higher one. */
+  changes: number;
   /** SearchMeta.ranks when it started. */
   ranks: number;
   builtAt: number;
@@ -119,8 +122,12 @@ export class SearchTables {
   readonly collectionTitles: Database<string, Key>;
   /** [merchant, termKey(term)] → the term's leader list (leaders.ts), a posting block. */
   readonly leaders: Database<Uint8Array, Key>;
-  /** [merchant, doc] → SearchMeta.documents after the write that last wrote or freed the doc, until a leader build takes it in. */
-  readonly changedDocs: Database<number, Key>;
+  /**
+   * [merchant, SearchMeta.changes of the write, doc] for each doc a write
+   * wrote, freed, or made bought again or no longer: what a leader list built
+   * before holds of it is stale. Pruned behind each build (SearchLeaders).
+   */
+  readonly changedDocs: Database<true, Key>;
   /** merchant → its last LeaderBuild. */
   readonly leaderBuilds: Database<LeaderBuild, MerchantId>;
 

@@ -142,8 +142,9 @@ export class Store {
    * Opens the store of a data dir, creating it if the dir has none. `mustExist`:
    * for commands that only read or change what is there, so that a mistyped
    * --data names the problem instead of quietly creating an empty store.
+   * `copurchase` and `leaders`: the bought-together model's and quick-view's
+   * leader lists' settings; evaluations and tests try others.
    */
-  /** `copurchase` and `leaders`: the bought-together model's and quick-view's leader lists' settings; evaluations and tests try others. */
   static open(dataDir: string, options: { copurchase?: CopurchaseConfig; leaders?: LeaderSettings; mustExist?: boolean } = {}): Store {
     const store = new Store(
       Environment.open(dataDir, options.mustExist),

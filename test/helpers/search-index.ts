@@ -34,7 +34,8 @@ export interface SearchIndexDump {
   collections: Record<number, string>;
 }
 
-function tablesOf(store: Store): SearchTables {
+/** The stored index's tables, for tests that look at what a part of it holds. */
+export function tablesOf(store: Store): SearchTables {
   return store.searchIndex["tables"];
 }
 

@@ -4,7 +4,8 @@ import { DEFAULT_RANKING, planQuery } from "../../src/core/search/query-plan.js"
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { Store } from "../../src/stores/store.js";
-import { product } from "../helpers/fixtures.js";
+import { product, variant } from "../helpers/fixtures.js";
+import { tablesOf } from "../helpers/search-index.js";
 import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
@@ -115,6 +116,52 @@ describe("quick-view's leader lists", () => {
     const filtered = rankProducts(view, planQuery(view, "drill ", LEADING), options, LEADING);
     expect(filtered).toEqual(rankProducts(view, planQuery(view, "drill "), options));
     expect(filtered.length).toBe(10);
+  });
+
+  it("find a product bought again after the build, which the build ranked last", async () => {
+    await openShop(SMALL);
+    const drill = (inventory_quantity: number) =>
+      product(1_000, { title: "Drill Drill", variants: [variant({ id: 9_000, inventory_quantity })] });
+    await ingest(store!, "shop", "products", [drill(0)]);
+    store!.searchIndex.leaders.buildSync("shop");
+    expect(rank("drill ")).not.toContain(1_000);
+
+    await ingest(store!, "shop", "products", [drill(5)]);
+    expect(rank("drill ")).toContain(1_000);
+    expect(rank("drill ")).toEqual(rank("drill ", DEFAULT_RANKING));
+  });
+
+  it("are left aside for a request that boosts products, which must compete wherever they match", async () => {
+    await openShop(SMALL);
+    store!.searchIndex.leaders.buildSync("shop");
+    const view = store!.searchIndex.view("shop");
+    const weakest = rank("drill ", DEFAULT_RANKING, 1_000).slice(-3);
+    const options = { k: 5, outOfStock: "last" as const, boosted: new Set(weakest) };
+    const boosted = rankProducts(view, planQuery(view, "drill ", LEADING), options, LEADING);
+    expect(boosted).toEqual(rankProducts(view, planQuery(view, "drill "), options));
+    expect(boosted.filter((id) => weakest.includes(id)).length).toBeGreaterThan(0);
+  });
+
+  it("have the changed-doc entries no reader needs pruned, and a shop that shrank below their size loses them", async () => {
+    await openShop(SMALL);
+    const leaders = store!.searchIndex.leaders;
+    const entries = () => [...tablesOf(store!).changedDocs.getKeys({ start: ["shop"], end: ["shop", "\u{10ffff}"] })].length;
+    expect(entries()).toBe(240);
+    expect(leaders.prunable("shop")).toBe(true);
+    while (leaders.prune("shop"));
+    expect(entries()).toBe(0);
+
+    leaders.buildSync("shop");
+    await ingest(store!, "shop", "products", [product(4_000, { title: "Steel Saw" })]);
+    expect(entries()).toBe(1);
+    expect(leaders.prunable("shop")).toBe(false);
+
+    for (let id = 1; id <= 150; id++) await store!.catalogue.deleteProduct("shop", id);
+    expect(store!.searchIndex.view("shop").size).toBeLessThan(SMALL.minShop);
+    expect(leaders.prunable("shop")).toBe(true);
+    while (leaders.prune("shop"));
+    expect(tablesOf(store!).leaderBuilds.get("shop")).toBeUndefined();
+    expect(entries()).toBe(0);
   });
 
   it("are not kept or used for a shop below the size that needs them", async () => {

@@ -54,8 +54,9 @@ function fakeStore(slices: Record<string, number>) {
       pruneHistoriesSync: () => null,
     },
     orders: { staleListProducts: () => [], refreshNeighboursSync() {} },
-    // The ranking job finds nothing due in these tests.
+    // The ranking job finds nothing due in these tests, nor search leader lists to build or prune.
     rankingWriter: { due: () => false, awaitingFirst: () => false },
+    searchIndex: { leaders: { due: () => false, prunable: () => false } },
     events: { pruneEventLogSync: () => 0, pruneSessionPairsSync: () => null },
     close: async () => {},
   };

@@ -109,7 +109,8 @@ export function rankProducts(
   const wanted = options.k - ranked.length;
   if (r === 0 || wanted <= 0) return ranked;
   scratch.fit(index.docCapacity);
-  let best = bestOf(index, plan, options, config, wanted, byCode, true);
+  // A boosted product must be a candidate wherever it matches: leaders might leave it out.
+  let best = bestOf(index, plan, options, config, wanted, byCode, boostOf(options, config) === 0);
   // Leaders too few for the page (a filter left out most of them): every posting, as for a shop without lists.
   if (best.leaders && best.ids.length < wanted) best = bestOf(index, plan, options, config, wanted, byCode, false);
   for (const productId of best.ids) ranked.push(productId);
