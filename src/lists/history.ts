@@ -2,6 +2,7 @@
 import type { HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { appendToHistory, emptyHistory, recentProducts, type History } from "../core/recs/history.js";
+import { purchaseSummary } from "../core/recs/purchases.js";
 import type { MerchantId } from "../core/types.js";
 import { merchantCatalog } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
@@ -39,21 +40,17 @@ export function viewed(store: Store, task: ViewedTask): Uint8Array {
   return productListBody(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
 }
 
-/** Units per product over the customer's orders (cancelled ones left out), most recently bought first. */
+/**
+ * Units per product over the customer's orders (cancelled ones left out),
+ * most recently bought first: the stored summary, or the orders summed where
+ * a data dir's summaries are not built yet.
+ */
 export function purchasedQuantities(store: Store, merchant: MerchantId, customerId: number): Map<number, number> {
-  const totals = new Map<number, { quantity: number; last: number }>();
-  for (const order of store.orders.ordersOfCustomer(merchant, customerId)) {
-    if (order.cancelled_at !== null) continue;
-    const at = Date.parse(order.created_at);
-    for (const line of order.line_items) {
-      const entry = totals.get(line.product_id) ?? { quantity: 0, last: 0 };
-      entry.quantity += line.quantity;
-      entry.last = Math.max(entry.last, at);
-      totals.set(line.product_id, entry);
-    }
-  }
-  const ordered = [...totals].sort((a, b) => b[1].last - a[1].last || a[0] - b[0]);
-  return new Map(ordered.map(([id, { quantity }]) => [id, quantity]));
+  const { purchases } = store.orders;
+  const summary = store.derived.isBuilt(purchases, merchant)
+    ? purchases.summary(merchant, customerId)
+    : purchaseSummary(store.orders.ordersOfCustomer(merchant, customerId));
+  return new Map(summary?.ids.map((id, i) => [id, summary.quantities[i]!]));
 }
 
 export function purchased(store: Store, task: PurchasedTask): Uint8Array {

@@ -85,8 +85,10 @@ function answersInline(store: Store, task: Task): task is ListTask {
         task.inputs.productIds.length + task.inputs.variantIds.length <= INLINE_MAX_INPUTS &&
         (task.context === "bought_together" || hasSimilarModel(store, task.merchantId))
       );
+    case "purchased":
+      // Until the stored summaries are built, a customer's every order would be decoded, however many.
+      return store.derived.isBuilt(store.orders.purchases, task.merchantId);
     default:
-      // purchased decodes every order of the customer, however many.
       return false;
   }
 }

@@ -15,6 +15,7 @@ import { addOrderChange, type SalesDelta } from "../core/recs/sales.js";
 import type { MerchantId, Order } from "../core/types.js";
 import type { CatalogueStore, Located } from "./catalogue-store.js";
 import { CopurchaseCounts } from "./copurchase-counts.js";
+import { CustomerPurchases } from "./customer-purchases.js";
 import { DailyCounts, type CountChange } from "./daily-counts.js";
 import type { Environment } from "./environment.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
@@ -24,6 +25,8 @@ export class OrderStore {
   /** [merchant, order id] → the order; the catalogue's listings page through it too (idsAfter, countOf). */
   readonly table: Database<Order, Key>;
   private readonly customerOrders: Database<true, Key>;
+  /** Each customer's purchases summed, written with their orders (a derived build of its own). */
+  readonly purchases: CustomerPurchases;
   /** Units sold per day and product: an order touches only its own lines. */
   readonly dailySales: DailyCounts;
   private readonly coCounts: CopurchaseCounts;
@@ -43,6 +46,10 @@ export class OrderStore {
   ) {
     this.table = env.table("orders");
     this.customerOrders = env.table("customer_orders");
+    this.purchases = new CustomerPurchases(env.table("customer_purchases"), {
+      ordersOfCustomer: (merchant, customerId) => this.ordersOfCustomer(merchant, customerId),
+      customersWithOrdersAfter: (merchant, after, limit) => this.customersWithOrdersAfter(merchant, after, limit),
+    });
     this.dailySales = new DailyCounts(env.root, "sales_by_day_product", "sales_day_stamps");
     this.coCounts = new CopurchaseCounts(env.root);
     this.coNeighbours = env.table("copurchase_neighbours");
@@ -62,6 +69,20 @@ export class OrderStore {
       if (order) found.push(order);
     }
     return found;
+  }
+
+  /** Up to `limit` ids of customers with orders after `after` (null: from the first), in order. */
+  customersWithOrdersAfter(merchant: MerchantId, after: number | null, limit: number): number[] {
+    const ids: number[] = [];
+    let start: Key = after === null ? [merchant] : [merchant, after + 1];
+    while (ids.length < limit) {
+      // One key per customer: the range starts again after each customer found.
+      const [key] = this.customerOrders.getKeys({ start, end: merchantRange(merchant).end, limit: 1 });
+      if (key === undefined || typeof key[1] !== "number") break;
+      ids.push(key[1]);
+      start = [merchant, key[1] + 1];
+    }
+    return ids;
   }
 
   /** Every order of a merchant, in id order (model rebuilds and evaluations). */
@@ -94,6 +115,7 @@ export class OrderStore {
         copurchase.addOrderChange(old, order, this.copurchase);
       }
       if (this.customers.recountCustomers(merchant, customers)) this.env.bump(merchant, "customers");
+      this.purchases.summarise(merchant, customers);
       this.dailySales.add(merchant, salesChanges(sales));
       // The carts applied so far first, so the lists recomputed below count them (their stale marks stay).
       this.coCounts.foldCarts(merchant);

@@ -133,6 +133,7 @@ export class Store {
       this.starterVectors.rows,
       this.sessionIndexBuild,
       customerCountersBuild,
+      this.orders.purchases,
       this.searchIndex,
       this.productAttributes,
     ]);
