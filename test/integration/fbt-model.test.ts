@@ -1,8 +1,11 @@
 // A shop's bought-together model trained on its own orders (src/recs/train-fbt.ts):
 // deterministic, validated on the shop's most recent orders, bounded, stored so
 // that a retrain swaps it whole, trained in the background on a thread of its
-// own, and what the recommended endpoint answers with; a shop without it (no
-// orders, too many products) keeps today's co-purchase lists.
+// own, shown by `aisle merchants show`, and what the recommended endpoint
+// answers with; a shop without it (no orders, too many products) keeps today's
+// co-purchase lists.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { setImmediate as turn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
@@ -17,7 +20,7 @@ import { FbtTrainer, fbtTrainingDue, MIN_ORDERS_TO_TRAIN } from "../../src/recs/
 import { DEFAULT_FBT_TRAIN_OPTIONS, FbtTrainCancelled, objective, trainFbt, type FbtTrainOptions } from "../../src/recs/train-fbt.js";
 import type { FbtManifest } from "../../src/stores/fbt-model.js";
 import { recommendationDependencies } from "../../src/stores/recommendation-versions.js";
-import type { Store } from "../../src/stores/store.js";
+import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
 import { storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
@@ -238,5 +241,31 @@ describe("training in the background", () => {
       await trainer.close();
       await store.close();
     }
+  });
+});
+
+describe("aisle merchants show", () => {
+  const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
+  const show = (dir: string) =>
+    JSON.parse(
+      spawnSync(process.execPath, [CLI, "merchants", "show", "shop", "--data", dir], {
+        encoding: "utf8",
+        env: { ...process.env, AISLE_ADMIN_TOKEN: "" },
+      }).stdout,
+    ) as { bought_together: Record<string, unknown> };
+
+  it("shows the trained model's settings, validation figures and costs, or that the shop has none yet", async () => {
+    const dir = tempDir();
+    const store = await shop(shopOrders(600), dir);
+    await store.close();
+    expect(show(dir).bought_together).toEqual({ trained: false });
+
+    const reopened = Store.open(dir);
+    const { manifest, lists } = trainFbt(reopened, "shop", OPTIONS);
+    const stored = await reopened.fbtModel.replace("shop", manifest, lists);
+    await reopened.close();
+    expect(show(dir).bought_together).toEqual(
+      JSON.parse(JSON.stringify({ ...stored, trainedAt: new Date(stored.trainedAt).toISOString() })),
+    );
   });
 });
