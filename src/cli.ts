@@ -209,7 +209,14 @@ merchants
       const viewedRelated = tuning
         ? { ...tuning, tunedAt: new Date(tuning.tunedAt).toISOString() }
         : { tuned: false, settings: DEFAULT_VIEWED_RELATED };
-      console.log(options.apiKey ? merchant.api_key : JSON.stringify({ ...merchant, viewed_related: viewedRelated }, null, 2));
+      // The trained bought-together model's settings, validation figures and costs, or today's co-purchase lists until it has one.
+      const model = store.fbtModel.manifest(id);
+      const boughtTogether = model ? { ...model, trainedAt: new Date(model.trainedAt).toISOString() } : { trained: false };
+      console.log(
+        options.apiKey
+          ? merchant.api_key
+          : JSON.stringify({ ...merchant, viewed_related: viewedRelated, bought_together: boughtTogether }, null, 2),
+      );
     } finally {
       await store.close();
     }

@@ -28,8 +28,9 @@ export interface Config {
   /** While orders or add-to-cart events keep coming, the stored rankings (trending, top sellers) are refreshed at most this often. */
   rankingRefreshMs: number;
   /**
-   * How often the background tuner looks for a shop due a viewed-related tuning; null: never (`aisle tune` still
-   * tunes on demand). A tuning takes a core for a while, so a benchmark that measures latency turns it off.
+   * How often the background tuners look for a shop due a viewed-related tuning or a bought-together training; null:
+   * never (`aisle tune` still tunes on demand). Either takes a core for a while, so a benchmark that measures latency
+   * turns them off.
    */
   tuneEveryMs: number | null;
   /** How long the event applier keeps the event log, histories and sessions, and how many sessions per merchant. */

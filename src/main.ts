@@ -26,6 +26,7 @@ import type { Services } from "./http/services.js";
 import { WorkerPool } from "./pool/pool.js";
 import { SimilarModels } from "./similar/service.js";
 import { InlineAnswers } from "./lists/inline-answers.js";
+import { FbtTrainer } from "./recs/fbt-trainer.js";
 import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
@@ -111,6 +112,8 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   similar.reconcile();
   // Each shop's viewed-related is tuned on its own sessions once it has enough, and again as they grow.
   const tuner = config.tuneEveryMs === null ? null : new ViewedRelatedTuner(store, config.dataDir, log, config.tuneEveryMs);
+  // And its bought-together model is trained on its own orders once it has enough, and again as they grow.
+  const fbtTrainer = config.tuneEveryMs === null ? null : new FbtTrainer(store, config.dataDir, log, config.tuneEveryMs);
   // Renewing the HTTP thread's read snapshot first: what was acknowledged is visible to it at once.
   const events = new EventWriter(
     store.events,
@@ -180,6 +183,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
       await events.close();
       await similar.close();
       await tuner?.close();
+      await fbtTrainer?.close();
       await pool.close();
       await store.close();
       unlock();

@@ -71,3 +71,18 @@ export function groupedBootstrapInterval(
   means.sort();
   return [means[Math.floor(0.025 * (resamples - 1))]!, means[Math.ceil(0.975 * (resamples - 1))]!];
 }
+
+/** A 95% percentile bootstrap interval of a mean over independent cases (each case resampled alone). */
+export function bootstrapInterval(values: ArrayLike<number>, seed: number, resamples = 1_000): [number, number] {
+  return groupedBootstrapInterval(
+    values,
+    Int32Array.from({ length: values.length }, (_, i) => i),
+    seed,
+    resamples,
+  );
+}
+
+/** The value below which `share` (0 … 1) of the values lie; `sorted` ascending. */
+export function percentile(sorted: ArrayLike<number>, share: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
+}

@@ -1,12 +1,21 @@
-import { combineNeighbours } from "../core/recs/copurchase.js";
+import { blendBoughtTogether } from "../core/recs/fbt-blend.js";
 import { rankByScore } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
-/** Scores of products bought together with the inputs; the inputs themselves are left out. */
+/**
+ * Scores of products bought together with the inputs; the inputs themselves
+ * are left out. A shop with a trained model blends its EASE lists with the
+ * co-purchase lists as its training chose; any other gets the co-purchase
+ * lists alone.
+ */
 export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs: readonly number[]): Map<number, number> {
-  const lists = inputs.flatMap((id) => store.orders.copurchaseNeighbours(merchant, id) ?? []);
-  return combineNeighbours(lists, new Set(inputs));
+  const blend = store.fbtModel.manifest(merchant)?.settings?.blend ?? null;
+  const lists = inputs.map((id) => ({
+    ease: blend === null ? undefined : store.fbtModel.list(merchant, id),
+    copurchase: store.orders.copurchaseNeighbours(merchant, id),
+  }));
+  return blendBoughtTogether(lists, blend, new Set(inputs));
 }
 
 /** Products bought together with the inputs, best first. */

@@ -21,11 +21,12 @@ export function recommendationDependencies(
   // Similar lists change when the model or a product changes, never with an order.
   if (context === "similar") return { dependsOn: ["catalogue", "similar"], versionTag: "" };
   // An order changes the answer only through the inputs' neighbour lists, so
-  // the cache follows those lists' versions rather than every order. A
-  // collection's inputs are too many to list: any order invalidates those.
+  // the cache follows those lists' versions rather than every order, and the
+  // shop's trained model's generation. A collection's inputs are too many to
+  // list: any order invalidates those.
   const ids = [...inputs.productIds, ...inputs.variantIds.map((id) => store.catalogue.productIdByVariant(merchant, id) ?? 0)];
   return {
     dependsOn: inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"],
-    versionTag: ids.map((id) => store.orders.copurchaseListVersion(merchant, id)).join(","),
+    versionTag: `${store.fbtModel.generation(merchant)}:${ids.map((id) => store.orders.copurchaseListVersion(merchant, id)).join(",")}`,
   };
 }

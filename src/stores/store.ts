@@ -8,6 +8,7 @@ import { CustomerCountersBuild } from "./customer-counters-build.js";
 import { DerivedBuilds, type DerivedBuild } from "./derived-builds.js";
 import { Environment, type DataDomain } from "./environment.js";
 import { EventLog } from "./event-log.js";
+import { FbtModelStore } from "./fbt-model.js";
 import { OrderStore } from "./order-store.js";
 import { ProductAttributesStore } from "./product-attributes.js";
 import { ProductRenderStore } from "./product-render.js";
@@ -55,6 +56,8 @@ export class Store {
   readonly sessionIndex: SessionIndex;
   /** Each shop's tuned viewed-related settings. */
   readonly viewedRelatedTuning: ViewedRelatedTunings;
+  /** Each shop's trained bought-together model: EASE lists per product, blended with the co-purchase lists. */
+  readonly fbtModel: FbtModelStore;
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Merchants' custom data sources (src/stores/custom-sources.ts). */
   readonly customSources: CustomSources;
@@ -109,6 +112,7 @@ export class Store {
     this.rankingWriter = new RankingWriter(root, this.rankings, rankingSources, (merchant) => env.bump(merchant, "rankings"));
     this.sessionIndexBuild = new SessionIndexBuild(this.sessionIndex, this.appliedLog);
     this.viewedRelatedTuning = new ViewedRelatedTunings(root);
+    this.fbtModel = new FbtModelStore(root);
     const customerCountersBuild = new CustomerCountersBuild({
       customerIdsAfter: (merchant, after, limit) => this.catalogue.idsAfter("customers", merchant, after, limit),
       recountCustomers: (merchant, ids) => {

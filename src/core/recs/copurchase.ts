@@ -221,3 +221,17 @@ export function combineNeighbours(lists: WeightedIds[], exclude: ReadonlySet<num
   }
   return scores;
 }
+
+/** Every product's neighbour list from these baskets alone, in memory (a training's validation, from its earlier orders). */
+export function copurchaseLists(baskets: readonly Basket[], config: CopurchaseConfig, unit: number): Map<number, WeightedIds> {
+  const delta = new CopurchaseDelta();
+  for (const basket of baskets) delta.add(basket, 1);
+  const weightOf = (id: number) => delta.items.get(id)?.weight ?? 0;
+  const lists = new Map<number, WeightedIds>();
+  for (const [id, partners] of delta.pairs) {
+    const row: WeightedIds = { ids: [...partners.keys()], weights: [...partners.values()].map((tally) => tally.weight) };
+    const neighbours = topNeighbours(weightOf(id), row, weightOf, config, unit);
+    if (neighbours.ids.length > 0) lists.set(id, neighbours);
+  }
+  return lists;
+}

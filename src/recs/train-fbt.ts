@@ -1,0 +1,220 @@
+// Trains a shop's bought-together model on its own orders: EASE (closed form)
+// over every product the orders hold, blended with the co-purchase lists.
+// Nothing is taken from elsewhere: the most recent share of the orders is held
+// out (carveBasketCases), EASE and the co-purchase lists are fitted on the
+// earlier ones, and the penalty λ and the blend are chosen on the held-out
+// cases, scored through the endpoint's own blend (blendBoughtTogether). The
+// chosen λ is then fitted on all the orders, and each product keeps its best
+// `neighbours` weights.
+//
+// Bounds: a shop of more than `maxProducts` products keeps today's lists. The
+// one matrix is 8·products² bytes (128 MB at 4,000) and each fit takes
+// products³/2 multiply-adds (Online Retail's 3,743 products: 37–45 s of one
+// core of a busy two-core machine, so about a minute at 4,000); the search
+// fits at most `lambdas.length` penalties plus the final fit, usually four or
+// five in all. There is no sampling: the same orders always give the same model.
+import { carveBasketCases, type BasketCase, type DatedBasket } from "../core/recs/basket-cases.js";
+import { basketOf, basketUnit, copurchaseLists, type Basket, type WeightedIds } from "../core/recs/copurchase.js";
+import { easeBytes, easeWeights, topOfRow } from "../core/recs/ease.js";
+import { blendBoughtTogether, typicalTopWeight, type FbtBlend } from "../core/recs/fbt-blend.js";
+import { walkGrid } from "../core/recs/grid-walk.js";
+import { hitRank } from "../core/recs/next-item-figures.js";
+import type { MerchantId } from "../core/types.js";
+import type { FbtFigures, FbtManifest, FbtSettings } from "../stores/fbt-model.js";
+import type { Store } from "../stores/store.js";
+
+export interface FbtTrainOptions {
+  /** Shops with more products keep today's co-purchase lists. */
+  maxProducts: number;
+  /** Share of the orders held out for validation, the most recent. */
+  validationShare: number;
+  /** Below this many validation cases settings cannot be told apart: the shop keeps today's lists. */
+  minValidationCases: number;
+  /** EASE penalties tried, ascending: the search walks from the middle one towards the better neighbour (walkGrid). */
+  lambdas: readonly number[];
+  /** Co-purchase shares tried for each penalty (1: today's lists alone). */
+  copurchaseWeights: readonly number[];
+  /** Weights kept per product. */
+  neighbours: number;
+  /** Asked every few hundred pivots of a fit: true stops the training (FbtTrainCancelled), having written nothing. */
+  stop?: () => boolean;
+}
+
+export const DEFAULT_FBT_TRAIN_OPTIONS: FbtTrainOptions = {
+  maxProducts: 4_000,
+  validationShare: 0.1,
+  minValidationCases: 200,
+  lambdas: [12.5, 25, 50, 100, 200, 400, 800],
+  copurchaseWeights: [0, 0.2, 0.35, 0.5, 0.65, 0.8, 1],
+  neighbours: 100,
+};
+
+/** A basket's products beyond this many are left out of EASE's counts: they bound a fit's counting to orders × 200². */
+const MAX_EASE_BASKET_ITEMS = 200;
+/** Top-K of the validation figures: the widget's usual size, as the evaluation protocol scores it. */
+const K = 10;
+
+export class FbtTrainCancelled extends Error {
+  constructor() {
+    super("the bought-together training was cancelled (the service is stopping)");
+    this.name = "FbtTrainCancelled";
+  }
+}
+
+/** What a training writes: the manifest (settings, figures, costs) and each covered product's EASE list. */
+export interface FbtTraining {
+  manifest: Omit<FbtManifest, "format" | "generation">;
+  lists: Map<number, WeightedIds>;
+}
+
+/** An order as the training reads it: its products for EASE and the cases, and its co-purchase basket. */
+interface TrainingOrder {
+  dated: DatedBasket;
+  copurchase: Basket;
+}
+
+/** Synchronous and CPU-bound: run it on a thread of its own (workers/fbt-train-entry.ts) or from the command line. */
+export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOptions = DEFAULT_FBT_TRAIN_OPTIONS): FbtTraining {
+  const started = performance.now();
+  // Every stored order, cancelled ones too, is what "grown since" is counted against (the trainer counts them all).
+  const stored = store.catalogue.countOf(merchant, "orders");
+  const orders = readOrders(store, merchant);
+  const products = new Set(orders.flatMap((order) => order.dated.items)).size;
+  let peakBytes = 0;
+  const manifestOf = (settings: FbtSettings | null, skipped: string | null, validation: FbtManifest["validation"], covered: number) => ({
+    settings,
+    skipped,
+    validation,
+    orders: stored,
+    products: covered,
+    trainedAt: Date.now(),
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+    peakBytes,
+  });
+  const skip = (skipped: string): FbtTraining => ({ manifest: manifestOf(null, skipped, null, 0), lists: new Map() });
+  if (orders.length === 0) return skip("no orders");
+  if (products > options.maxProducts) return skip(`${products} products, more than the ${options.maxProducts} a trained model covers`);
+
+  const { train, cases } = carveBasketCases(
+    orders.map((order) => order.dated),
+    options.validationShare,
+  );
+  if (cases.length < options.minValidationCases) return skip(`${cases.length} validation cases, fewer than ${options.minValidationCases}`);
+
+  const checkpoint = () => {
+    if (options.stop?.() === true) throw new FbtTrainCancelled();
+  };
+  const fit = (baskets: readonly DatedBasket[], lambda: number) => {
+    const lists = easeLists(baskets, lambda, options.neighbours, checkpoint);
+    peakBytes = Math.max(peakBytes, lists.bytes);
+    return lists.lists;
+  };
+
+  const unit = basketUnit(train.at(-1)!.at, store.orders.copurchase);
+  const validationCopurchase = copurchaseLists(
+    orders.slice(0, train.length).map((order) => order.copurchase),
+    store.orders.copurchase,
+    unit,
+  );
+  const copurchaseFigures = score(cases, validationCopurchase, new Map(), null);
+  const tuned = walkGrid(
+    options.lambdas,
+    (lambda) => {
+      const lists = fit(train, lambda);
+      const scale = scaleBetween(lists.values(), validationCopurchase.values());
+      return options.copurchaseWeights
+        .map((copurchaseWeight) => {
+          const blend = { copurchaseWeight, copurchaseScale: scale };
+          return { lambda, blend, figures: score(cases, validationCopurchase, lists, blend) };
+        })
+        .reduce((best, next) => (objective(next.figures) > objective(best.figures) ? next : best));
+    },
+    (candidate) => objective(candidate.figures),
+  );
+
+  const lists = fit(
+    orders.map((order) => order.dated),
+    tuned.lambda,
+  );
+  const storedCopurchase = [...lists.keys()].flatMap((id) => store.orders.copurchaseNeighbours(merchant, id) ?? []);
+  const settings: FbtSettings = {
+    lambda: tuned.lambda,
+    blend: { copurchaseWeight: tuned.blend.copurchaseWeight, copurchaseScale: scaleBetween(lists.values(), storedCopurchase) },
+  };
+  const validation = { copurchase: copurchaseFigures, tuned: tuned.figures, cases: cases.length };
+  return { manifest: manifestOf(settings, null, validation, lists.size), lists };
+}
+
+/** The merchant's orders that hold products, oldest first. */
+function readOrders(store: Store, merchant: MerchantId): TrainingOrder[] {
+  const orders: TrainingOrder[] = [];
+  for (const order of store.orders.allOrders(merchant)) {
+    const copurchase = basketOf(order, store.orders.copurchase);
+    if (copurchase === null) continue;
+    const items = [...new Set(order.line_items.map((line) => line.product_id))];
+    orders.push({ dated: { items, at: Date.parse(order.created_at) }, copurchase });
+  }
+  return orders.sort((a, b) => a.dated.at - b.dated.at);
+}
+
+/** Each product's best EASE weights (product ids), fitted on these baskets, and the bytes the fit held. */
+function easeLists(
+  baskets: readonly DatedBasket[],
+  lambda: number,
+  neighbours: number,
+  checkpoint: () => void,
+): { lists: Map<number, WeightedIds>; bytes: number } {
+  const productIds: number[] = [];
+  const indexOf = new Map<number, number>();
+  const weighted = baskets.map(({ items }) => ({
+    items: items.slice(0, MAX_EASE_BASKET_ITEMS).map((id) => {
+      let index = indexOf.get(id);
+      if (index === undefined) {
+        index = productIds.length;
+        indexOf.set(id, index);
+        productIds.push(id);
+      }
+      return index;
+    }),
+    weight: 1,
+  }));
+  const size = productIds.length;
+  const weights = easeWeights(size, weighted, lambda, checkpoint);
+  const lists = new Map<number, WeightedIds>();
+  for (let i = 0; i < size; i++) {
+    const top = topOfRow(weights, size, i, neighbours);
+    if (top.indices.length > 0) lists.set(productIds[i]!, { ids: top.indices.map((j) => productIds[j]!), weights: top.weights });
+  }
+  return { lists, bytes: easeBytes(size) };
+}
+
+/** What brings co-purchase scores to EASE's scale (1 when either model has no list). */
+function scaleBetween(ease: Iterable<WeightedIds>, copurchase: Iterable<WeightedIds>): number {
+  const easeTop = typicalTopWeight(ease);
+  const copurchaseTop = typicalTopWeight(copurchase);
+  return easeTop > 0 && copurchaseTop > 0 ? easeTop / copurchaseTop : 1;
+}
+
+/** HR@10 and NDCG@10 of the cases, scored as the endpoint blends the lists. */
+function score(
+  cases: readonly BasketCase[],
+  copurchase: ReadonlyMap<number, WeightedIds>,
+  ease: ReadonlyMap<number, WeightedIds>,
+  blend: FbtBlend | null,
+): FbtFigures {
+  let hits = 0;
+  let gain = 0;
+  for (const { query, target } of cases) {
+    const inputs = query.map((id) => ({ ease: ease.get(id), copurchase: copurchase.get(id) }));
+    const rank = hitRank(blendBoughtTogether(inputs, blend, new Set(query)), target);
+    if (rank < 0 || rank >= K) continue;
+    hits++;
+    gain += 1 / Math.log2(rank + 2);
+  }
+  return { hr: hits / cases.length, ndcg: gain / cases.length };
+}
+
+/** What the settings are chosen by: HR@10 and NDCG@10 alike. */
+export function objective(figures: FbtFigures): number {
+  return figures.hr + figures.ndcg;
+}

@@ -1,0 +1,105 @@
+// Each shop's trained bought-together model (src/recs/train-fbt.ts): per
+// product its EASE list, and one manifest per merchant with the settings its
+// own orders chose, their validation figures and what the training cost. One
+// writer, the training's thread, replaces a merchant's whole model in one
+// transaction, so a reader sees the old model or the new one, never a mix.
+// Workers read the lists in place, beside the co-purchase lists they blend.
+//
+// Every record carries FBT_MODEL_FORMAT: a reader treats a record of another
+// format as absent (today's co-purchase lists answer) until a training
+// rewrites it.
+import type { Database, RootDatabase } from "lmdb";
+import type { WeightedIds } from "../core/recs/copurchase.js";
+import type { FbtBlend } from "../core/recs/fbt-blend.js";
+import type { MerchantId } from "../core/types.js";
+import { merchantRange, type Key } from "./merchant-keys.js";
+
+/** The format of the manifest and of every stored list; bump it when either changes shape or meaning. */
+export const FBT_MODEL_FORMAT = 1;
+
+/** HR@10 and NDCG@10 on the shop's validation cases. */
+export interface FbtFigures {
+  hr: number;
+  ndcg: number;
+}
+
+export interface FbtSettings {
+  /** EASE's ridge penalty. */
+  lambda: number;
+  blend: FbtBlend;
+}
+
+export interface FbtManifest {
+  format: number;
+  /** Moves with every training that writes lists: cached answers follow it. */
+  generation: number;
+  /** The chosen settings; null when the shop keeps today's co-purchase lists (too many products, or too few validation cases). */
+  settings: FbtSettings | null;
+  /** Why there are no settings, when there are none. */
+  skipped: string | null;
+  /** Validation figures of today's co-purchase lists and of the chosen settings (null when nothing was tuned). */
+  validation: { copurchase: FbtFigures; tuned: FbtFigures; cases: number } | null;
+  /** Orders the shop had stored at the training, cancelled ones too: what "grown since" is counted against. */
+  orders: number;
+  /** Products the model covers. */
+  products: number;
+  trainedAt: number;
+  seconds: number;
+  /** The largest matrix the training held, in bytes. */
+  peakBytes: number;
+}
+
+interface StoredList extends WeightedIds {
+  format: number;
+}
+
+export class FbtModelStore {
+  private readonly manifests: Database<FbtManifest, MerchantId>;
+  /** [merchant, product] → the product's EASE list. */
+  private readonly lists: Database<StoredList, Key>;
+
+  constructor(private readonly root: RootDatabase) {
+    const options = { encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") } as const;
+    this.manifests = root.openDB<FbtManifest, MerchantId>({ name: "fbt_manifests", ...options });
+    this.lists = root.openDB<StoredList, Key>({ name: "fbt_lists", ...options });
+  }
+
+  /** The merchant's last training (undefined: never trained, or written in another format). */
+  manifest(merchant: MerchantId): FbtManifest | undefined {
+    const manifest = this.manifests.get(merchant);
+    return manifest?.format === FBT_MODEL_FORMAT ? manifest : undefined;
+  }
+
+  /** The product's EASE list (undefined: not covered by the model). */
+  list(merchant: MerchantId, productId: number): WeightedIds | undefined {
+    const list = this.lists.get([merchant, productId]);
+    return list?.format === FBT_MODEL_FORMAT ? list : undefined;
+  }
+
+  /** What cached bought-together answers of the merchant depend on besides the inputs' co-purchase lists. */
+  generation(merchant: MerchantId): number {
+    return this.manifest(merchant)?.generation ?? 0;
+  }
+
+  /**
+   * Replaces the merchant's model in one transaction: its manifest (its
+   * generation moved on) and every list, those the new model lacks removed.
+   */
+  async replace(
+    merchant: MerchantId,
+    manifest: Omit<FbtManifest, "format" | "generation">,
+    lists: ReadonlyMap<number, WeightedIds>,
+  ): Promise<FbtManifest> {
+    return this.root.childTransaction(() => {
+      const written: FbtManifest = {
+        ...manifest,
+        format: FBT_MODEL_FORMAT,
+        generation: (this.manifests.get(merchant)?.generation ?? 0) + 1,
+      };
+      for (const key of [...this.lists.getKeys(merchantRange(merchant))]) if (!lists.has(key[1] as number)) this.lists.remove(key);
+      for (const [id, { ids, weights }] of lists) this.lists.put([merchant, id], { format: FBT_MODEL_FORMAT, ids, weights });
+      this.manifests.put(merchant, written);
+      return written;
+    });
+  }
+}
