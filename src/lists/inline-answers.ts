@@ -7,9 +7,10 @@
 // surely cheap, and by the pool otherwise: whatever renders from a product
 // itself (pretty printing, metafields, selling plans, unset variants), runs a
 // model (viewed-related's kNN, the starter vectors' neighbours before a shop's
-// model is trained), reads many inputs' lists, a whole collection's members or
-// a customer's every order, a market's settings, or products whose stored JSON
-// is not built yet; and any list that passes INLINE_BUDGET: 500 candidates
+// model is trained), reads many inputs' lists, a whole collection's members, a
+// customer's every order (before their purchases are stored) or a stored
+// purchase record past INLINE_PURCHASE_BYTES, a market's settings, or products
+// whose stored JSON is not built yet; and any list that passes INLINE_BUDGET: 500 candidates
 // judged (filters that reject most of a catalogue) or 256 KB of products. The
 // work done is then lost, about half a millisecond, and that merchant's lists
 // of that kind go to the pool for GIVE_UP_FOR_MS.
@@ -29,6 +30,13 @@ import { answerListTask, type ListTask } from "./list-task.js";
 export const INLINE_BUDGET: ListBudget = { judged: 500, bytes: 256 * 1024 };
 /** Input products whose lists an inline recommendation may read. */
 export const INLINE_MAX_INPUTS = 10;
+
+/**
+ * A customer's stored purchases are decoded whole before the budget counts a
+ * product: past this size (about 400 products) the record alone would cost
+ * the HTTP thread more than the pool's hand-off (10k products: about 1 ms).
+ */
+const INLINE_PURCHASE_BYTES = 4_096;
 
 /** After a merchant's list of a kind went over budget, its lists of that kind go to the pool for this long. */
 export const GIVE_UP_FOR_MS = 10_000;
@@ -87,7 +95,10 @@ function answersInline(store: Store, task: Task): task is ListTask {
       );
     case "purchased":
       // Until the stored summaries are built, a customer's every order would be decoded, however many.
-      return store.derived.isBuilt(store.orders.purchases, task.merchantId);
+      return (
+        store.derived.isBuilt(store.orders.purchases, task.merchantId) &&
+        store.orders.purchases.storedBytes(task.merchantId, task.customerId) <= INLINE_PURCHASE_BYTES
+      );
     default:
       return false;
   }

@@ -15,6 +15,7 @@ import type {
   Merchant,
   MerchantId,
   Metafield,
+  Order,
   Product,
   VariantPrice,
 } from "../core/types.js";
@@ -327,13 +328,17 @@ export class CatalogueStore {
     });
   }
 
-  /** Counts the customers' orders again into their records (in the caller's transaction); true if any record changed. */
-  recountCustomers(merchant: MerchantId, customerIds: Iterable<number>): boolean {
+  /** Counts the customers' orders again into their records (in the caller's transaction); true if any record changed. `ordersOf`: their orders, when the caller has read them already. */
+  recountCustomers(
+    merchant: MerchantId,
+    customerIds: Iterable<number>,
+    ordersOf: (customerId: number) => Order[] = (id) => this.feeds.orders.ordersOfCustomer(merchant, id),
+  ): boolean {
     let changed = false;
     for (const id of customerIds) {
       const customer = this.customers.get([merchant, id]);
       if (!customer) continue;
-      this.customers.put([merchant, id], { ...customer, ...customerCounters(this.feeds.orders.ordersOfCustomer(merchant, id)) });
+      this.customers.put([merchant, id], { ...customer, ...customerCounters(ordersOf(id)) });
       changed = true;
     }
     return changed;

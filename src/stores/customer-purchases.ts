@@ -17,8 +17,8 @@ export interface PurchaseSource {
   customersWithOrdersAfter(merchant: MerchantId, after: number | null, limit: number): number[];
 }
 
-/** Customers summarised per rebuild slice: each reads the customer's orders, a few for most. */
-const SLICE_CUSTOMERS = 500;
+/** Customers summarised per rebuild slice, inside its transaction: each reads the customer's orders, a few for most. */
+const SLICE_CUSTOMERS = 100;
 
 export class CustomerPurchases implements DerivedBuild {
   readonly name = "customer_purchases";
@@ -34,10 +34,19 @@ export class CustomerPurchases implements DerivedBuild {
     return this.summaries.get([merchant, customerId]);
   }
 
-  /** Sums the customers' orders again, in the caller's transaction. */
-  summarise(merchant: MerchantId, customerIds: Iterable<number>): void {
+  /** The size of the customer's stored record, undecoded (0 without one). */
+  storedBytes(merchant: MerchantId, customerId: number): number {
+    return this.summaries.getBinaryFast([merchant, customerId])?.length ?? 0;
+  }
+
+  /** Sums the customers' orders again, in the caller's transaction; `ordersOf`: their orders, when the caller has read them already. */
+  summarise(
+    merchant: MerchantId,
+    customerIds: Iterable<number>,
+    ordersOf: (customerId: number) => PurchasedOrder[] = (id) => this.source.ordersOfCustomer(merchant, id),
+  ): void {
     for (const id of customerIds) {
-      const summary = purchaseSummary(this.source.ordersOfCustomer(merchant, id));
+      const summary = purchaseSummary(ordersOf(id));
       if (summary.ids.length === 0) this.summaries.remove([merchant, id]);
       else this.summaries.put([merchant, id], summary);
     }

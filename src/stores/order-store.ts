@@ -114,8 +114,10 @@ export class OrderStore {
         addOrderChange(sales, old, order);
         copurchase.addOrderChange(old, order, this.copurchase);
       }
-      if (this.customers.recountCustomers(merchant, customers)) this.env.bump(merchant, "customers");
-      this.purchases.summarise(merchant, customers);
+      // Each customer's orders read once, for their counters and their purchases.
+      const ordersOf = new Map([...customers].map((id) => [id, this.ordersOfCustomer(merchant, id)]));
+      if (this.customers.recountCustomers(merchant, customers, (id) => ordersOf.get(id)!)) this.env.bump(merchant, "customers");
+      this.purchases.summarise(merchant, customers, (id) => ordersOf.get(id)!);
       this.dailySales.add(merchant, salesChanges(sales));
       // The carts applied so far first, so the lists recomputed below count them (their stale marks stay).
       this.coCounts.foldCarts(merchant);

@@ -1,9 +1,13 @@
 // Each customer's purchases, summed with every order write, equal the sum of
 // their orders, and a rebuild from the orders.
 import { afterEach, describe, expect, it } from "vitest";
+import { PURCHASED } from "../../src/core/api/endpoints.js";
+import { listOptionsFrom } from "../../src/core/products/query.js";
 import { purchaseSummary } from "../../src/core/recs/purchases.js";
 import { formatTimestamp } from "../../src/core/timestamps.js";
 import { ingest } from "../../src/ingest/ingest.js";
+import { InlineAnswers } from "../../src/lists/inline-answers.js";
+import type { ListTask } from "../../src/lists/list-task.js";
 import { Store } from "../../src/stores/store.js";
 import { basketOrder, product } from "../helpers/fixtures.js";
 import { storedMerchant } from "../helpers/store.js";
@@ -62,5 +66,60 @@ describe("customers' stored purchases", () => {
       }
     });
     expect(summaries()).toEqual(summed());
+  });
+
+  it("are rebuilt a slice of customers at a time, the cursor going on past a slice", async () => {
+    store = Store.open(tempDir());
+    await store.catalogue.createMerchant(storedMerchant("shop"));
+    await ingest(
+      store,
+      "shop",
+      "products",
+      Array.from({ length: 8 }, (_, i) => product(i + 1)),
+    );
+    const customers = Array.from({ length: 250 }, (_, i) => 1_000 + i);
+    await ingest(
+      store,
+      "shop",
+      "orders",
+      customers.map((customerId, i) => order(i + 1, customerId, [1 + (i % 8), 1 + ((i + 3) % 8)], i % 20)),
+    );
+    const stored = () => customers.map((id) => store.orders.purchases.summary("shop", id));
+    const written = stored();
+    expect(written.every((summary) => summary?.ids.length === 2)).toBe(true);
+    const { purchases } = store.orders;
+    let slices = 0;
+    await store.atomically(() => {
+      purchases.clear("shop");
+      for (let cursor: number | null = null; ; slices++) {
+        cursor = purchases.buildSlice("shop", cursor);
+        if (cursor === null) break;
+      }
+    });
+    expect(slices).toBeGreaterThan(1);
+    expect(stored()).toEqual(written);
+  });
+
+  it("are answered on the HTTP thread only while a customer's record is small", async () => {
+    store = Store.open(tempDir());
+    await store.catalogue.createMerchant(storedMerchant("shop"));
+    // Ids as the platform's are: large, so each takes 9 bytes of the record.
+    const ids = Array.from({ length: 600 }, (_, i) => 7_100_000_000_000 + i);
+    await ingest(
+      store,
+      "shop",
+      "products",
+      ids.map((id) => product(id)),
+    );
+    await ingest(store, "shop", "orders", [order(1, 1, ids.slice(0, 2), 2), order(2, 2, ids, 1)]);
+    const task = (customerId: number): ListTask => ({
+      kind: "purchased",
+      merchantId: "shop",
+      customerId,
+      list: listOptionsFrom({}, PURCHASED.answer.projection),
+    });
+    expect(new InlineAnswers(store).answer(task(1))).not.toBeNull();
+    expect(store.orders.purchases.summary("shop", 2)!.ids).toHaveLength(600);
+    expect(new InlineAnswers(store).answer(task(2))).toBeNull();
   });
 });
