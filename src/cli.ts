@@ -50,9 +50,9 @@ function kindOption(value: string): ImportKind {
   return value;
 }
 
-async function serve(options: { port?: number; data?: string }): Promise<void> {
+async function serve(options: { port?: number; data?: string; nats?: string }): Promise<void> {
   const startedAt = performance.now();
-  const config = loadConfig(process.env, { port: options.port, dataDir: options.data });
+  const config = loadConfig(process.env, { port: options.port, dataDir: options.data, natsUrl: options.nats });
   const log = jsonLogger(config.logLevel);
   const service = await startService(config, log);
   const shutdown = (signal: string) => {
@@ -161,6 +161,10 @@ program
   .description("start the HTTP service (seeds the demo merchant into an empty data dir unless AISLE_DEMO=off)")
   .option("--port <port>", "port to listen on (env PORT, default 8080)", portOption)
   .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
+  .option(
+    "--nats <urls>",
+    "run as a cluster node on these nats-servers, e.g. nats://10.0.0.1:4222,nats://10.0.0.2:4222 (env AISLE_NATS_URL)",
+  )
   .action(serve);
 
 program

@@ -14,10 +14,14 @@ export interface ChildService extends AdminApi {
   exited: Promise<unknown>;
 }
 
-/** Starts the service on a free port over `dataDir`, with one worker, no demo shop and the tests' admin token. */
-export function serveInChild(dataDir: string): Promise<ChildService> {
+/**
+ * Starts the service on a free port over `dataDir`, with one worker, no demo
+ * shop and the tests' admin token; `env` adds to its environment (e.g. a
+ * cluster node's AISLE_NATS_URL).
+ */
+export function serveInChild(dataDir: string, env: Record<string, string> = {}): Promise<ChildService> {
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", dataDir], {
-    env: { ...process.env, AISLE_DEMO: "off", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: ADMIN_TOKEN },
+    env: { ...process.env, AISLE_DEMO: "off", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
   });
   const exited = new Promise((resolve) => child.on("exit", resolve));
   let output = "";
