@@ -11,6 +11,7 @@
 // restarted node goes on from there and applies nothing twice.
 import {
   DeliverPolicy,
+  JetStreamApiError,
   jetstream,
   jetstreamManager,
   type ConsumerMessages,
@@ -18,7 +19,7 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from "@nats-io/jetstream";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, TimeoutError, type NatsConnection } from "@nats-io/transport-node";
 import { randomUUID } from "node:crypto";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import type { EventPublisher, EventWriter } from "../ingest/event-writer.js";
@@ -73,15 +74,25 @@ const MAX_IN_FLIGHT = 2_048;
 /** How often the node asks the stream for its end, to know its lag while nothing arrives. */
 const STREAM_END_EVERY_MS = 1_000;
 /**
- * The consumer lives on one server. When that server stops, only missing
- * heartbeats tell, and the client (3.4 on server 2.9) then pulls again from
- * the consumer that is gone, for ever: the node makes a new consumer itself,
- * from its last applied message, once this many heartbeats in a row are missed.
+ * The consumer lives on one server. When a server stops, the client (3.4 on
+ * server 2.9) may go on pulling from a consumer that is gone, or that delivers
+ * nothing more, for ever, its heartbeats missed or not: a node that knows the
+ * stream has messages past its place, and has been delivered none for this
+ * long, makes a new consumer itself from its last applied message.
  */
-const HEARTBEAT_MS = 1_000;
-const MISSED_HEARTBEATS = 2;
+const SILENT_CONSUMER_MS = 2_000;
 /** How long one pull waits for messages; idle, the node asks again this often. */
 const PULL_EXPIRES_MS = 5_000;
+/** While only events arrive, the main environment's place is moved this often. */
+const NOTE_MAIN_PLACE_EVERY_MS = 1_000;
+/** JetStream API requests (stream info and creation) wait this long for an answer. */
+const API_TIMEOUT_MS = 10_000;
+/**
+ * A node starting while the servers are starting too, or electing a leader,
+ * gets timeouts or "temporarily unavailable" for a while: it asks again for
+ * this long before it gives up starting.
+ */
+const START_WITHIN_MS = 60_000;
 /** A consumer that failed is made again after this long, from the last applied sequence. */
 const CONSUME_RETRY_MS = 500;
 
@@ -91,6 +102,21 @@ interface Waiter {
 }
 
 const settledAlready = Promise.resolve(undefined);
+
+/** `request`'s answer, asked again while JetStream does not answer (a timeout, or a 503 while it has no leader) until START_WITHIN_MS. */
+async function untilAnswered<T>(request: () => Promise<T>, log: Logger): Promise<T> {
+  const deadline = Date.now() + START_WITHIN_MS;
+  for (;;) {
+    try {
+      return await request();
+    } catch (error) {
+      const unanswered = error instanceof TimeoutError || (error instanceof JetStreamApiError && error.status === 503);
+      if (!unanswered || Date.now() > deadline) throw error;
+      log.warn("JetStream did not answer yet; asking again", { error: String(error) });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
 
 export class ClusterNode implements Writes, EventPublisher {
   private readonly stream: JetStreamClient;
@@ -104,6 +130,8 @@ export class ClusterNode implements Writes, EventPublisher {
   /** Settles once every message delivered so far is applied, in stream order. */
   private tail: Promise<void> = Promise.resolve();
   private inFlight = 0;
+  private mainPlaceNotedAt = 0;
+  private lastDeliveryAt = 0;
   private applied: number;
   private appliedTotal = 0;
   /** The stream's last sequence as this node knows it. */
@@ -147,8 +175,9 @@ export class ClusterNode implements Writes, EventPublisher {
       reconnectTimeWait: 250,
     });
     try {
-      const manager = await jetstreamManager(connection);
-      const { firstSeq, lastSeq } = await ensureStream(manager, settings.replicas, settings.retentionDays);
+      // checkAPI off: the stream's creation below is the check, and is asked again while JetStream does not answer.
+      const manager = await jetstreamManager(connection, { timeout: API_TIMEOUT_MS, checkAPI: false });
+      const { firstSeq, lastSeq } = await untilAnswered(() => ensureStream(manager, settings.replicas, settings.retentionDays), log);
       const watermarks = store.streamWatermarks.applied();
       const next = Math.min(watermarks.main, watermarks.log) + 1;
       if (firstSeq > next) {
@@ -277,9 +306,9 @@ export class ClusterNode implements Writes, EventPublisher {
           opt_start_seq: this.applied + 1,
         });
         if (this.closed) return;
-        const messages = await consumer.consume({ max_messages: 1_024, expires: PULL_EXPIRES_MS, idle_heartbeat: HEARTBEAT_MS });
+        const messages = await consumer.consume({ max_messages: 1_024, expires: PULL_EXPIRES_MS });
         this.messages = messages;
-        void this.restartWhenSilent(messages);
+        this.lastDeliveryAt = Date.now();
         for await (const message of messages) {
           this.deliver(message, onApplied);
           if (this.inFlight >= MAX_IN_FLIGHT) await this.tail;
@@ -292,19 +321,10 @@ export class ClusterNode implements Writes, EventPublisher {
     }
   }
 
-  /** Ends `messages` once its heartbeats stop coming: consume() then makes a new consumer on a server that answers. */
-  private async restartWhenSilent(messages: ConsumerMessages): Promise<void> {
-    for await (const status of messages.status()) {
-      if (status.type !== "heartbeats_missed" || status.count < MISSED_HEARTBEATS) continue;
-      this.log.warn("the write stream's consumer went silent; reading on from the last applied message", { applied: this.applied });
-      messages.stop();
-      return;
-    }
-  }
-
   /** Applies one message (its writes begin now) and, once it and every message before it are applied, moves the node's place. */
   private deliver(message: JsMsg, onApplied: AppliedListener): void {
     const seq = message.seq;
+    this.lastDeliveryAt = Date.now();
     this.streamEnd = Math.max(this.streamEnd, seq + message.info.pending);
     if (this.stalled !== null) return;
     const kind = parseSubject(message.subject)?.kind;
@@ -344,10 +364,21 @@ export class ClusterNode implements Writes, EventPublisher {
     const seq = message.seq;
     const subject = parseSubject(message.subject);
     if (subject === null) return settledAlready;
+    // Each environment's place moves past the other's messages too, so that a
+    // node which saw only events (or no events) for a while does not start far
+    // back. Messages are applied in stream order and each environment commits
+    // its writes in the order they are made, so a place put now commits only
+    // after every earlier message's writes in that environment.
     if (subject.kind === "events") {
+      // At most every second: on the main environment it is a commit of its own.
+      if (seq > this.startedFrom.main && Date.now() - this.mainPlaceNotedAt >= NOTE_MAIN_PLACE_EVERY_MS) {
+        this.store.streamWatermarks.noteMain(seq);
+        this.mainPlaceNotedAt = Date.now();
+      }
       if (seq <= this.startedFrom.log) return settledAlready;
       return this.events!.logConsumed(subject.merchant, message.json<BehaviourEvent[]>(), seq);
     }
+    if (seq > this.startedFrom.log) void this.store.streamWatermarks.noteLog(seq);
     if (seq <= this.startedFrom.main) return settledAlready;
     const write = { merchant: subject.merchant, kind: subject.kind as WriteKind, payload: message.json() } as WriteCommand;
     // applyWrite begins its transaction before it returns, so the watermark put
@@ -388,5 +419,18 @@ export class ClusterNode implements Writes, EventPublisher {
     } catch {
       // Disconnected: the lag is known again once a server answers.
     }
+    this.restartIfSilent();
+  }
+
+  /** Ends the consumer's messages when it delivers nothing while the stream has more: consume() then makes a new consumer. */
+  private restartIfSilent(): void {
+    const silent = this.inFlight === 0 && this.applied < this.streamEnd && Date.now() - this.lastDeliveryAt >= SILENT_CONSUMER_MS;
+    if (!silent || this.messages === null || this.closed) return;
+    this.log.warn("the write stream's consumer delivers nothing while the stream has more; reading on from the last applied message", {
+      applied: this.applied,
+      streamEnd: this.streamEnd,
+    });
+    this.lastDeliveryAt = Date.now();
+    this.messages.stop();
   }
 }

@@ -73,9 +73,13 @@ export async function ensureStream(
     info = null;
   }
   info ??= await manager.streams.add(config).catch((error: unknown) => {
-    throw new Error(
-      `could not create the write stream with ${replicas} replicas (${String(error)}): AISLE_NATS_REPLICAS is at most the number of nats-servers`,
-    );
+    // Refused (e.g. more replicas than servers), not unanswered: a setting to fix, not a moment to wait out.
+    if (error instanceof JetStreamApiError && error.status !== 503) {
+      throw new Error(
+        `creating the write stream with ${replicas} replicas failed (${error.message}): is AISLE_NATS_REPLICAS more than the nats-servers?`,
+      );
+    }
+    throw error;
   });
   const held = info.config;
   const differs = (Object.keys(config) as (keyof typeof config)[]).some((key) => JSON.stringify(held[key]) !== JSON.stringify(config[key]));

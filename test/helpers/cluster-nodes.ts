@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveInChild, type ChildService } from "./child-service.js";
-import type { NatsCluster } from "./nats-cluster.js";
+import { NICENESS, type NatsCluster } from "./nats-cluster.js";
 
 export interface ClusterNodes {
   nodes: (ChildService | null)[];
@@ -26,7 +26,7 @@ export async function startClusterNodes(nats: NatsCluster, count: number): Promi
   const nodes: (ChildService | null)[] = dirs.map(() => null);
   const replicas = String(nats.servers.length);
   const start = async (index: number) => {
-    const node = await serveInChild(dirs[index]!, { AISLE_NATS_URL: nats.urls, AISLE_NATS_REPLICAS: replicas });
+    const node = await serveInChild(dirs[index]!, { AISLE_NATS_URL: nats.urls, AISLE_NATS_REPLICAS: replicas }, { niceness: NICENESS });
     nodes[index] = node;
     return node;
   };

@@ -2,13 +2,18 @@
 // child processes: a write on one node is readable on another that names its
 // sequence, a 400 publishes nothing, a node killed -9 under load catches up to
 // the same data, and writes go on with one nats-server down.
-import { jetstreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { Store } from "../../src/stores/store.js";
+import { serveInChild } from "../helpers/child-service.js";
 import { appliedSequence, startClusterNodes, type ClusterNodes } from "../helpers/cluster-nodes.js";
 import { basketOrder, product } from "../helpers/fixtures.js";
-import { startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.js";
+import { NICENESS, startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.js";
 import { createTestMerchant, eventually, postJson, type AdminApi } from "../helpers/service.js";
 
 let nats: NatsCluster;
@@ -17,7 +22,7 @@ let cluster: ClusterNodes;
 beforeAll(async () => {
   nats = await startNatsCluster(3);
   cluster = await startClusterNodes(nats, 2);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await cluster?.stop();
@@ -25,6 +30,7 @@ afterAll(async () => {
 }, 60_000);
 
 const seqOf = (res: Response) => Number(res.headers.get("x-aisle-seq"));
+const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
 
 describe("cluster mode", () => {
   it("a write on A is read on B that names its sequence; a 400 publishes nothing", { timeout: 60_000 }, async () => {
@@ -89,7 +95,7 @@ async function acknowledged(write: () => Promise<Response>, withinMs = 30_000): 
   }
 }
 
-/** Every event of the merchant's log on a stopped node's data dir, in log order. */
+/** Every event of the merchant's log on a node's data dir, in log order (LMDB lets another process read a dir a node serves from). */
 async function loggedEvents(dataDir: string, merchant: string): Promise<unknown[]> {
   const store = Store.open(dataDir, { mustExist: true });
   try {
@@ -207,6 +213,82 @@ describe("cluster failures", () => {
         }
       } finally {
         nats.startServer(leader);
+      }
+    },
+  );
+
+  it(
+    "a node started from another's snapshot catches up from the place it holds and answers as the others",
+    { timeout: 120_000 },
+    async () => {
+      const a = cluster.node(0);
+      const { api_key: key } = await createTestMerchant(a, "east");
+      const uuid = "00000000-0000-4000-8000-0000000000e1";
+      const view = (handle: string) =>
+        fetch(`${a.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=${handle}`, { method: "POST" });
+      expect(
+        (
+          await postJson(
+            a,
+            "/admin/v1/merchants/east/products",
+            [1, 2, 3].map((id) => product(id)),
+          )
+        ).status,
+      ).toBe(200);
+      expect((await view("product-1")).status).toBe(200);
+
+      const out = join(mkdtempSync(join(tmpdir(), "aisle-snapshot-")), "copy");
+      const printed = execFileSync(process.execPath, [CLI, "snapshot", "--data", cluster.dataDir(0), "--out", out], { encoding: "utf8" });
+      const held = Number(/write stream applied through (\d+)/.exec(printed)?.[1]);
+      expect(held).toBeGreaterThan(0);
+
+      // Written after the snapshot: the new node takes these from the stream.
+      expect((await postJson(a, "/admin/v1/merchants/east/orders", [basketOrder(7, [1, 2])])).status).toBe(200);
+      let highest = 0;
+      for (const handle of ["product-2", "product-3"]) highest = seqOf(await view(handle));
+      expect(highest).toBeGreaterThan(held);
+
+      const started = performance.now();
+      const c = await serveInChild(out, { AISLE_NATS_URL: nats.urls, AISLE_NATS_REPLICAS: "3" }, { niceness: NICENESS });
+      try {
+        await eventually(async () => expect(await appliedSequence(c)).toBeGreaterThanOrEqual(highest), 60_000);
+        console.log(
+          `a node started from a snapshot ${highest - held} messages behind was level with the stream ${Math.round(performance.now() - started)} ms after its start`,
+        );
+        for (const path of ["/admin/v1/merchants/east/orders/7", "/admin/v1/merchants/east/products?limit=250"]) {
+          expect(await (await c.admin(path)).text()).toBe(await (await a.admin(path)).text());
+        }
+        const viewed = `/api/v1/products/viewed?key=${key}&uuid=${uuid}`;
+        expect(await (await fetch(`${c.base}${viewed}`)).text()).toBe(await (await fetch(`${a.base}${viewed}`)).text());
+        c.child.kill("SIGTERM");
+        await c.exited;
+        // The snapshot's events are not logged again: the copy's log is A's, event for event.
+        const [fromA, fromC] = [await loggedEvents(cluster.dataDir(0), "east"), await loggedEvents(out, "east")];
+        expect(fromC).toEqual(fromA);
+      } finally {
+        c.child.kill("SIGKILL");
+        rmSync(dirname(out), { recursive: true, force: true });
+      }
+    },
+  );
+
+  // Last: it stops the nodes applying the stream.
+  it(
+    "a node that meets a write it cannot apply stops there and answers /readyz with 503, instead of skipping it",
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = [cluster.node(0), cluster.node(1)];
+      expect((await fetch(`${a.base}/readyz`)).status).toBe(200);
+      const connection = await connect({ servers: nats.urls.split(",") });
+      const seq = (await jetstream(connection).publish("aisle.west.from-a-newer-build", "{}")).seq;
+      await connection.close();
+      for (const node of [a, b]) {
+        await eventually(async () => {
+          const res = await fetch(`${node.base}/readyz`);
+          expect(res.status).toBe(503);
+          expect(await res.text()).toContain(`stopped at message ${seq}`);
+        }, 30_000);
+        expect(await appliedSequence(node)).toBe(seq - 1);
       }
     },
   );
