@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The `aisle` command: serve, import, merchants, tune, train, eval, bench.
+// The `aisle` command: serve, snapshot, import, merchants, tune, train, eval, bench.
 import { Command, InvalidArgumentError } from "commander";
 import cliProgress from "cli-progress";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config.js";
 import { InvalidInput } from "./core/ingest/fields.js";
@@ -23,6 +23,7 @@ import { trainInWorker } from "./similar/trainer.js";
 import { DataDirInUseError } from "./stores/serve-lock.js";
 import { AlreadyExistsError } from "./stores/catalogue-store.js";
 import { StoreNotFoundError } from "./stores/environment.js";
+import { SnapshotTargetError, writeSnapshot } from "./stores/snapshot.js";
 import { Store } from "./stores/store.js";
 import { StoreFormatError } from "./stores/store-format.js";
 import { VERSION } from "./version.js";
@@ -50,9 +51,9 @@ function kindOption(value: string): ImportKind {
   return value;
 }
 
-async function serve(options: { port?: number; data?: string }): Promise<void> {
+async function serve(options: { port?: number; data?: string; nats?: string }): Promise<void> {
   const startedAt = performance.now();
-  const config = loadConfig(process.env, { port: options.port, dataDir: options.data });
+  const config = loadConfig(process.env, { port: options.port, dataDir: options.data, natsUrl: options.nats });
   const log = jsonLogger(config.logLevel);
   const service = await startService(config, log);
   const shutdown = (signal: string) => {
@@ -157,10 +158,29 @@ async function addMerchant(options: { id: string; name: string; domain: string; 
 const program = new Command("aisle").version(VERSION).description("Self-hosted storefront engine");
 
 program
+  .command("snapshot")
+  .description(
+    "copy a data dir, while aisle serve runs on it too, into a new dir a service can start from: the backup of a single box, and how a new cluster node starts",
+  )
+  .requiredOption("--out <dir>", "where to write the snapshot (a new or empty dir)")
+  .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
+  .action(async (options: { out: string; data?: string }) => {
+    const { dataDir } = loadConfig(process.env, { dataDir: options.data });
+    const out = resolve(options.out);
+    const place = await writeSnapshot(dataDir, out);
+    const held = place.main === 0 && place.log === 0 ? "" : ` (write stream applied through ${Math.min(place.main, place.log)})`;
+    console.log(`snapshot of ${dataDir} written to ${out}${held}`);
+  });
+
+program
   .command("serve")
   .description("start the HTTP service (seeds the demo merchant into an empty data dir unless AISLE_DEMO=off)")
   .option("--port <port>", "port to listen on (env PORT, default 8080)", portOption)
   .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
+  .option(
+    "--nats <urls>",
+    "run as a cluster node on these nats-servers, e.g. nats://10.0.0.1:4222,nats://10.0.0.2:4222 (env AISLE_NATS_URL)",
+  )
   .action(serve);
 
 program
@@ -381,7 +401,8 @@ program.parseAsync().catch((error: unknown) => {
     error instanceof AlreadyExistsError ||
     error instanceof StoreFormatError ||
     error instanceof StoreNotFoundError ||
-    error instanceof DataDirInUseError
+    error instanceof DataDirInUseError ||
+    error instanceof SnapshotTargetError
   ) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);

@@ -48,6 +48,17 @@ export interface Config {
   refusalDelayMs: number;
   /** Where storefronts reach the service (e.g. https://recs.example.com behind a TLS proxy); null: as they called it, over plain HTTP. */
   publicUrl: URL | null;
+  /** Cluster mode (every write through a NATS JetStream stream); null: a single box. */
+  cluster: ClusterConfig | null;
+}
+
+export interface ClusterConfig {
+  /** The nats-servers' URLs, comma-separated (AISLE_NATS_URL, or `aisle serve --nats`). */
+  natsUrl: string;
+  /** Replicas of the write stream: 3 on a 3-server cluster (AISLE_NATS_REPLICAS). */
+  replicas: number;
+  /** Further behind the stream than this many messages, a node answers 503 on /readyz (AISLE_CLUSTER_MAX_LAG). */
+  maxLag: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,7 +74,11 @@ function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, 
   return value;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+/** `natsUrl`: `aisle serve --nats`, which takes the place of AISLE_NATS_URL. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { natsUrl, ...overrides }: Partial<Config> & { natsUrl?: string } = {},
+): Config {
   const demo = env.AISLE_DEMO ?? "auto";
   if (demo !== "auto" && demo !== "off") throw new ConfigError(`AISLE_DEMO must be auto or off, got "${demo}"`);
   const logLevel = env.AISLE_LOG_LEVEL ?? "info";
@@ -100,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // A pending response is never timed out by uWS: a held refusal keeps its connection that long.
     refusalDelayMs: integerSetting(env, "AISLE_RATE_LIMIT_DELAY_MS", 1_000, 0, 10_000),
     publicUrl: publicUrl(env.AISLE_PUBLIC_URL),
+    cluster: clusterConfig(env, natsUrl ?? env.AISLE_NATS_URL),
   };
   return { ...config, ...stripUndefined(overrides) };
 }
@@ -108,6 +124,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 function optionalSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
   if (env[name] === "off") return null;
   return integerSetting(env, name, fallback, 1, 86_400) * 1000;
+}
+
+/** nats://host:port, comma-separated, as the NATS client takes a list of servers. */
+function clusterConfig(env: NodeJS.ProcessEnv, natsUrl: string | undefined): ClusterConfig | null {
+  if (natsUrl === undefined || natsUrl === "") return null;
+  for (const url of natsUrl.split(",")) {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (!parsed || (parsed.protocol !== "nats:" && parsed.protocol !== "tls:") || parsed.hostname === "" || parsed.pathname !== "") {
+      throw new ConfigError(`AISLE_NATS_URL (or --nats) must be nats://host:port URLs separated by commas, got "${natsUrl}"`);
+    }
+  }
+  return {
+    natsUrl,
+    // Each replica is another server's copy: more than 5 only slows every write.
+    replicas: integerSetting(env, "AISLE_NATS_REPLICAS", 3, 1, 5),
+    // About a second of writes on a busy node: past it, a node answers from a state clients would notice is old.
+    maxLag: integerSetting(env, "AISLE_CLUSTER_MAX_LAG", 1_000, 1, 10_000_000),
+  };
 }
 
 function publicUrl(raw: string | undefined): URL | null {

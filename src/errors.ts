@@ -3,6 +3,7 @@
 // from one place (the server's failure handler), and rendered by src/http/respond.ts.
 import { InvalidInput } from "./core/ingest/fields.js";
 import { BadSearchRequest } from "./core/search/request.js";
+import { StreamUnavailable } from "./cluster/stream-unavailable.js";
 import { EventBacklogFull } from "./ingest/event-writer.js";
 import { PoolSaturatedError, TaskFailedError } from "./pool/protocol.js";
 import { AlreadyExistsError } from "./stores/catalogue-store.js";
@@ -53,6 +54,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof AlreadyExistsError || error instanceof SourceExistsError) return new ApiError("conflict", error.message);
   if (error instanceof PoolSaturatedError) return new ApiError("overloaded");
   if (error instanceof EventBacklogFull) return new ApiError("overloaded", error.message);
+  if (error instanceof StreamUnavailable) return new ApiError("overloaded", error.message);
   if (error instanceof TaskFailedError && (error.code === "merchant_not_found" || error.code === "source_not_found"))
     return new ApiError("not_found", error.message);
   return new ApiError("internal");

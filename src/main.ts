@@ -1,13 +1,16 @@
-// The composition root: opens the store, seeds the demo, starts the worker pool
-// and the HTTP front end, and shuts them down in order.
+// The composition root: opens the store, seeds the demo, joins the cluster
+// (when configured), starts the worker pool and the HTTP front end, and shuts
+// them down in order.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { ResponseCache } from "./cache/response-cache.js";
+import { ClusterNode } from "./cluster/cluster-node.js";
 import type { Config } from "./config.js";
 import { describeDemo, type DemoInfo } from "./demo/seed.js";
 import { seedDemoInThread } from "./demo/seed-thread.js";
 import { newSecret } from "./ingest/merchants.js";
+import { forgetVerifiedKeys } from "./http/auth.js";
 import { HttpServer } from "./http/server.js";
 import { RateLimiting } from "./http/rate-limiting.js";
 import { Router } from "./http/router.js";
@@ -15,6 +18,7 @@ import { adminRoutes, ADMIN_OPERATIONS } from "./http/routes/admin.js";
 import { demoStorefrontRoutes } from "./http/routes/demo-storefront.js";
 import { eventRoutes } from "./http/routes/events.js";
 import { EventWriter } from "./ingest/event-writer.js";
+import { localWrites } from "./ingest/write-commands.js";
 import { metaRoutes } from "./http/routes/meta.js";
 import { searchRoutes } from "./http/routes/search.js";
 import { storefrontRoutes } from "./http/routes/storefront.js";
@@ -49,6 +53,9 @@ import type { Logger } from "./observability/logger.js";
 import { ServiceMetrics } from "./observability/metrics.js";
 export type { Logger } from "./observability/logger.js";
 
+/** A read that names a stream sequence (X-Aisle-After-Seq) waits at most this long for this node to apply it, then is answered anyway. */
+const AFTER_SEQ_WAIT_MS = 100;
+
 export type AdminTokenSource = { kind: "environment" } | { kind: "created" | "kept"; file: string };
 
 /** The admin token from the environment, or one generated on first start and kept in the data dir. */
@@ -82,11 +89,13 @@ export async function startService(config: Config, log: Logger): Promise<Running
 async function startLocked(config: Config, log: Logger, unlock: () => void): Promise<RunningService> {
   const store = Store.open(config.dataDir);
   const { token: adminToken, source: adminTokenSource } = adminTokenFor(config);
-  const seeding = config.demo === "auto" && store.catalogue.isEmpty();
+  // A cluster node's data comes from the write stream alone: a demo seeded on one node would be on that node only.
+  const seeding = config.cluster === null && config.demo === "auto" && store.catalogue.isEmpty();
   const demo = seeding ? await seedDemoInThread(config.dataDir) : describeDemo(store);
   // The seed was written by another thread: read from the latest state.
   if (seeding) store.refreshSnapshot();
   const cache = new ResponseCache(config.cacheMaxBytes);
+  let cluster: ClusterNode | null = null;
   let queueDepth = () => 0;
   let eventsUnapplied = () => 0;
   let workerHeaps = () => ({ usedBytes: 0, totalBytes: 0, externalBytes: 0 });
@@ -95,7 +104,14 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     workerHeaps: () => workerHeaps(),
     eventsUnapplied: () => eventsUnapplied(),
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, bytes: cache.totalBytes }),
+    ...(config.cluster === null ? {} : { cluster: () => cluster!.progress }),
   });
+  if (config.cluster !== null) {
+    const settings = { urls: config.cluster.natsUrl, replicas: config.cluster.replicas, retentionDays: config.retention.days };
+    cluster = await ClusterNode.connect({ ...settings, maxLag: config.cluster.maxLag }, store, log, (seconds) =>
+      metrics.published(seconds),
+    );
+  }
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     threads: config.workers,
@@ -121,10 +137,14 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     () => store.refreshSnapshot(),
     (thread, error) =>
       log.error("the event applier died and was started again (it applies what was logged meanwhile)", { thread, error: String(error) }),
+    cluster,
   );
   eventsUnapplied = () => events.pendingCount;
   const recovered = await events.started();
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
+  // Another node's change of a merchant's limits reaches this node's key checks as the write is applied.
+  cluster?.startApplying(events, (write) => write.kind === "rate-limits" && forgetVerifiedKeys(store));
+  const writes = cluster ?? localWrites(store);
   const inlineAnswers = new InlineAnswers(store);
   const services: Services = {
     store,
@@ -138,7 +158,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     version: VERSION,
     now: Date.now,
     // A merchant created later does not count: a new, empty shop must not take a busy instance out of service.
-    waitingFor: () => events.waitingFor,
+    waitingFor: () => (cluster === null ? events.waitingFor : [...events.waitingFor, ...cluster.waitingFor]),
   };
   const router = new Router([
     ...storefrontRoutes(services),
@@ -146,10 +166,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
     ...searchRoutes(services),
     ...eventRoutes(services, events),
     // Before the admin routes of record kinds, whose /:kind pattern would take /sources and /search-settings too.
-    ...sourceAdminRoutes(services),
-    ...searchSettingsAdminRoutes(services),
-    ...adminRoutes(services),
-    ...webhookRoutes(services),
+    ...sourceAdminRoutes(services, writes),
+    ...searchSettingsAdminRoutes(services, writes),
+    ...adminRoutes(services, writes),
+    ...webhookRoutes(services, writes),
     ...metaRoutes(services, [...ADMIN_OPERATIONS, ...WEBHOOK_OPERATIONS]),
     ...demoStorefrontRoutes(services, demo?.merchantId ?? null),
   ]);
@@ -173,6 +193,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
       // Checked here so the default level builds no access-log object per request.
       if (accessLog) log.debug("request", { requestId, method, path, status, ms: Math.round(seconds * 1e5) / 100 });
     },
+    ...(cluster === null ? {} : { appliedSeq: (seq: number) => cluster!.waitFor(seq, AFTER_SEQ_WAIT_MS) }),
   });
   const port = await server.listen();
 
@@ -180,7 +201,10 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   const close = () => {
     closing ??= (async () => {
       await server.drain(config.shutdownGraceMs);
+      // What the stream delivered is applied first; events.close() then needs the connection for its last publishes.
+      await cluster?.stopApplying();
       await events.close();
+      await cluster?.close();
       await similar.close();
       await tuner?.close();
       await fbtTrainer?.close();

@@ -15,6 +15,9 @@ const OWNED_PACKAGES = {
   "onnx-proto": ["src/embeddings/"],
   flexsearch: ["src/search/"],
   piscina: ["src/pool/", "workers/"],
+  "@nats-io/transport-node": ["src/cluster/"],
+  "@nats-io/jetstream": ["src/cluster/"],
+  "@nats-io/nats-core": ["src/cluster/"],
 };
 
 /** Folders whose code must not import the listed ones. */

@@ -6,9 +6,10 @@ import { parseQuery } from "../core/params/query.js";
 import { ApiError, toApiError } from "../errors.js";
 import { TaskAbandonedError } from "../pool/protocol.js";
 import { HeldReplies } from "./held-replies.js";
+import { AFTER_SEQ_HEADER, parseAfterSeq } from "./stream-sequence.js";
 import type { RateLimiting } from "./rate-limiting.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
-import type { RequestInfo, Router } from "./router.js";
+import type { RequestInfo, Route, Router } from "./router.js";
 
 export interface HttpServerOptions {
   host: string;
@@ -24,6 +25,12 @@ export interface HttpServerOptions {
   onInternalError: (error: unknown, request: RequestInfo, requestId: string) => void;
   /** Every answer written: for metrics and the access log. `route` is the route's pattern (or "unmatched"). */
   onResponse?: (answer: AnswerInfo) => void;
+  /**
+   * A cluster node's wait for a stream sequence (X-Aisle-After-Seq): null when
+   * applied already, else a promise that resolves once it is or when the wait
+   * is over, applied or not. Absent on a single box, which ignores the header.
+   */
+  appliedSeq?: (seq: number) => Promise<void> | null;
 }
 
 export interface AnswerInfo {
@@ -211,6 +218,25 @@ export class HttpServer {
       return failure(error);
     }
 
+    // Read-your-writes across nodes: the route runs once this node has applied the sequence, or the wait is over.
+    let applied: Promise<void> | null = null;
+    if (this.options.appliedSeq !== undefined) {
+      const raw = req.getHeader(AFTER_SEQ_HEADER);
+      try {
+        if (raw !== "") applied = this.options.appliedSeq(parseAfterSeq(raw));
+      } catch (error) {
+        return failure(error);
+      }
+    }
+    if (!route.readsBody && applied !== null) {
+      answerLater();
+      this.track(
+        applied.then(() => handleAfterWait(state, route, request)),
+        finish,
+        failure,
+      );
+      return;
+    }
     if (!route.readsBody) {
       try {
         const reply = route.handle(request);
@@ -229,7 +255,7 @@ export class HttpServer {
     abortBodyRead = read.abort;
     const handled = read.body.then((body) => {
       request.body = body;
-      return route.handle(request);
+      return applied === null ? route.handle(request) : applied.then(() => handleAfterWait(state, route, request));
     });
     this.track(handled, finish, failure);
   }
@@ -248,6 +274,11 @@ export class HttpServer {
       },
     );
   }
+}
+
+/** A route run after its request waited (X-Aisle-After-Seq): a client gone meanwhile is answered nothing, and the route does not run. */
+function handleAfterWait(state: ConnectionState, route: Route, request: RequestInfo): Reply | Promise<Reply> {
+  return state.aborted ? Promise.reject(new TaskAbandonedError()) : route.handle(request);
 }
 
 /** Whether the request carries Content-Length more than once with different values. */

@@ -9,6 +9,11 @@
 // session make one history write. Meanwhile this thread keeps the
 // acknowledged events that are not applied yet (PendingEvents), and viewed
 // tasks carry a subject's, so nothing lags for the shopper.
+//
+// On a cluster node a turn's events are published to the write stream instead
+// (one message per merchant) and acknowledged once the stream has them; every
+// node, this one too, logs them as the stream delivers them (logConsumed),
+// which is where the rest of this path picks up.
 import { Worker } from "node:worker_threads";
 import type { HistorySubject, PendingHistory } from "../core/products/query.js";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
@@ -27,7 +32,16 @@ export interface EventThreadData {
 
 /** The part of the store that logs events (store.events.logEvents). */
 export interface EventLog {
-  logEvents(groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>): { firsts: Map<MerchantId, number>; durable: Promise<void> };
+  logEvents(
+    groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>,
+    streamSequence?: number,
+  ): { firsts: Map<MerchantId, number>; durable: Promise<void> };
+}
+
+/** Where a cluster node's events go instead of its own log: the write stream. */
+export interface EventPublisher {
+  /** Resolves with the stream sequence of the last message once the stream holds every merchant's events. */
+  publishEvents(groups: ReadonlyMap<MerchantId, readonly BehaviourEvent[]>): Promise<number>;
 }
 
 /** The applier, once started: `recovered` events an earlier run logged are now applied, up to `through`. */
@@ -52,18 +66,22 @@ export type EventApplierMessage = { type: "logged"; counts: [MerchantId, number]
 /** Applier → HTTP thread. */
 export type EventApplierReply = Ready | Applied;
 
-/** One event-loop turn's events, logged in one transaction, and the one promise all their callers wait on. */
+/**
+ * One event-loop turn's events, logged in one transaction, and the one promise
+ * all their callers wait on; on a cluster node it resolves with the stream
+ * sequence that holds them.
+ */
 interface Batch {
   /** Per merchant, in arrival order. */
   groups: Map<MerchantId, BehaviourEvent[]>;
-  logged: Promise<void>;
-  resolve: () => void;
+  logged: Promise<number | undefined>;
+  resolve: (streamSequence?: number) => void;
   reject: (error: unknown) => void;
 }
 
 function newBatch(): Batch {
   const batch = { groups: new Map() } as Batch;
-  batch.logged = new Promise<void>((resolve, reject) => {
+  batch.logged = new Promise<number | undefined>((resolve, reject) => {
     batch.resolve = resolve;
     batch.reject = reject;
   });
@@ -117,12 +135,14 @@ export class EventWriter implements PendingSource {
    * callers of a committed batch are answered, and before applied events
    * leave the pending ones (e.g. to renew this thread's read snapshot).
    * `onRestart` hears of an applier that died and was started again.
+   * `publisher`: a cluster node's write stream (null on a single box).
    */
   constructor(
     private readonly log: EventLog,
     private readonly threadData: EventThreadData,
     private readonly afterCommit: () => void = () => {},
     private readonly onRestart: (thread: string, error: Error) => void = () => {},
+    private readonly publisher: EventPublisher | null = null,
   ) {
     this.applier = this.supervise("workers/event-applier-entry.js", (reply: EventApplierReply) => this.applied(reply));
   }
@@ -144,11 +164,13 @@ export class EventWriter implements PendingSource {
   }
 
   /**
-   * Resolves once the event is committed to the event log and flushed; rejects
-   * with EventBacklogFull when applying has fallen far behind. Events handed
-   * in during one turn share one commit, so they share the promise too.
+   * Resolves once the event is committed to the event log and flushed (on a
+   * cluster node: once the write stream holds it, with the stream sequence it
+   * is in); rejects with EventBacklogFull when applying has fallen far behind.
+   * Events handed in during one turn share one commit, so they share the
+   * promise too.
    */
-  append(merchant: MerchantId, event: BehaviourEvent): Promise<void> {
+  append(merchant: MerchantId, event: BehaviourEvent): Promise<number | undefined> {
     if (this.failed) return Promise.reject(this.failed);
     if (this.pending.size >= MAX_PENDING) return Promise.reject(new EventBacklogFull());
     let batch = this.current;
@@ -230,12 +252,31 @@ export class EventWriter implements PendingSource {
     return thread;
   }
 
+  /**
+   * Logs events a cluster node's write stream delivered, as `append` logs them
+   * on a single box, with the stream sequence noted in the same commit;
+   * resolves once they are logged and flushed.
+   */
+  logConsumed(merchant: MerchantId, events: BehaviourEvent[], streamSequence: number): Promise<void> {
+    const batch = newBatch();
+    batch.groups.set(merchant, events);
+    this.logBatch(batch, streamSequence);
+    return batch.logged.then(() => undefined);
+  }
+
   private flush(): void {
     const batch = this.current!;
     this.current = null;
+    if (this.publisher === null) return this.logBatch(batch);
+    const published = this.publisher.publishEvents(batch.groups).then(batch.resolve, batch.reject);
+    // close() answers every batch: published ones too.
+    this.lastBatch = Promise.all([this.lastBatch, published]).then(() => undefined);
+  }
+
+  private logBatch(batch: Batch, streamSequence?: number): void {
     let logged: ReturnType<EventLog["logEvents"]>;
     try {
-      logged = this.log.logEvents(batch.groups);
+      logged = this.log.logEvents(batch.groups, streamSequence);
     } catch (error) {
       batch.reject(error);
       return;

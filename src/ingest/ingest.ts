@@ -63,6 +63,12 @@ export async function writeBatch(store: Store, merchant: MerchantId, batch: Vali
   }
 }
 
+/** Validates a batch as a request carries it: at most MAX_BATCH_ITEMS objects, each valid. */
+export function checkBatch(kind: IngestKind, items: unknown[], now: string): ValidBatch {
+  if (items.length > MAX_BATCH_ITEMS) throw new InvalidInput(kind, `at most ${MAX_BATCH_ITEMS} objects per batch`);
+  return validateBatch(kind, items, now);
+}
+
 /**
  * Validates every object first and then writes them all in one transaction,
  * so an invalid object anywhere means nothing is written. The shared path for
@@ -75,7 +81,6 @@ export async function ingest(
   items: unknown[],
   now: string = formatTimestamp(new Date()),
 ): Promise<number> {
-  if (items.length > MAX_BATCH_ITEMS) throw new InvalidInput(kind, `at most ${MAX_BATCH_ITEMS} objects per batch`);
-  await writeBatch(store, merchant, validateBatch(kind, items, now));
+  await writeBatch(store, merchant, checkBatch(kind, items, now));
   return items.length;
 }

@@ -13,14 +13,19 @@ export function newSecret(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export async function createMerchant(store: Store, input: unknown): Promise<Merchant> {
+/** A merchant from its fields as given (an InvalidInput names a bad one), with its keys drawn now. */
+export function newMerchant(input: unknown): Merchant {
   const fields = normaliseMerchant(input);
-  const merchant: Merchant = {
+  return {
     ...fields,
     api_key: newApiKey(),
     webhook_secret: newSecret(),
     created_at: formatTimestamp(new Date()),
   };
+}
+
+export async function createMerchant(store: Store, input: unknown): Promise<Merchant> {
+  const merchant = newMerchant(input);
   await store.catalogue.createMerchant(merchant);
   return merchant;
 }

@@ -16,6 +16,16 @@ export interface MetricSources {
   cacheStats: () => { hits: number; misses: number; bytes: number };
   /** The pool workers' V8 heaps and external memory, added up (absent: not reported). */
   workerHeaps?: () => { usedBytes: number; totalBytes: number; externalBytes: number };
+  /** A cluster node's place in the write stream (absent on a single box: no cluster series at all). */
+  cluster?: () => StreamPlace;
+}
+
+/** What a cluster node reports of its place in the write stream. */
+export interface StreamPlace {
+  applied: number;
+  lagMessages: number;
+  lagSeconds: number;
+  appliedTotal: number;
 }
 
 export class ServiceMetrics {
@@ -29,6 +39,7 @@ export class ServiceMetrics {
   private readonly inlineSeries = new Map<string, HistogramSeries>();
   private readonly eventAckSeconds: HistogramSeries;
   private readonly buildSeconds: Histogram<"what">;
+  private publishSeconds: Histogram | null = null;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -135,6 +146,50 @@ export class ServiceMetrics {
       buckets: BUILD_BUCKETS,
       registers,
     });
+    const place = sources.cluster;
+    if (place) this.clusterSeries(place, registers);
+  }
+
+  private clusterSeries(place: () => StreamPlace, registers: Registry[]): void {
+    new Gauge({
+      name: "aisle_cluster_applied_sequence",
+      help: "The last write-stream sequence this node has applied",
+      registers,
+      collect() {
+        this.set(place().applied);
+      },
+    });
+    new Gauge({
+      name: "aisle_cluster_lag_messages",
+      help: "Write-stream messages past the last one this node applied, as far as it knows the stream's end",
+      registers,
+      collect() {
+        this.set(place().lagMessages);
+      },
+    });
+    new Gauge({
+      name: "aisle_cluster_lag_seconds",
+      help: "Seconds since this node was last level with the write stream's end (0: level now)",
+      registers,
+      collect() {
+        this.set(place().lagSeconds);
+      },
+    });
+    new Counter({
+      name: "aisle_cluster_applied_messages_total",
+      help: "Write-stream messages this node has applied since it started (its apply rate: rate() of this)",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(place().appliedTotal);
+      },
+    });
+    this.publishSeconds = new Histogram({
+      name: "aisle_cluster_publish_duration_seconds",
+      help: "Time from publishing a write (or a turn's events of one merchant) to the write stream's acknowledgement",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
@@ -162,6 +217,11 @@ export class ServiceMetrics {
 
   eventAcknowledged(seconds: number): void {
     this.eventAckSeconds.observe(seconds);
+  }
+
+  /** A publish the write stream acknowledged (cluster mode). */
+  published(seconds: number): void {
+    this.publishSeconds?.observe(seconds);
   }
 
   build(what: "similar_model", seconds: number): void {

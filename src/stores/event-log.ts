@@ -8,6 +8,7 @@ import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import type { Environment } from "./environment.js";
 import type { Key } from "./merchant-keys.js";
 import { RecentMap } from "./recent-map.js";
+import { StreamWatermarks } from "./stream-watermarks.js";
 import { pruneEventRecords, pruneLoggedOneByOne, pruneSessionPairs, type SessionPairDay } from "./retention.js";
 
 /** A bulk append (appendEvents) logs records of at most this many events. */
@@ -43,6 +44,7 @@ export class EventLog {
   private readonly nextSequences = new Map<MerchantId, number>();
   /** Sessions logEvents has indexed lately: most events come from a session it has seen, and a Map is cheaper than an LMDB read. */
   private readonly indexedSessions = new RecentMap<string, number>(RECENT_SESSIONS);
+  private readonly watermarks: StreamWatermarks;
 
   constructor(
     private readonly env: Environment,
@@ -53,6 +55,7 @@ export class EventLog {
     this.eventRecords = env.table("event_records", env.logRoot);
     this.sessionMerchants = env.table("session_merchants", env.logRoot);
     this.sessionMerchantPairs = env.table("session_merchant_pairs", env.logRoot);
+    this.watermarks = new StreamWatermarks(env);
   }
 
   /**
@@ -72,8 +75,13 @@ export class EventLog {
    * Returns each merchant's first sequence number and a promise that resolves
    * once the batch is committed and flushed, or rejects if its commit failed;
    * the numbers it took then stay unused, a gap readers of the log skip.
+   * `streamSequence`: on a cluster node, the stream message the events came
+   * in, noted as applied in the same batch.
    */
-  logEvents(groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>): { firsts: Map<MerchantId, number>; durable: Promise<void> } {
+  logEvents(
+    groups: Iterable<[MerchantId, readonly BehaviourEvent[]]>,
+    streamSequence?: number,
+  ): { firsts: Map<MerchantId, number>; durable: Promise<void> } {
     const firsts = new Map<MerchantId, number>();
     let last: Promise<boolean> | undefined;
     for (const [merchant, events] of groups) {
@@ -87,6 +95,8 @@ export class EventLog {
       firsts.set(merchant, first);
       last = this.env.logMeta.put(eventSequenceKey(merchant), lastSequence);
     }
+    // A cluster node's place in the stream, in the same batch as the events it delivered.
+    if (streamSequence !== undefined && last !== undefined) last = this.watermarks.noteLog(streamSequence);
     if (last === undefined) return { firsts, durable: Promise.resolve() };
     // Every put of this turn is in one transaction: the last one's promises stand for all.
     const committed = last as Promise<boolean> & { flushed: Promise<void> };

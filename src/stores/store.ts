@@ -19,6 +19,7 @@ import { SearchSettingsStore } from "./search-settings.js";
 import { SessionIndex, type AppliedEventLog } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
 import { SimilarStore } from "./similar.js";
+import { StreamWatermarks } from "./stream-watermarks.js";
 import { StarterVectors } from "./starter-vectors.js";
 import { checkFormat } from "./store-format.js";
 import { ViewedRelatedTunings } from "./viewed-related-tuning.js";
@@ -67,6 +68,8 @@ export class Store {
   readonly productAttributes: ProductAttributesStore;
   /** Which derived stores each merchant has built (a data dir from an older build lacks some). */
   readonly derived: DerivedBuilds;
+  /** A cluster node's place in the write stream (src/cluster/). */
+  readonly streamWatermarks: StreamWatermarks;
 
   private constructor(
     private readonly env: Environment,
@@ -122,6 +125,7 @@ export class Store {
       },
     });
     this.customSources = new CustomSources(root);
+    this.streamWatermarks = new StreamWatermarks(env);
     this.searchSettings = new SearchSettingsStore(env);
     this.productAttributes = new ProductAttributesStore(root, {
       product: (merchant, id) => this.catalogue.product(merchant, id),

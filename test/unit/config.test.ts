@@ -2,6 +2,31 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 
 describe("loadConfig", () => {
+  it("is a single box unless AISLE_NATS_URL (or --nats) names nats-servers; then 3 replicas and a lag of 1,000 unless told", () => {
+    expect(loadConfig({}).cluster).toBeNull();
+    const urls = "nats://10.0.0.1:4222,nats://10.0.0.2:4222";
+    expect(loadConfig({ AISLE_NATS_URL: urls }).cluster).toEqual({ natsUrl: urls, replicas: 3, maxLag: 1_000 });
+    expect(loadConfig({ AISLE_NATS_URL: "nats://a:1" }, { natsUrl: "nats://b:2" }).cluster?.natsUrl).toBe("nats://b:2");
+    expect(loadConfig({ AISLE_NATS_URL: urls, AISLE_NATS_REPLICAS: "1", AISLE_CLUSTER_MAX_LAG: "50" }).cluster).toEqual({
+      natsUrl: urls,
+      replicas: 1,
+      maxLag: 50,
+    });
+  });
+
+  it("names the cluster setting that is wrong", () => {
+    expect(() => loadConfig({ AISLE_NATS_URL: "http://a:4222" })).toThrow(/AISLE_NATS_URL \(or --nats\) must be nats:\/\/host:port URLs/);
+    expect(() => loadConfig({ AISLE_NATS_URL: "nats://a:4222,,nats://b:4222" })).toThrow(ConfigError);
+    expect(() => loadConfig({ AISLE_NATS_URL: "nats://a:4222/x" })).toThrow(ConfigError);
+    const cluster = { AISLE_NATS_URL: "nats://a:4222" };
+    expect(() => loadConfig({ ...cluster, AISLE_NATS_REPLICAS: "6" })).toThrow(
+      /AISLE_NATS_REPLICAS must be an integer from 1 to 5, got "6"/,
+    );
+    expect(() => loadConfig({ ...cluster, AISLE_CLUSTER_MAX_LAG: "0" })).toThrow(
+      /AISLE_CLUSTER_MAX_LAG must be an integer from 1 to 10000000/,
+    );
+  });
+
   it("tunes in the background every 60 s unless AISLE_TUNE_EVERY_S says otherwise", () => {
     expect(loadConfig({}).tuneEveryMs).toBe(60_000);
     expect(loadConfig({ AISLE_TUNE_EVERY_S: "300" }).tuneEveryMs).toBe(300_000);

@@ -4,17 +4,18 @@ import { normaliseRateLimits } from "../../core/ingest/records.js";
 import { RATE_CLASSES, type RateLimit, type RateLimits } from "../../core/rate-limit.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
-import { ingest, INGEST_KINDS, isIngestKind, type IngestKind } from "../../ingest/ingest.js";
+import { INGEST_KINDS, isIngestKind, type IngestKind } from "../../ingest/ingest.js";
 import { isPatchable, mergePatch, PATCHABLE_KINDS } from "../../ingest/patch.js";
 import { MAX_PAGE, readPage, readRecord } from "../../ingest/read-back.js";
-import { createMerchant } from "../../ingest/merchants.js";
 import { parseObjects } from "../../ingest/payload.js";
+import { createMerchantCommand, deleteCommand, rateLimitsCommand, upsertCommand, type Writes } from "../../ingest/write-commands.js";
 import { forgetVerifiedKeys } from "../auth.js";
 import { bodyJson, bodyText, quoted } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 import { adminOperation, adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { withSeq } from "../stream-sequence.js";
 import { SEARCH_SETTINGS_OPERATIONS } from "./search-settings-admin.js";
 import { SOURCE_ADMIN_OPERATIONS } from "./source-admin.js";
 
@@ -135,7 +136,8 @@ export const ADMIN_OPERATIONS: OperationDoc[] = [
   ...SEARCH_SETTINGS_OPERATIONS,
 ];
 
-export function adminRoutes(services: Services): Route[] {
+/** Every write goes through `writes` (at once on a single box, through the stream on a cluster node). */
+export function adminRoutes(services: Services, writes: Writes): Route[] {
   const { store } = services;
   const route = adminRouteOf(services);
   const merchantOf = (request: RequestInfo): Merchant => merchantOfPath(services, request);
@@ -156,8 +158,10 @@ export function adminRoutes(services: Services): Route[] {
     route("GET", "/admin/v1/merchants", false, () => jsonReply(200, { data: store.catalogue.listMerchants().map(publicMerchant) })),
     route("POST", "/admin/v1/merchants", true, async (request) => {
       const [input] = parseObjects(bodyText(request), "merchant");
-      const merchant = await createMerchant(store, input);
-      return jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret });
+      const write = createMerchantCommand(input);
+      const { seq } = await writes.submit(write);
+      const merchant = write.payload;
+      return withSeq(jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret }), seq);
     }),
     route("GET", "/admin/v1/merchants/:merchant/rate-limits", false, (request) =>
       jsonReply(200, rateLimitsOf(merchantOf(request), services.config.rateLimits)),
@@ -165,16 +169,16 @@ export function adminRoutes(services: Services): Route[] {
     route("PUT", "/admin/v1/merchants/:merchant/rate-limits", true, async (request) => {
       const merchant = merchantOf(request);
       const limits = normaliseRateLimits(bodyJson(request, "rate limits"));
-      const updated = (await store.catalogue.setMerchantRateLimits(merchant.id, limits)) ?? merchant;
+      const { result, seq } = await writes.submit(rateLimitsCommand(merchant.id, limits));
       forgetVerifiedKeys(store);
-      return jsonReply(200, rateLimitsOf(updated, services.config.rateLimits));
+      return withSeq(jsonReply(200, rateLimitsOf(result ?? merchant, services.config.rateLimits)), seq);
     }),
     route("GET", "/admin/v1/merchants/:merchant", false, (request) => jsonReply(200, merchantRecord(merchantOf(request)))),
     route("POST", "/admin/v1/merchants/:merchant/:kind", true, async (request) => {
       const merchant = merchantOf(request);
       const kind = kindOf(request);
-      const written = await ingest(store, merchant.id, kind, parseObjects(bodyText(request), kind));
-      return jsonReply(200, { written });
+      const { result: written, seq } = await writes.submit(upsertCommand(merchant.id, kind, parseObjects(bodyText(request), kind)));
+      return withSeq(jsonReply(200, { written }), seq);
     }),
     route("GET", "/admin/v1/merchants/:merchant/:kind", false, (request) => {
       const merchant = merchantOf(request);
@@ -202,18 +206,20 @@ export function adminRoutes(services: Services): Route[] {
       if (!isPlainObject(patch)) throw new ApiError("invalid_body", `A ${singular(kind)} patch must be a JSON object`);
       if (patch.id !== undefined && String(patch.id) !== String(id))
         throw new ApiError("invalid_body", `${singular(kind)}.id: must be ${id}, the id in the path`);
-      await ingest(store, merchant.id, kind, [mergePatch(kind, stored, patch)]);
-      return jsonReply(200, readRecord(store, merchant.id, kind, id));
+      const { seq } = await writes.submit(upsertCommand(merchant.id, kind, [mergePatch(kind, stored, patch)]));
+      return withSeq(jsonReply(200, readRecord(store, merchant.id, kind, id)), seq);
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/products/:id", false, async (request) => {
       const id = idOf(request);
-      if (!(await store.catalogue.deleteProduct(merchantOf(request).id, id))) throw new ApiError("not_found", `No product ${id}`);
-      return jsonReply(200, { deleted: id });
+      const { result: deleted, seq } = await writes.submit(deleteCommand(merchantOf(request).id, "products", id));
+      if (!deleted) throw new ApiError("not_found", `No product ${id}`);
+      return withSeq(jsonReply(200, { deleted: id }), seq);
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/collections/:id", false, async (request) => {
       const id = idOf(request);
-      if (!(await store.catalogue.deleteCollection(merchantOf(request).id, id))) throw new ApiError("not_found", `No collection ${id}`);
-      return jsonReply(200, { deleted: id });
+      const { result: deleted, seq } = await writes.submit(deleteCommand(merchantOf(request).id, "collections", id));
+      if (!deleted) throw new ApiError("not_found", `No collection ${id}`);
+      return withSeq(jsonReply(200, { deleted: id }), seq);
     }),
   ];
 }

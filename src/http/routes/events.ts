@@ -10,6 +10,7 @@ import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
+import { withSeq } from "../stream-sequence.js";
 
 /** The same answer for every recorded event, serialised once. */
 const RECORDED = jsonReply(200, EVENT_RECORDED);
@@ -58,9 +59,10 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
         };
         const validated = performance.now();
         // Not async: one promise per event on the busiest route.
-        return writer.append(merchant.id, event).then(() => {
+        return writer.append(merchant.id, event).then((seq) => {
           services.metrics?.eventAcknowledged((performance.now() - validated) / 1000);
-          return RECORDED;
+          // On a single box there is no sequence: the answer built once.
+          return seq === undefined ? RECORDED : withSeq(RECORDED, seq);
         });
       },
     },

@@ -5,12 +5,14 @@
 // deprecated 404 it is: settings are the merchant's, written with the admin
 // token, never read with a storefront's public key.
 import type { OperationDoc } from "../../core/api/openapi.js";
-import { readSearchSettings, writeSearchSettings, type SearchSettingsAnswer } from "../../ingest/search-settings.js";
+import { readSearchSettings, type SearchSettingsAnswer } from "../../ingest/search-settings.js";
+import { resetSearchSettingsCommand, searchSettingsCommand, type Writes } from "../../ingest/write-commands.js";
 import { adminOperation, adminRouteOf, merchantOfPath } from "../admin-routes.js";
 import { bodyJson } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
+import { withSeq } from "../stream-sequence.js";
 
 const SETTINGS_PATH = "/admin/v1/merchants/:merchant/search-settings";
 
@@ -46,19 +48,21 @@ export const SEARCH_SETTINGS_OPERATIONS: OperationDoc[] = [
 const answer = ({ settings, version, warnings }: SearchSettingsAnswer) =>
   jsonReply(200, { data: settings, metadata: { version, warnings } });
 
-export function searchSettingsAdminRoutes(services: Services): Route[] {
+/** Every write goes through `writes` (at once on a single box, through the stream on a cluster node). */
+export function searchSettingsAdminRoutes(services: Services, writes: Writes): Route[] {
   const { store } = services;
   const route = adminRouteOf(services);
   return [
     route("GET", SETTINGS_PATH, false, (request) => answer(readSearchSettings(store, merchantOfPath(services, request).id))),
     route("PUT", SETTINGS_PATH, true, async (request) => {
       const merchant = merchantOfPath(services, request);
-      return answer(await writeSearchSettings(store, merchant.id, bodyJson(request, "search settings")));
+      const { result, seq } = await writes.submit(searchSettingsCommand(merchant.id, bodyJson(request, "search settings")));
+      return withSeq(answer(result), seq);
     }),
     route("DELETE", SETTINGS_PATH, false, async (request) => {
       const merchant = merchantOfPath(services, request);
-      await store.searchSettings.reset(merchant.id);
-      return answer(readSearchSettings(store, merchant.id));
+      const { result, seq } = await writes.submit(resetSearchSettingsCommand(merchant.id));
+      return withSeq(answer(result), seq);
     }),
   ];
 }

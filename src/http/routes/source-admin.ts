@@ -5,12 +5,14 @@ import type { OperationDoc } from "../../core/api/openapi.js";
 import type { CustomSource } from "../../core/sources/definition.js";
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
-import { catalogueWarnings, writeSources } from "../../ingest/custom-sources.js";
+import { catalogueWarnings } from "../../ingest/custom-sources.js";
+import { deleteSourceCommand, sourcesCommand, type Writes } from "../../ingest/write-commands.js";
 import { bodyJson, quoted } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
 import { adminOperation, adminRouteOf, merchantOfPath } from "../admin-routes.js";
+import { withSeq } from "../stream-sequence.js";
 
 const SOURCES_PATH = "/admin/v1/merchants/:merchant/sources";
 const SOURCE_PATH = `${SOURCES_PATH}/:source_id`;
@@ -50,7 +52,8 @@ export const SOURCE_ADMIN_OPERATIONS: OperationDoc[] = [
   adminOperation({ method: "DELETE", path: SOURCE_PATH, operationId: "deleteSource", summary: "Delete a custom source → {deleted: id}" }),
 ];
 
-export function sourceAdminRoutes(services: Services): Route[] {
+/** Every write goes through `writes` (at once on a single box, through the stream on a cluster node). */
+export function sourceAdminRoutes(services: Services, writes: Writes): Route[] {
   const { store } = services;
   const route = adminRouteOf(services);
   const merchantOf = (request: RequestInfo): Merchant => merchantOfPath(services, request);
@@ -60,8 +63,8 @@ export function sourceAdminRoutes(services: Services): Route[] {
   return [
     route("POST", SOURCES_PATH, true, async (request) => {
       const merchant = merchantOf(request);
-      const { sources, version, warnings } = await writeSources(store, merchant.id, [bodyJson(request, "source")], { onlyNew: true });
-      return answer(201, sources[0]!, version, warnings);
+      const { result, seq } = await writes.submit(sourcesCommand(merchant.id, [bodyJson(request, "source")], { onlyNew: true }));
+      return withSeq(answer(201, result.sources[0]!, result.version, result.warnings), seq);
     }),
     route("GET", SOURCES_PATH, false, (request) => {
       const merchant = merchantOf(request);
@@ -77,14 +80,15 @@ export function sourceAdminRoutes(services: Services): Route[] {
     route("PUT", SOURCE_PATH, true, async (request) => {
       const merchant = merchantOf(request);
       const pathId = request.params.source_id ?? "";
-      const { sources, version, warnings } = await writeSources(store, merchant.id, [bodyJson(request, "source")], { pathId });
-      return answer(200, sources[0]!, version, warnings);
+      const { result, seq } = await writes.submit(sourcesCommand(merchant.id, [bodyJson(request, "source")], { pathId }));
+      return withSeq(answer(200, result.sources[0]!, result.version, result.warnings), seq);
     }),
     route("DELETE", SOURCE_PATH, false, async (request) => {
       const merchant = merchantOf(request);
       const id = request.params.source_id ?? "";
-      if (!(await store.customSources.remove(merchant.id, id))) throw new ApiError("not_found", `No source ${quoted(id)}`);
-      return jsonReply(200, { deleted: id });
+      const { result: removed, seq } = await writes.submit(deleteSourceCommand(merchant.id, id));
+      if (!removed) throw new ApiError("not_found", `No source ${quoted(id)}`);
+      return withSeq(jsonReply(200, { deleted: id }), seq);
     }),
   ];
 }

@@ -1,13 +1,14 @@
 import type { OperationDoc } from "../../core/api/openapi.js";
 import { Fields } from "../../core/ingest/fields.js";
 import { ApiError } from "../../errors.js";
-import { ingest } from "../../ingest/ingest.js";
+import { deleteCommand, upsertCommand, type Writes } from "../../ingest/write-commands.js";
 import { isValidSignature, webhookAction, WEBHOOK_TOPICS } from "../../ingest/webhook.js";
 import { merchantSubject } from "../rate-limiting.js";
 import { bodyJson, merchantInPath } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
+import { withSeq } from "../stream-sequence.js";
 
 export const WEBHOOK_OPERATIONS: OperationDoc[] = [
   {
@@ -24,7 +25,8 @@ export const WEBHOOK_OPERATIONS: OperationDoc[] = [
   },
 ];
 
-export function webhookRoutes(services: Services): Route[] {
+/** Every write goes through `writes` (at once on a single box, through the stream on a cluster node). */
+export function webhookRoutes(services: Services, writes: Writes): Route[] {
   const { store } = services;
   return [
     {
@@ -57,16 +59,13 @@ export function webhookRoutes(services: Services): Route[] {
           throw new ApiError("invalid_params", `Unsupported X-Platform-Topic "${topic}"; supported: ${WEBHOOK_TOPICS.join(", ")}`);
         const payload = bodyJson(request, topic);
         if (action.type === "upsert") {
-          await ingest(store, merchant.id, action.kind, [payload]);
-          return jsonReply(200, { ok: true });
+          const { seq } = await writes.submit(upsertCommand(merchant.id, action.kind, [payload]));
+          return withSeq(jsonReply(200, { ok: true }), seq);
         }
         const id = Fields.of(payload, topic).id("id");
-        const removed =
-          action.kind === "products"
-            ? await store.catalogue.deleteProduct(merchant.id, id)
-            : await store.catalogue.deleteCollection(merchant.id, id);
+        const { result: removed, seq } = await writes.submit(deleteCommand(merchant.id, action.kind, id));
         // Deleting what is already gone is success: the platform may deliver a webhook twice.
-        return jsonReply(200, { ok: true, deleted: removed ? id : null });
+        return withSeq(jsonReply(200, { ok: true, deleted: removed ? id : null }), seq);
       },
     },
   ];

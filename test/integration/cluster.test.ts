@@ -1,0 +1,295 @@
+// Cluster mode on real nats-servers (3, clustered) and real aisle nodes in
+// child processes: a write on one node is readable on another that names its
+// sequence, a 400 publishes nothing, a node killed -9 under load catches up to
+// the same data, and writes go on with one nats-server down.
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Store } from "../../src/stores/store.js";
+import { serveInChild } from "../helpers/child-service.js";
+import { appliedSequence, startClusterNodes, type ClusterNodes } from "../helpers/cluster-nodes.js";
+import { basketOrder, product } from "../helpers/fixtures.js";
+import { NICENESS, startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.js";
+import { createTestMerchant, eventually, postJson, type AdminApi } from "../helpers/service.js";
+
+let nats: NatsCluster;
+let cluster: ClusterNodes;
+
+beforeAll(async () => {
+  nats = await startNatsCluster(3);
+  cluster = await startClusterNodes(nats, 2);
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await nats?.stop();
+}, 60_000);
+
+const seqOf = (res: Response) => Number(res.headers.get("x-aisle-seq"));
+const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
+
+describe("cluster mode", () => {
+  it("a write on A is read on B that names its sequence; a 400 publishes nothing", { timeout: 60_000 }, async () => {
+    const [a, b] = [cluster.node(0), cluster.node(1)];
+    const { api_key: key } = await createTestMerchant(a, "north");
+
+    const created = await postJson(a, "/admin/v1/merchants/north/products", [product(1), product(2), product(3)]);
+    expect(created.status).toBe(200);
+    const productsSeq = seqOf(created);
+    expect(productsSeq).toBeGreaterThan(0);
+
+    // Invalid: nothing reaches the stream, so the next write takes the very next sequence.
+    const invalid = await postJson(a, "/admin/v1/merchants/north/products", [product(4), { id: "x" }]);
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("x-aisle-seq")).toBeNull();
+
+    const ordered = await postJson(a, "/admin/v1/merchants/north/orders", [basketOrder(100, [1, 2])]);
+    expect(ordered.status).toBe(200);
+    expect(seqOf(ordered)).toBe(productsSeq + 1);
+
+    const uuid = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    const viewed = await fetch(`${a.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=product-3`, {
+      method: "POST",
+    });
+    expect(viewed.status).toBe(200);
+    const eventSeq = seqOf(viewed);
+    expect(eventSeq).toBe(productsSeq + 2);
+
+    const afterSeq = { "X-Aisle-After-Seq": String(eventSeq) };
+    const readOn = async (node: typeof a, path: string) => {
+      const res = await node.admin(path, { headers: afterSeq });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    for (const path of ["/admin/v1/merchants/north/products/2", "/admin/v1/merchants/north/orders/100", "/admin/v1/merchants/north"]) {
+      expect(await readOn(b, path)).toBe(await readOn(a, path));
+    }
+    // The view is B's too: the session's viewed products hold it.
+    const recent = await fetch(`${b.base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`, { headers: afterSeq });
+    expect(recent.status).toBe(200);
+    expect(((await recent.json()) as { data: { id: number }[] }).data.map((p) => p.id)).toEqual([3]);
+
+    expect(await appliedSequence(b)).toBeGreaterThanOrEqual(eventSeq);
+    expect(await appliedSequence(a)).toBeGreaterThanOrEqual(eventSeq);
+  });
+});
+
+/** Retries a write until a node acknowledges it (while a nats-server is down the stream may take seconds to elect a leader); its sequence. */
+async function acknowledged(write: () => Promise<Response>, withinMs = 30_000): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    let res: Response | null = null;
+    try {
+      res = await write();
+    } catch {
+      // The node may be restarting: try again.
+    }
+    if (res?.status === 200) return seqOf(res);
+    if (res && res.status !== 503) throw new Error(`write refused: ${res.status} ${await res.text()}`);
+    if (Date.now() > deadline) throw new Error(`no write acknowledged within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every event of the merchant's log on a node's data dir, in log order (LMDB lets another process read a dir a node serves from). */
+async function loggedEvents(dataDir: string, merchant: string): Promise<unknown[]> {
+  const store = Store.open(dataDir, { mustExist: true });
+  try {
+    return [...store.events.eventsSince(merchant, 0)].map(({ event }) => event);
+  } finally {
+    await store.close();
+  }
+}
+
+describe("cluster failures", () => {
+  it(
+    "a node killed -9 under writes through another restarts and converges: same answers, nothing acknowledged lost",
+    { timeout: 120_000 },
+    async () => {
+      const a = cluster.node(0);
+      const { api_key: key } = await createTestMerchant(a, "south");
+      expect(
+        (
+          await postJson(
+            a,
+            "/admin/v1/merchants/south/products",
+            [1, 2, 3, 4, 5].map((id) => product(id)),
+          )
+        ).status,
+      ).toBe(200);
+
+      const orders: number[] = [];
+      const events: string[] = [];
+      let highest = 0;
+      let written = 0;
+      let stopping = false;
+      // Four clients through A: each write an event, an order or a product update, in turn.
+      const client = async (n: number) => {
+        for (let i = 0; !stopping; i++) {
+          const id = n * 100_000 + i + 1;
+          let res: Response;
+          if (i % 3 === 0) {
+            res = await postJson(a, "/admin/v1/merchants/south/orders", [basketOrder(id, [1 + (i % 5), 1 + ((i + 1) % 5)])]);
+            if (res.status === 200) orders.push(id);
+          } else if (i % 3 === 1) {
+            const handle = `product-${1 + (i % 5)}`;
+            res = await fetch(
+              `${a.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=00000000-0000-4000-8000-00000000000${n}&platform_product_handle=${handle}&theme_id=${id}`,
+              { method: "POST" },
+            );
+            if (res.status === 200) events.push(String(id));
+          } else {
+            res = await postJson(a, "/admin/v1/merchants/south/products", [product(1 + (i % 5), { title: `Title ${id}` })]);
+          }
+          if (res.status !== 200) {
+            stopping = true;
+            throw new Error(`write ${i} of client ${n} refused: ${res.status} ${await res.text()}`);
+          }
+          highest = Math.max(highest, seqOf(res));
+          written++;
+        }
+      };
+      const load = Promise.all([0, 1, 2, 3].map(client));
+      await eventually(() => expect(written).toBeGreaterThan(60), 30_000);
+      await cluster.kill(1);
+      const killedAt = written;
+      await eventually(() => expect(written).toBeGreaterThan(killedAt + 150), 60_000);
+      stopping = true;
+      await load;
+
+      const b = await cluster.start(1);
+      await eventually(async () => expect(await appliedSequence(b)).toBeGreaterThanOrEqual(highest), 60_000);
+      expect((await fetch(`${b.base}/readyz`)).status).toBe(200);
+      const same = async (path: string, client: (node: AdminApi & { base: string }) => Promise<Response>) => {
+        const [fromA, fromB] = await Promise.all([client(a), client(b)]);
+        expect(fromB.status).toBe(200);
+        expect(await fromB.text()).toBe(await fromA.text());
+      };
+      for (const id of orders) await same(`orders/${id}`, (node) => node.admin(`/admin/v1/merchants/south/orders/${id}`));
+      await same("products", (node) => node.admin("/admin/v1/merchants/south/products?limit=250"));
+      for (const n of [0, 1, 2, 3]) {
+        await same(`viewed ${n}`, (node) =>
+          fetch(`${node.base}/api/v1/products/viewed?key=${key}&uuid=00000000-0000-4000-8000-00000000000${n}`),
+        );
+      }
+
+      // Stopped, the two logs are one: the same events in the same order, every acknowledged one there once.
+      await Promise.all([cluster.halt(0), cluster.halt(1)]);
+      const [logA, logB] = await Promise.all([loggedEvents(cluster.dataDir(0), "south"), loggedEvents(cluster.dataDir(1), "south")]);
+      expect(logB).toEqual(logA);
+      const themes = logB.map((event) => (event as { theme_id: string }).theme_id);
+      expect(new Set(themes).size).toBe(themes.length);
+      expect(events.filter((id) => !themes.includes(id))).toEqual([]);
+      await Promise.all([cluster.start(0), cluster.start(1)]);
+    },
+  );
+
+  it(
+    "with one of the three nats-servers stopped, writes go on through every node and each reads the others'",
+    { timeout: 120_000 },
+    async () => {
+      const [a, b] = [cluster.node(0), cluster.node(1)];
+      await createTestMerchant(a, "west");
+      // The stream leader's server, the hardest one to lose: the other two elect a new leader.
+      const connection = await connect({ servers: nats.urls.split(",") });
+      const leaderName = (await (await jetstreamManager(connection)).streams.info("AISLE")).cluster?.leader;
+      await connection.close();
+      const leader = nats.servers.findIndex((server) => server.name === leaderName);
+      expect(leader).toBeGreaterThanOrEqual(0);
+      await nats.stopServer(leader);
+      try {
+        const fromA = await acknowledged(() => postJson(a, "/admin/v1/merchants/west/products", [product(1)]));
+        const fromB = await acknowledged(() => postJson(b, "/admin/v1/merchants/west/products", [product(2)]));
+        for (const [node, id, seq] of [
+          [b, 1, fromA],
+          [a, 2, fromB],
+        ] as const) {
+          const res = await node.admin(`/admin/v1/merchants/west/products/${id}`, { headers: { "X-Aisle-After-Seq": String(seq) } });
+          expect(res.status).toBe(200);
+        }
+      } finally {
+        nats.startServer(leader);
+      }
+    },
+  );
+
+  it(
+    "a node started from another's snapshot catches up from the place it holds and answers as the others",
+    { timeout: 120_000 },
+    async () => {
+      const a = cluster.node(0);
+      const { api_key: key } = await createTestMerchant(a, "east");
+      const uuid = "00000000-0000-4000-8000-0000000000e1";
+      const view = (handle: string) =>
+        fetch(`${a.base}/api/v1/analytics/event?key=${key}&verb=viewed&uuid=${uuid}&platform_product_handle=${handle}`, { method: "POST" });
+      expect(
+        (
+          await postJson(
+            a,
+            "/admin/v1/merchants/east/products",
+            [1, 2, 3].map((id) => product(id)),
+          )
+        ).status,
+      ).toBe(200);
+      expect((await view("product-1")).status).toBe(200);
+
+      const out = join(mkdtempSync(join(tmpdir(), "aisle-snapshot-")), "copy");
+      const printed = execFileSync(process.execPath, [CLI, "snapshot", "--data", cluster.dataDir(0), "--out", out], { encoding: "utf8" });
+      const held = Number(/write stream applied through (\d+)/.exec(printed)?.[1]);
+      expect(held).toBeGreaterThan(0);
+
+      // Written after the snapshot: the new node takes these from the stream.
+      expect((await postJson(a, "/admin/v1/merchants/east/orders", [basketOrder(7, [1, 2])])).status).toBe(200);
+      let highest = 0;
+      for (const handle of ["product-2", "product-3"]) highest = seqOf(await view(handle));
+      expect(highest).toBeGreaterThan(held);
+
+      const started = performance.now();
+      const c = await serveInChild(out, { AISLE_NATS_URL: nats.urls, AISLE_NATS_REPLICAS: "3" }, { niceness: NICENESS });
+      try {
+        await eventually(async () => expect(await appliedSequence(c)).toBeGreaterThanOrEqual(highest), 60_000);
+        console.log(
+          `a node started from a snapshot ${highest - held} messages behind was level with the stream ${Math.round(performance.now() - started)} ms after its start`,
+        );
+        for (const path of ["/admin/v1/merchants/east/orders/7", "/admin/v1/merchants/east/products?limit=250"]) {
+          expect(await (await c.admin(path)).text()).toBe(await (await a.admin(path)).text());
+        }
+        const viewed = `/api/v1/products/viewed?key=${key}&uuid=${uuid}`;
+        expect(await (await fetch(`${c.base}${viewed}`)).text()).toBe(await (await fetch(`${a.base}${viewed}`)).text());
+        c.child.kill("SIGTERM");
+        await c.exited;
+        // The snapshot's events are not logged again: the copy's log is A's, event for event.
+        const [fromA, fromC] = [await loggedEvents(cluster.dataDir(0), "east"), await loggedEvents(out, "east")];
+        expect(fromC).toEqual(fromA);
+      } finally {
+        c.child.kill("SIGKILL");
+        rmSync(dirname(out), { recursive: true, force: true });
+      }
+    },
+  );
+
+  // Last: it stops the nodes applying the stream.
+  it(
+    "a node that meets a write it cannot apply stops there and answers /readyz with 503, instead of skipping it",
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = [cluster.node(0), cluster.node(1)];
+      expect((await fetch(`${a.base}/readyz`)).status).toBe(200);
+      const connection = await connect({ servers: nats.urls.split(",") });
+      const seq = (await jetstream(connection).publish("aisle.west.from-a-newer-build", "{}")).seq;
+      await connection.close();
+      for (const node of [a, b]) {
+        await eventually(async () => {
+          const res = await fetch(`${node.base}/readyz`);
+          expect(res.status).toBe(503);
+          expect(await res.text()).toContain(`stopped at message ${seq}`);
+        }, 30_000);
+        expect(await appliedSequence(node)).toBe(seq - 1);
+      }
+    },
+  );
+});
