@@ -200,14 +200,15 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      // Background tunings stop looking (and a training under way is asked to stop) before the drain, not after it.
+      const tuningsClosed = Promise.all([tuner?.close(), fbtTrainer?.close()]);
       await server.drain(config.shutdownGraceMs);
       // What the stream delivered is applied first; events.close() then needs the connection for its last publishes.
       await cluster?.stopApplying();
       await events.close();
       await cluster?.close();
       await similar.close();
-      await tuner?.close();
-      await fbtTrainer?.close();
+      await tuningsClosed;
       await pool.close();
       await store.close();
       unlock();

@@ -10,7 +10,7 @@ import type { Store } from "../stores/store.js";
  * lists alone.
  */
 export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs: readonly number[]): Map<number, number> {
-  const blend = store.fbtModel.manifest(merchant)?.settings?.blend ?? null;
+  const blend = store.fbtModel.blend(merchant);
   const lists = inputs.map((id) => ({
     ease: blend === null ? undefined : store.fbtModel.list(merchant, id),
     copurchase: store.orders.copurchaseNeighbours(merchant, id),

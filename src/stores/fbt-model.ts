@@ -53,15 +53,29 @@ interface StoredList extends WeightedIds {
   format: number;
 }
 
+/**
+ * What requests read of a training, apart from the manifest: every
+ * bought-together request reads the generation for its cache key (hits
+ * included, on the HTTP thread), and every miss the blend.
+ */
+interface Serving {
+  format: number;
+  generation: number;
+  blend: FbtBlend | null;
+}
+
 export class FbtModelStore {
   private readonly manifests: Database<FbtManifest, MerchantId>;
   /** [merchant, product] → the product's EASE list. */
   private readonly lists: Database<StoredList, Key>;
+  /** merchant → its Serving record, written with the manifest. */
+  private readonly serving: Database<Serving, MerchantId>;
 
   constructor(private readonly root: RootDatabase) {
     const options = { encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") } as const;
     this.manifests = root.openDB<FbtManifest, MerchantId>({ name: "fbt_manifests", ...options });
     this.lists = root.openDB<StoredList, Key>({ name: "fbt_lists", ...options });
+    this.serving = root.openDB<Serving, MerchantId>({ name: "fbt_serving", ...options });
   }
 
   /** The merchant's last training (undefined: never trained, or written in another format). */
@@ -78,7 +92,17 @@ export class FbtModelStore {
 
   /** What cached bought-together answers of the merchant depend on besides the inputs' co-purchase lists. */
   generation(merchant: MerchantId): number {
-    return this.manifest(merchant)?.generation ?? 0;
+    return this.servingOf(merchant)?.generation ?? 0;
+  }
+
+  /** How the merchant's answers blend its EASE lists with the co-purchase lists; null: co-purchase lists alone. */
+  blend(merchant: MerchantId): FbtBlend | null {
+    return this.servingOf(merchant)?.blend ?? null;
+  }
+
+  private servingOf(merchant: MerchantId): Serving | undefined {
+    const serving = this.serving.get(merchant);
+    return serving?.format === FBT_MODEL_FORMAT ? serving : undefined;
   }
 
   /**
@@ -99,6 +123,7 @@ export class FbtModelStore {
       for (const key of [...this.lists.getKeys(merchantRange(merchant))]) if (!lists.has(key[1] as number)) this.lists.remove(key);
       for (const [id, { ids, weights }] of lists) this.lists.put([merchant, id], { format: FBT_MODEL_FORMAT, ids, weights });
       this.manifests.put(merchant, written);
+      this.serving.put(merchant, { format: FBT_MODEL_FORMAT, generation: written.generation, blend: written.settings?.blend ?? null });
       return written;
     });
   }

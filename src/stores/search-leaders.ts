@@ -163,13 +163,20 @@ export class SearchLeaders {
     });
   }
 
-  /** Whether prune has something to do (a look, no transaction). */
+  /**
+   * Whether prune has something to do (a look, no transaction): behind a
+   * build, any entry; in a shop without lists, a slice's worth, so that a
+   * small shop's writes cost the applier a transaction per slice of them, not
+   * one a second.
+   */
   prunable(merchant: MerchantId): boolean {
     if (this.builds.has(merchant)) return false;
-    if (this.tables.metaOf(merchant).size < this.settings.minShop && this.tables.leaderBuilds.get(merchant) !== undefined) return true;
+    const built = this.tables.leaderBuilds.get(merchant) !== undefined;
+    if (built && this.tables.metaOf(merchant).size < this.settings.minShop) return true;
     for (const _ of this.tables.changedDocs.getKeys({
       start: [merchant, 0],
       end: [merchant, this.prunedThrough(merchant) + 1],
+      offset: built ? 0 : PRUNE_SLICE - 1,
       limit: 1,
     })) {
       return true;

@@ -230,11 +230,15 @@ describe("logged events applied behind the log", () => {
     );
     await writer.started();
     await writer.append("shop", view(1, 1_000));
-    // Killed while idle: its first look at the rankings (at start) has stored them. A thread
-    // killed inside a write transaction would leave LMDB's write lock held for good.
+    // Killed while idle: its first look at the rankings (at start) has stored them, and the
+    // event is applied and followed by the session index (their transactions come right after
+    // the start's). A thread killed inside a write transaction would leave LMDB's write lock
+    // held for good.
     await eventually(() => {
       store.refreshSnapshot();
       expect(store.rankings.state("shop")).toBeDefined();
+      expect(store.applied.sessionHistory("shop", SESSION)?.products).toEqual([1]);
+      expect(store.applied.sessionIndexBehind("shop")).toBe(false);
     });
     // What a crash of the thread looks like from outside: it exits.
     const { applier } = writer as unknown as Record<"applier", { worker: { terminate(): Promise<number> } }>;
