@@ -4,6 +4,7 @@
 // no training, so a product's vector is written in the same transaction as the
 // product, and similar lists exist once the write is acknowledged. A trained
 // model (text, then behaviour) replaces it when one exists.
+import { WorstFirstHeap } from "../worst-first-heap.js";
 import { DEFAULT_HASHING, productFeatures, type HashingScheme, type ProductText } from "./features.js";
 
 export const STARTER_DIMS = 64;
@@ -100,31 +101,31 @@ function bitCount(word: number): number {
 }
 
 /** The `capacity` products whose signatures differ least from a query's (ties: lower id), offered one at a time. */
-export class SignatureShortlist {
+export class SignatureShortlist extends WorstFirstHeap {
   private readonly kept: Float64Array;
-  /** Differing bits, the worst kept at the root of a heap. */
+  /** Differing bits, by position. */
   private readonly distances: Uint8Array;
-  private size = 0;
 
-  constructor(private readonly capacity: number) {
+  constructor(capacity: number) {
+    super(capacity);
     this.kept = new Float64Array(capacity);
     this.distances = new Uint8Array(capacity);
   }
 
   /** A distance above this cannot be kept (the worst kept once full; 64, the most there is, before). */
   get bound(): number {
-    return this.size < this.capacity ? 64 : this.distances[0]!;
+    return this.full ? this.distances[0]! : 64;
   }
 
   offer(id: number, distance: number): void {
-    if (this.size < this.capacity) {
+    if (!this.full) {
       this.kept[this.size] = id;
       this.distances[this.size] = distance;
-      this.siftUp(this.size++);
-    } else if (this.worse(this.distances[0]!, this.kept[0]!, distance, id)) {
+      this.pushed();
+    } else if (distance < this.distances[0]! || (distance === this.distances[0]! && id < this.kept[0]!)) {
       this.kept[0] = id;
       this.distances[0] = distance;
-      this.siftDown(0);
+      this.replacedWorst();
     }
   }
 
@@ -135,39 +136,14 @@ export class SignatureShortlist {
       .map((i) => this.kept[i]!);
   }
 
-  /** Whether (distance a, id a) ranks below (distance b, id b). */
-  private worse(distanceA: number, idA: number, distanceB: number, idB: number): boolean {
-    return distanceA > distanceB || (distanceA === distanceB && idA > idB);
+  protected worseAt(a: number, b: number): boolean {
+    const { distances, kept } = this;
+    return distances[a]! > distances[b]! || (distances[a] === distances[b] && kept[a]! > kept[b]!);
   }
 
-  private swap(a: number, b: number): void {
+  protected swap(a: number, b: number): void {
     const { kept, distances } = this;
     [kept[a], kept[b]] = [kept[b]!, kept[a]!];
     [distances[a], distances[b]] = [distances[b]!, distances[a]!];
-  }
-
-  private siftUp(from: number): void {
-    let i = from;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(this.distances[i]!, this.kept[i]!, this.distances[parent]!, this.kept[parent]!)) return;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private siftDown(from: number): void {
-    let i = from;
-    for (;;) {
-      const left = 2 * i + 1;
-      let worst = i;
-      if (left < this.size && this.worse(this.distances[left]!, this.kept[left]!, this.distances[worst]!, this.kept[worst]!)) worst = left;
-      const right = left + 1;
-      if (right < this.size && this.worse(this.distances[right]!, this.kept[right]!, this.distances[worst]!, this.kept[worst]!))
-        worst = right;
-      if (worst === i) return;
-      this.swap(i, worst);
-      i = worst;
-    }
   }
 }

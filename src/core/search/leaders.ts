@@ -16,6 +16,7 @@
 // The lists are built by one background job from a snapshot of the index;
 // products written after it are listed apart (changed docs) and read whole by
 // the query, until the next build takes them in.
+import { WorstFirstHeap } from "../worst-first-heap.js";
 import { AVAILABLE, StepBounds } from "./doc-columns.js";
 import type { PostingBlock } from "./postings.js";
 import { bm25Idf, type RankingConfig } from "./query-plan.js";
@@ -82,14 +83,14 @@ export class LeaderScorer {
 }
 
 /** The best `capacity` postings offered, by score (ties: lower doc first); taken out in doc order. */
-export class LeaderSelection {
+export class LeaderSelection extends WorstFirstHeap {
   private readonly docs: Uint32Array;
   private readonly lengths: Uint32Array;
   private readonly marks: Uint16Array;
   private readonly scores: Float64Array;
-  private size = 0;
 
-  constructor(private readonly capacity: number) {
+  constructor(capacity: number) {
+    super(capacity);
     this.docs = new Uint32Array(capacity);
     this.lengths = new Uint32Array(capacity);
     this.marks = new Uint16Array(capacity);
@@ -97,14 +98,13 @@ export class LeaderSelection {
   }
 
   offer(doc: number, length: number, mark: number, score: number): void {
-    if (this.size < this.capacity) {
-      this.place(this.size++, doc, length, mark, score);
-      this.siftUp(this.size - 1);
-      return;
+    if (!this.full) {
+      this.place(this.size, doc, length, mark, score);
+      this.pushed();
+    } else if (score > this.scores[0]! || (score === this.scores[0]! && doc < this.docs[0]!)) {
+      this.place(0, doc, length, mark, score);
+      this.replacedWorst();
     }
-    if (!this.beats(score, doc, 0)) return;
-    this.place(0, doc, length, mark, score);
-    this.siftDown(0);
   }
 
   /** The selected postings as a block, in doc order. */
@@ -124,20 +124,12 @@ export class LeaderSelection {
     return block;
   }
 
-  /** Whether (score, doc) ranks above the entry at `at`: the heap's root is the worst kept. */
-  private beats(score: number, doc: number, at: number): boolean {
-    const other = this.scores[at]!;
-    return score > other || (score === other && doc < this.docs[at]!);
+  protected worseAt(a: number, b: number): boolean {
+    const { scores, docs } = this;
+    return scores[a]! < scores[b]! || (scores[a] === scores[b] && docs[a]! > docs[b]!);
   }
 
-  private place(at: number, doc: number, length: number, mark: number, score: number): void {
-    this.docs[at] = doc;
-    this.lengths[at] = length;
-    this.marks[at] = mark;
-    this.scores[at] = score;
-  }
-
-  private swap(a: number, b: number): void {
+  protected swap(a: number, b: number): void {
     const { docs, lengths, marks, scores } = this;
     [docs[a], docs[b]] = [docs[b]!, docs[a]!];
     [lengths[a], lengths[b]] = [lengths[b]!, lengths[a]!];
@@ -145,28 +137,11 @@ export class LeaderSelection {
     [scores[a], scores[b]] = [scores[b]!, scores[a]!];
   }
 
-  private siftUp(from: number): void {
-    let i = from;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      // The root holds the worst: a child that ranks below its parent moves up.
-      if (!this.beats(this.scores[parent]!, this.docs[parent]!, i)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private siftDown(from: number): void {
-    let i = from;
-    for (;;) {
-      const left = 2 * i + 1;
-      let worst = i;
-      if (left < this.size && this.beats(this.scores[worst]!, this.docs[worst]!, left)) worst = left;
-      if (left + 1 < this.size && this.beats(this.scores[worst]!, this.docs[worst]!, left + 1)) worst = left + 1;
-      if (worst === i) return;
-      this.swap(i, worst);
-      i = worst;
-    }
+  private place(at: number, doc: number, length: number, mark: number, score: number): void {
+    this.docs[at] = doc;
+    this.lengths[at] = length;
+    this.marks[at] = mark;
+    this.scores[at] = score;
   }
 }
 
