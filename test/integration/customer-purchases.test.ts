@@ -30,6 +30,18 @@ function order(id: number, customerId: number, productIds: number[], daysAgo: nu
   };
 }
 
+/** A fresh store with merchant "shop" and these products. */
+async function openShop(productIds: number[]): Promise<void> {
+  store = Store.open(tempDir());
+  await store.catalogue.createMerchant(storedMerchant("shop"));
+  await ingest(
+    store,
+    "shop",
+    "products",
+    productIds.map((id) => product(id)),
+  );
+}
+
 const CUSTOMERS = [1, 2, 3];
 const summaries = () => CUSTOMERS.map((id) => store.orders.purchases.summary("shop", id) ?? null);
 const summed = () =>
@@ -40,14 +52,7 @@ const summed = () =>
 
 describe("customers' stored purchases", () => {
   it("follow every order write (new, cancelled, moved to another customer) as a rebuild from the orders has them", async () => {
-    store = Store.open(tempDir());
-    await store.catalogue.createMerchant(storedMerchant("shop"));
-    await ingest(
-      store,
-      "shop",
-      "products",
-      Array.from({ length: 8 }, (_, i) => product(i + 1)),
-    );
+    await openShop(Array.from({ length: 8 }, (_, i) => i + 1));
     await ingest(store, "shop", "orders", [order(1, 1, [1, 2], 9), order(2, 1, [2, 3], 5), order(3, 2, [4], 3), order(4, 3, [5, 6], 1)]);
     expect(summaries()).toEqual(summed());
     expect(store.orders.purchases.summary("shop", 1)).toEqual({ ids: [2, 3, 1], quantities: [2 + 3, 3, 2] });
@@ -69,14 +74,7 @@ describe("customers' stored purchases", () => {
   });
 
   it("are rebuilt a slice of customers at a time, the cursor going on past a slice", async () => {
-    store = Store.open(tempDir());
-    await store.catalogue.createMerchant(storedMerchant("shop"));
-    await ingest(
-      store,
-      "shop",
-      "products",
-      Array.from({ length: 8 }, (_, i) => product(i + 1)),
-    );
+    await openShop(Array.from({ length: 8 }, (_, i) => i + 1));
     const customers = Array.from({ length: 250 }, (_, i) => 1_000 + i);
     await ingest(
       store,
@@ -101,16 +99,9 @@ describe("customers' stored purchases", () => {
   });
 
   it("are answered on the HTTP thread only while a customer's record is small", async () => {
-    store = Store.open(tempDir());
-    await store.catalogue.createMerchant(storedMerchant("shop"));
     // Ids as the platform's are: large, so each takes 9 bytes of the record.
     const ids = Array.from({ length: 600 }, (_, i) => 7_100_000_000_000 + i);
-    await ingest(
-      store,
-      "shop",
-      "products",
-      ids.map((id) => product(id)),
-    );
+    await openShop(ids);
     await ingest(store, "shop", "orders", [order(1, 1, ids.slice(0, 2), 2), order(2, 2, ids, 1)]);
     const task = (customerId: number): ListTask => ({
       kind: "purchased",
