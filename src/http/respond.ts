@@ -54,7 +54,7 @@ const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([code, text]) => [
 
 export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "Age, X-Aisle-Error, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
+  "Access-Control-Expose-Headers": "Age, X-Aisle-Error, X-Aisle-Seq, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
 };
 const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS).map(([name, value]) => [bytes(name), bytes(value)] as const);
 const CONTENT_TYPE = bytes("Content-Type");

@@ -68,7 +68,7 @@ function headersFor(req: HttpRequest, names: readonly string[] | undefined): Rec
 const PREFLIGHT_HEADERS: Record<string, string> = {
   ...CORS_HEADERS,
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "Content-Type, Service-Api-Key",
+  "Access-Control-Allow-Headers": "Content-Type, Service-Api-Key, X-Aisle-After-Seq",
   "Access-Control-Max-Age": "86400",
 };
 

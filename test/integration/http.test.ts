@@ -34,8 +34,11 @@ describe("HTTP front end", () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
+    // A cluster's read-your-writes: a storefront may send the sequence it was given, and read it from a write's answer.
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("X-Aisle-After-Seq");
     const res = await fetch(`${t.base}/api/v1/products/static?key=${key}&ids=1`);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-Aisle-Seq");
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const error = await fetch(`${t.base}/api/v1/products/static?key=bad&ids=1`);
     expect(error.headers.get("access-control-allow-origin")).toBe("*");
