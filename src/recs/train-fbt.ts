@@ -78,8 +78,7 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
   const started = performance.now();
   // Every stored order, cancelled ones too, is what "grown since" is counted against (the trainer counts them all).
   const stored = store.catalogue.countOf(merchant, "orders");
-  const orders = readOrders(store, merchant);
-  const products = new Set(orders.flatMap((order) => order.dated.items)).size;
+  const orders = readOrders(store, merchant, options.maxProducts);
   let peakBytes = 0;
   const manifestOf = (settings: FbtSettings | null, skipped: string | null, validation: FbtManifest["validation"], covered: number) => ({
     settings,
@@ -92,8 +91,8 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
     peakBytes,
   });
   const skip = (skipped: string): FbtTraining => ({ manifest: manifestOf(null, skipped, null, 0), lists: new Map() });
+  if (orders === null) return skip(`more than the ${options.maxProducts} products a trained model covers`);
   if (orders.length === 0) return skip("no orders");
-  if (products > options.maxProducts) return skip(`${products} products, more than the ${options.maxProducts} a trained model covers`);
 
   const { train, cases } = carveBasketCases(
     orders.map((order) => order.dated),
@@ -145,13 +144,20 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
   return { manifest: manifestOf(settings, null, validation, lists.size), lists };
 }
 
-/** The merchant's orders that hold products, oldest first. */
-function readOrders(store: Store, merchant: MerchantId): TrainingOrder[] {
+/**
+ * The merchant's orders that hold products, oldest first; null as soon as
+ * they hold more than `maxProducts` products, so that a shop too big for a
+ * model is not read whole (again at every look that finds it due).
+ */
+function readOrders(store: Store, merchant: MerchantId, maxProducts: number): TrainingOrder[] | null {
   const orders: TrainingOrder[] = [];
+  const products = new Set<number>();
   for (const order of store.orders.allOrders(merchant)) {
     const copurchase = basketOf(order, store.orders.copurchase);
     if (copurchase === null) continue;
     const items = [...new Set(order.line_items.map((line) => line.product_id))];
+    for (const id of items) products.add(id);
+    if (products.size > maxProducts) return null;
     orders.push({ dated: { items, at: Date.parse(order.created_at) }, copurchase });
   }
   return orders.sort((a, b) => a.dated.at - b.dated.at);
