@@ -3,7 +3,7 @@
 // summing its items' full rows. `aisle eval fbt` prints it beside aisle's own
 // model. λ is chosen on the month of train before the split (train before it,
 // scored on it), never on the cases being reported.
-import { easeBytes, easeWeights } from "../core/recs/ease.js";
+import { denseBaskets, easeBytes, easeWeights } from "../core/recs/ease.js";
 import { walkGrid } from "../core/recs/grid-walk.js";
 import { fbtCases, splitAt, type FbtCase, type Invoice } from "./online-retail.js";
 
@@ -67,20 +67,7 @@ class DenseEase {
   ) {}
 
   static fit(invoices: readonly Invoice[], lambda: number): DenseEase {
-    const codes: string[] = [];
-    const indexOf = new Map<string, number>();
-    const baskets = invoices.map((invoice) => ({
-      items: invoice.items.map((code) => {
-        let index = indexOf.get(code);
-        if (index === undefined) {
-          index = codes.length;
-          indexOf.set(code, index);
-          codes.push(code);
-        }
-        return index;
-      }),
-      weight: 1,
-    }));
+    const { items: codes, indexOf, baskets } = denseBaskets(invoices.map((invoice) => invoice.items));
     return new DenseEase(codes, indexOf, easeWeights(codes.length, baskets, lambda));
   }
 

@@ -15,7 +15,7 @@
 // five in all. There is no sampling: the same orders always give the same model.
 import { carveBasketCases, type BasketCase, type DatedBasket } from "../core/recs/basket-cases.js";
 import { basketOf, basketUnit, copurchaseLists, type Basket, type WeightedIds } from "../core/recs/copurchase.js";
-import { easeBytes, easeWeights, topOfRow } from "../core/recs/ease.js";
+import { denseBaskets, easeBytes, easeWeights, topOfRow } from "../core/recs/ease.js";
 import { blendBoughtTogether, typicalTopWeight, type FbtBlend } from "../core/recs/fbt-blend.js";
 import { walkGrid } from "../core/recs/grid-walk.js";
 import { hitRank } from "../core/recs/next-item-figures.js";
@@ -170,20 +170,7 @@ function easeLists(
   neighbours: number,
   checkpoint: () => void,
 ): { lists: Map<number, WeightedIds>; bytes: number } {
-  const productIds: number[] = [];
-  const indexOf = new Map<number, number>();
-  const weighted = baskets.map(({ items }) => ({
-    items: items.slice(0, MAX_EASE_BASKET_ITEMS).map((id) => {
-      let index = indexOf.get(id);
-      if (index === undefined) {
-        index = productIds.length;
-        indexOf.set(id, index);
-        productIds.push(id);
-      }
-      return index;
-    }),
-    weight: 1,
-  }));
+  const { items: productIds, baskets: weighted } = denseBaskets(baskets.map(({ items }) => items.slice(0, MAX_EASE_BASKET_ITEMS)));
   const size = productIds.length;
   const weights = easeWeights(size, weighted, lambda, checkpoint);
   const lists = new Map<number, WeightedIds>();

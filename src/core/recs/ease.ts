@@ -15,6 +15,28 @@ export interface WeightedBasket {
   weight: number;
 }
 
+/**
+ * Baskets of items (product ids, stock codes) as EASE reads them: each item
+ * numbered densely in order of first appearance, every basket weighing 1.
+ */
+export function denseBaskets<T>(itemLists: readonly (readonly T[])[]): { items: T[]; indexOf: Map<T, number>; baskets: WeightedBasket[] } {
+  const items: T[] = [];
+  const indexOf = new Map<T, number>();
+  const baskets = itemLists.map((list) => ({
+    items: list.map((item) => {
+      let index = indexOf.get(item);
+      if (index === undefined) {
+        index = items.length;
+        indexOf.set(item, index);
+        items.push(item);
+      }
+      return index;
+    }),
+    weight: 1,
+  }));
+  return { items, indexOf, baskets };
+}
+
 /** Bytes the model's one matrix takes for `size` items. */
 export function easeBytes(size: number): number {
   return 8 * size * size;
