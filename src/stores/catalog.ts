@@ -46,6 +46,6 @@ export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCat
     ...catalog,
     eligibility: (id) => rendered.eligibility(merchantId, id),
     marketPricing: (marketId, id) => rendered.marketPricing(merchantId, marketId, id),
-    storedJson: (id, projection) => rendered.storedJson(merchantId, id, projection),
+    storedJsonView: (id, projection) => rendered.storedJsonView(merchantId, id, projection),
   };
 }

@@ -139,9 +139,9 @@ export class ProductRenderStore implements DerivedBuild {
     return bytes ? decodeMarketPricing(bytes) : null;
   }
 
-  /** A copy: the caller keeps it while it reads other products. */
-  storedJson(merchant: MerchantId, id: number, projection: Projection): Uint8Array | undefined {
-    return this.json.getBinary([merchant, id, projection]);
+  /** A view, valid until the environment's next read: a list copies it into its answer at once, with no copy of its own. */
+  storedJsonView(merchant: MerchantId, id: number, projection: Projection): Uint8Array | undefined {
+    return this.json.getBinaryFast([merchant, id, projection]);
   }
 
   // ── writes, in the caller's transaction ──

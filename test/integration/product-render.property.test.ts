@@ -236,8 +236,8 @@ function renderData(store: Store, merchant: string): unknown {
   return PRODUCT_IDS.map((id) => ({
     id,
     eligibility: rendered.eligibility(merchant, id),
-    full: rendered.storedJson(merchant, id, "full"),
-    reduced: rendered.storedJson(merchant, id, "reduced"),
+    full: rendered.storedJsonView(merchant, id, "full")?.slice(),
+    reduced: rendered.storedJsonView(merchant, id, "reduced")?.slice(),
     markets: MARKET_IDS.map((marketId) => rendered.marketPricing(merchant, marketId, id)),
   }));
 }

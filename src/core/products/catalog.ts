@@ -20,6 +20,9 @@ export interface RenderCatalog extends CatalogReader {
   eligibility(id: number): Eligibility | undefined;
   /** null: the market sells the product at the product's own prices. */
   marketPricing(marketId: number, id: number): MarketPricing | null;
-  /** The product's JSON in the projection, as encodeStoredJson lays it out. */
-  storedJson(id: number, projection: Projection): Uint8Array | undefined;
+  /**
+   * The product's JSON in the projection, as encodeStoredJson lays it out: a
+   * view that is valid until the catalogue's next read (copy it to keep it).
+   */
+  storedJsonView(id: number, projection: Projection): Uint8Array | undefined;
 }

@@ -20,7 +20,7 @@ export function renderDataOnRead(catalog: CatalogReader): RenderCatalog {
       const product = catalog.product(id);
       return product ? marketPricingOf(product, (variantId) => catalog.marketPrice(marketId, variantId)) : null;
     },
-    storedJson(id, projection) {
+    storedJsonView(id, projection) {
       const product = catalog.product(id);
       return product && encodeStoredJson(product, projection);
     },

@@ -1,3 +1,4 @@
+import { ByteBuilder } from "../byte-builder.js";
 import { jsonBytes } from "../json.js";
 import type { MarketSettings } from "../types.js";
 import type { RenderCatalog } from "./catalog.js";
@@ -23,6 +24,8 @@ interface Shown {
 }
 
 const encoder = new TextEncoder();
+/** Every list answer of this thread is built in it, one at a time (productListBody never awaits). */
+const answer = new ByteBuilder();
 const DATA_OPEN = encoder.encode('{"data":[');
 const COMMA = 0x2c;
 
@@ -52,15 +55,23 @@ export function productListBody(
   const fromProduct = storedJsonLacks(list);
   let bytes = 0;
   const bytesAtMost = list.budget?.bytes ?? Number.POSITIVE_INFINITY;
-  const products = shown.map((product) => {
+  answer.reset();
+  answer.append(DATA_OPEN);
+  shown.forEach((product, i) => {
+    if (i > 0) answer.appendByte(COMMA);
+    const fields = additions.productFields?.(product.id);
+    // Appended before anything else is read: the stored JSON is a view the catalogue's next read overwrites.
     const json =
       fromProduct || product.showing === "passing_variants"
         ? encoder.encode(JSON.stringify(render(product)))
-        : pricedJson(catalog.storedJson(product.id, list.projection)!, product.pricing);
+        : pricedJson(catalog.storedJsonView(product.id, list.projection)!, product.pricing);
     if ((bytes += json.length) > bytesAtMost) throw new OverBudget(`more than ${bytesAtMost} bytes of products`);
-    return additions.productFields ? withFields(json, additions.productFields(product.id)) : json;
+    appendWithFields(json, fields);
   });
-  return listBytes(products, additions.answerFields);
+  const members = additions.answerFields ? JSON.stringify(additions.answerFields).slice(1, -1) : "";
+  answer.append(encoder.encode(members === "" ? "]}" : `],${members}}`));
+  // In a buffer of its own: it is cached, and moved between threads.
+  return answer.take();
 }
 
 /** Whether the list asks for what products' stored JSON lacks (metafields, selling plans), so each is rendered from the product itself. */
@@ -123,30 +134,10 @@ function productRenderer(
   };
 }
 
-/** The product's JSON object with the fields added after its own, as assigning them to the object would serialize. */
-function withFields(json: Uint8Array, fields: OutputObject): Uint8Array {
-  const members = JSON.stringify(fields).slice(1, -1);
-  if (members === "") return json;
-  const tail = encoder.encode(`,${members}}`);
-  const out = new Uint8Array(json.length - 1 + tail.length);
-  out.set(json.subarray(0, json.length - 1), 0);
-  out.set(tail, json.length - 1);
-  return out;
-}
-
-/** `{"data":[…]}` and the answer's own fields, as JSON.stringify writes them, in a buffer of its own (it is moved between threads). */
-function listBytes(products: Uint8Array[], answerFields: OutputObject | undefined): Uint8Array {
-  const members = answerFields ? JSON.stringify(answerFields).slice(1, -1) : "";
-  const close = encoder.encode(members === "" ? "]}" : `],${members}}`);
-  const length = products.reduce((sum, json) => sum + json.length, DATA_OPEN.length + Math.max(0, products.length - 1) + close.length);
-  const out = new Uint8Array(length);
-  out.set(DATA_OPEN, 0);
-  let at = DATA_OPEN.length;
-  products.forEach((json, i) => {
-    if (i > 0) out[at++] = COMMA;
-    out.set(json, at);
-    at += json.length;
-  });
-  out.set(close, at);
-  return out;
+/** Appends the product's JSON object with the fields added after its own, as assigning them to the object would serialize. */
+function appendWithFields(json: Uint8Array, fields: OutputObject | undefined): void {
+  const members = fields ? JSON.stringify(fields).slice(1, -1) : "";
+  if (members === "") return answer.append(json);
+  answer.append(json.subarray(0, json.length - 1));
+  answer.append(encoder.encode(`,${members}}`));
 }
