@@ -29,6 +29,11 @@ export class ByteBuilder {
     this.buffer[this.length++] = byte;
   }
 
+  /** What was appended since the last reset, as a view that the builder's next use overwrites. */
+  view(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
+  }
+
   /** What was appended since the last reset, in a buffer of its own; the builder is then empty. */
   take(): Uint8Array {
     const out = this.buffer.slice(0, this.length);

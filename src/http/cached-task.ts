@@ -17,37 +17,37 @@ export interface CachedTaskPlan {
   /**
    * The bytes to answer and to store, from the computed ones: `cachedAt` is
    * when the stored copy was cached, or "never" for the answer computed for
-   * this request (metadata.cache_info).
+   * this request (metadata.cache_info). A new buffer: `computed` may be a
+   * view that the thread's next answer overwrites.
    */
   stamp?: (computed: Uint8Array, cachedAt: string) => Uint8Array;
   /** The request, whose client going away drops its task while it waits for a worker. */
   request?: RequestInfo;
 }
 
-const unstamped = (computed: Uint8Array): Uint8Array => computed;
-
 /** A cache hit, and a miss answered on this thread, answer synchronously: the hot path never awaits. */
 export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Promise<Reply> {
   const { cache, pool } = services;
-  const { task, cacheKey, bypassCache = false, ttlMs, stamp = unstamped } = plan;
+  const { task, cacheKey, bypassCache = false, ttlMs, stamp } = plan;
   if (cacheKey !== null && !bypassCache) {
     const now = services.now();
     const hit = cache.get(cacheKey, now);
     if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
   }
-  const answered = (computed: Uint8Array): Reply => {
-    const body = stamp(computed, "never");
+  // `transient`: the computed bytes are a view that the next answer overwrites, so whatever is kept is a copy.
+  const answered = (computed: Uint8Array, transient: boolean): Reply => {
+    const body = stamp ? stamp(computed, "never") : transient ? computed.slice() : computed;
     if (cacheKey !== null) {
       const now = services.now();
-      cache.set(cacheKey, stamp(computed, new Date(now).toISOString()), now, ttlMs);
+      cache.set(cacheKey, stamp ? stamp(computed, new Date(now).toISOString()) : body, now, ttlMs);
     }
     return { status: 200, body, headers: { Age: "0" } };
   };
   const inline = answerInline(services, task);
-  if (inline !== null) return answered(inline);
+  if (inline !== null) return answered(inline, true);
   let abandoned: AbortSignal | undefined;
   if (plan.request) abandoned = (plan.request.abandon ??= new AbortController()).signal;
-  return pool.run(task, abandoned).then(({ body }) => answered(body));
+  return pool.run(task, abandoned).then(({ body }) => answered(body, false));
 }
 
 function answerInline(services: Services, task: Task): Uint8Array | null {

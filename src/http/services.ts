@@ -10,7 +10,11 @@ import type { Store } from "../stores/store.js";
 export interface Services {
   store: Store;
   pool: WorkerPool;
-  /** A miss's answer computed on this thread when it is surely cheap (src/lists/inline-answers.ts); null: the pool computes it. */
+  /**
+   * A miss's answer computed on this thread when it is surely cheap
+   * (src/lists/inline-answers.ts), as a view valid until its next answer;
+   * null: the pool computes it.
+   */
   answerInline?: (task: Task) => Uint8Array | null;
   cache: ResponseCache;
   /** Acknowledged behaviour events not yet in the stored histories (the event writer's). */

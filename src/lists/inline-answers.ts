@@ -50,7 +50,7 @@ export class InlineAnswers {
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  /** The answer's bytes, or null: the task is for the pool. */
+  /** The answer's bytes, a view valid until this thread's next list (see ListOptions.transientAnswer), or null: the task is for the pool. */
   answer(task: Task): Uint8Array | null {
     if (!answersInline(this.store, task)) return null;
     // A request shaped to pass the budget would otherwise cost this thread the budget each time.
@@ -61,7 +61,7 @@ export class InlineAnswers {
       this.gaveUp.delete(shape);
     }
     try {
-      const result = answerListTask(this.store, { ...task, list: { ...task.list, budget: INLINE_BUDGET } });
+      const result = answerListTask(this.store, { ...task, list: { ...task.list, budget: INLINE_BUDGET, transientAnswer: true } });
       // An expected failure (an unknown merchant) is the pool's to answer, as it always has been.
       return result.ok ? result.body : null;
     } catch (error) {

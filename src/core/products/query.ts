@@ -31,6 +31,12 @@ export interface ListOptions {
    * fill it, and products of huge descriptions copy megabytes.
    */
   budget?: ListBudget;
+  /**
+   * The answer may be a view of this thread's list buffer, valid until its
+   * next list: for a caller that copies it at once (the HTTP thread stamps
+   * or caches it), and so saves a buffer of its own per answer.
+   */
+  transientAnswer?: boolean;
 }
 
 export interface ListBudget {

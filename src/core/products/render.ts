@@ -70,8 +70,8 @@ export function productListBody(
   });
   const members = additions.answerFields ? JSON.stringify(additions.answerFields).slice(1, -1) : "";
   answer.append(encoder.encode(members === "" ? "]}" : `],${members}}`));
-  // In a buffer of its own: it is cached, and moved between threads.
-  return answer.take();
+  // Otherwise in a buffer of its own: it is cached, and moved between threads.
+  return list.transientAnswer === true ? answer.view() : answer.take();
 }
 
 /** Whether the list asks for what products' stored JSON lacks (metafields, selling plans), so each is rendered from the product itself. */

@@ -90,7 +90,11 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       if (!cacheable) return cachedTask(services, { task, cacheKey: null, request });
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;
-      const cacheInfoOf = (cachedAt: string) => ({ cache_info: { cache_key: opaqueKey(cacheKey), cached_at_time: cachedAt } });
+      // A miss stamps twice (its answer, and the cached copy): the key is hashed once.
+      let shownKey: string | undefined;
+      const cacheInfoOf = (cachedAt: string) => ({
+        cache_info: { cache_key: (shownKey ??= opaqueKey(cacheKey)), cached_at_time: cachedAt },
+      });
       return cachedTask(services, {
         task,
         cacheKey,

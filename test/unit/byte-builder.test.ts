@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { ByteBuilder } from "../../src/core/byte-builder.js";
+
+describe("ByteBuilder", () => {
+  it("grows past its capacity and gives back exactly what was appended, in a buffer of its own", () => {
+    const builder = new ByteBuilder();
+    const piece = Uint8Array.from({ length: 50_000 }, (_, i) => i % 251);
+    for (let i = 0; i < 30; i++) builder.append(piece);
+    builder.appendByte(7);
+    const taken = builder.take();
+    expect(taken.length).toBe(30 * 50_000 + 1);
+    expect(taken.subarray(49_990, 50_010)).toEqual(Uint8Array.from([...piece.subarray(49_990), ...piece.subarray(0, 10)]));
+    expect(taken[taken.length - 1]).toBe(7);
+    builder.append(Uint8Array.of(1, 2, 3));
+    expect(taken.length).toBe(1_500_001);
+    expect(builder.take()).toEqual(Uint8Array.of(1, 2, 3));
+  });
+
+  it("starts empty after a reset, and its view is overwritten by the next use", () => {
+    const builder = new ByteBuilder();
+    builder.append(Uint8Array.of(9, 9));
+    builder.reset();
+    builder.append(Uint8Array.of(1, 2));
+    const view = builder.view();
+    expect(view).toEqual(Uint8Array.of(1, 2));
+    builder.reset();
+    builder.append(Uint8Array.of(5));
+    expect(view[0]).toBe(5);
+  });
+});
