@@ -13,8 +13,11 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "./config.js";
 import { InvalidInput } from "./core/ingest/fields.js";
+import { importCommands } from "./ingest/import-commands.js";
 import { importFiles, IMPORT_KINDS, isImportKind, type ImportKind } from "./ingest/import-files.js";
 import { createMerchant } from "./ingest/merchants.js";
+import { createMerchantCommand } from "./ingest/write-commands.js";
+import { StreamWriter, StreamWriteError } from "./cluster/stream-writer.js";
 import { printBanner } from "./banner.js";
 import { jsonLogger } from "./observability/logger.js";
 import type { RetailSplit } from "./eval/online-retail.js";
@@ -79,37 +82,65 @@ async function serve(options: { port?: number; data?: string; nats?: string }): 
   printBanner(config, service, performance.now() - startedAt);
 }
 
+/** The cluster's nats-servers when `--nats` or AISLE_NATS_URL names them (null: a single box); `--data` with them is refused, as nothing would be written there. */
+function clusterUrls(options: { nats?: string; data?: string }): string | null {
+  const { cluster } = loadConfig(process.env, { natsUrl: options.nats });
+  if (cluster && options.data !== undefined) {
+    throw new ConfigError(
+      "--data names a data dir, but --nats (or AISLE_NATS_URL) makes this a cluster write, which goes to the stream and to no data dir: drop one of them",
+    );
+  }
+  return cluster?.natsUrl ?? null;
+}
+
+function importProgressBar(): cliProgress.SingleBar {
+  return new cliProgress.SingleBar(
+    {
+      format: "importing [{bar}] {percentage}% {value}/{total} objects {eta_formatted} left",
+      stream: process.stderr,
+      // Also report progress when output goes to a file or a CI log.
+      noTTYOutput: true,
+      notTTYSchedule: 2_000,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+}
+
+/** "3 products, 1 sources", or "nothing". */
+function importedCounts(counts: Record<ImportKind, number>): string {
+  const written = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(", ");
+  return written || "nothing";
+}
+
+const secondsSince = (startedAt: number) => `${((performance.now() - startedAt) / 1000).toFixed(1)} s`;
+
+/** How an operator knows a node has what the stream acknowledged through `seq`. */
+const heldOnceApplied = (what: string, seq: number) =>
+  `a node holds ${what} once its aisle_cluster_applied_sequence (/metrics) reaches ${seq}, and a read that sends X-Aisle-After-Seq: ${seq} waits for that`;
+
 async function importCommand(
   files: string[],
-  options: { merchant: string; type?: ImportKind; data?: string; train: boolean },
+  options: { merchant: string; type?: ImportKind; data?: string; nats?: string; train: boolean },
 ): Promise<void> {
+  const urls = clusterUrls(options);
+  if (urls !== null) return importThroughStream(urls, files, options);
   const config = loadConfig(process.env, { dataDir: options.data });
   const store = Store.open(config.dataDir, { mustExist: true });
   let productsImported = false;
   try {
     if (!store.catalogue.merchant(options.merchant))
       throw new InvalidInput("--merchant", `no merchant ${options.merchant}; create it with aisle merchants add`);
-    const bar = new cliProgress.SingleBar(
-      {
-        format: "importing [{bar}] {percentage}% {value}/{total} objects {eta_formatted} left",
-        stream: process.stderr,
-        // Also report progress when output goes to a file or a CI log.
-        noTTYOutput: true,
-        notTTYSchedule: 2_000,
-      },
-      cliProgress.Presets.shades_classic,
-    );
+    const bar = importProgressBar();
     const startedAt = performance.now();
     const { counts, warnings } = await importFiles(store, options.merchant, files, options.type, {
       start: (total) => bar.start(total, 0),
       advance: (count) => bar.increment(count),
       stop: () => bar.stop(),
     });
-    const written = Object.entries(counts)
-      .filter(([, n]) => n > 0)
-      .map(([kind, n]) => `${n} ${kind}`)
-      .join(", ");
-    console.log(`imported ${written || "nothing"} into ${options.merchant} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+    console.log(`imported ${importedCounts(counts)} into ${options.merchant} in ${secondsSince(startedAt)}`);
     // Accepted, as the admin API accepts them: the products and collections may come in a later import.
     for (const warning of warnings) console.error(`warning: ${warning}`);
     productsImported = (counts.products ?? 0) > 0;
@@ -118,6 +149,48 @@ async function importCommand(
   }
   // A new or changed catalogue gets its similar-products model (and every product its vector) now.
   if (productsImported && options.train) await trainWithProgress(config.dataDir, options.merchant, true);
+}
+
+/**
+ * A cluster's import: published to the stream as a node's admin API publishes
+ * it, every file validated first (a bad one publishes nothing). Each node
+ * writes it and keeps its own similar-products model in step, so there is no
+ * training here, and no warnings of products the shop lacks (they need the shop's data).
+ */
+async function importThroughStream(urls: string, files: string[], options: { merchant: string; type?: ImportKind }): Promise<void> {
+  const writer = await StreamWriter.connect(urls);
+  try {
+    if (!(await writer.holdsMerchant(options.merchant))) {
+      throw new InvalidInput(
+        "--merchant",
+        `the write stream holds no message of merchant ${options.merchant}: create it with aisle merchants add --nats ` +
+          "(a merchant silent for longer than the stream keeps messages is not found there: import through a node's admin API)",
+      );
+    }
+    const { commands, counts } = importCommands(options.merchant, files, options.type, writer.maxPayloadBytes);
+    if (commands.length === 0) {
+      console.log(`imported nothing into ${options.merchant}: the files hold no objects`);
+      return;
+    }
+    const bar = importProgressBar();
+    const startedAt = performance.now();
+    bar.start(
+      commands.reduce((sum, command) => sum + command.objects, 0),
+      0,
+    );
+    const seq = await writer
+      .publish(
+        commands.map((command) => command.write),
+        (index) => bar.increment(commands[index]!.objects),
+      )
+      .finally(() => bar.stop());
+    console.log(
+      `imported ${importedCounts(counts)} into ${options.merchant} through the write stream in ${secondsSince(startedAt)}: ` +
+        `${commands.length} messages, the last at sequence ${seq}; ${heldOnceApplied("the import", seq)}`,
+    );
+  } finally {
+    await writer.close();
+  }
 }
 
 /** A full similar-model build on its own thread, with a progress bar per stage. */
@@ -146,7 +219,16 @@ async function trainWithProgress(dataDir: string, merchantId: string, useBehavio
   console.log(`files: ${join(modelDirectory(dataDir, merchantId), manifest.file)} and manifest.json beside it`);
 }
 
-async function addMerchant(options: { id: string; name: string; domain: string; currency: string; data?: string }): Promise<void> {
+async function addMerchant(options: {
+  id: string;
+  name: string;
+  domain: string;
+  currency: string;
+  data?: string;
+  nats?: string;
+}): Promise<void> {
+  const urls = clusterUrls(options);
+  if (urls !== null) return addMerchantThroughStream(urls, options);
   const config = loadConfig(process.env, { dataDir: options.data });
   const store = Store.open(config.dataDir);
   try {
@@ -159,6 +241,28 @@ async function addMerchant(options: { id: string; name: string; domain: string; 
     console.log(JSON.stringify({ id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret }, null, 2));
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * A cluster's new merchant: its keys drawn here and published as a node's
+ * admin API publishes them; printed once the stream has acknowledged it.
+ * An id the stream holds messages of is taken.
+ */
+async function addMerchantThroughStream(
+  urls: string,
+  input: { id: string; name: string; domain: string; currency: string },
+): Promise<void> {
+  const write = createMerchantCommand({ id: input.id, name: input.name, domain: input.domain, currency: input.currency });
+  const writer = await StreamWriter.connect(urls);
+  try {
+    if (await writer.holdsMerchant(write.merchant)) throw new AlreadyExistsError(`Merchant ${write.merchant} already exists`);
+    const seq = await writer.publish([write], () => {});
+    const merchant = write.payload;
+    console.log(JSON.stringify({ id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret, seq }, null, 2));
+    console.error(`merchant ${merchant.id} is message ${seq} of the write stream: ${heldOnceApplied("it", seq)}`);
+  } finally {
+    await writer.close();
   }
 }
 
@@ -196,7 +300,8 @@ program
   .requiredOption("--merchant <id>", "merchant to import into")
   .option("--type <kind>", `what the files hold (${IMPORT_KINDS.join(", ")}); default: from the file name`, kindOption)
   .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
-  .option("--no-train", "do not retrain the similar-products model after importing products")
+  .option("--nats <urls>", "import into a cluster: publish to the write stream on these nats-servers instead (env AISLE_NATS_URL)")
+  .option("--no-train", "do not retrain the similar-products model after importing products (cluster nodes keep theirs in step themselves)")
   .argument("<files...>")
   .action(importCommand);
 
@@ -209,10 +314,11 @@ merchants
   .requiredOption("--domain <domain>", "shop domain, e.g. shop.example.com")
   .option("--currency <code>", "ISO 4217 currency", "USD")
   .option("--data <dir>", "data directory (env AISLE_DATA_DIR, default ./data)")
+  .option("--nats <urls>", "create it on a cluster: publish it to the write stream on these nats-servers instead (env AISLE_NATS_URL)")
   .action(addMerchant);
 merchants
   .command("list")
-  .description("list merchants")
+  .description("list merchants (of a data dir: on a cluster, any node's, as each holds every merchant)")
   .option("--data <dir>", "data directory")
   .action(async (options: { data?: string }) => {
     const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
@@ -222,7 +328,9 @@ merchants
 
 merchants
   .command("show")
-  .description("print a merchant with its API key and webhook secret (--api-key: the key alone, for scripts)")
+  .description(
+    "print a merchant with its API key and webhook secret (--api-key: the key alone, for scripts), from a data dir: on a cluster, any node's",
+  )
   .argument("<id>")
   .option("--api-key", "print only the public API key")
   .option("--data <dir>", "data directory")
@@ -413,6 +521,10 @@ program.parseAsync().catch((error: unknown) => {
   ) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);
+  }
+  if (error instanceof StreamWriteError) {
+    console.error(`aisle: ${error.message}`);
+    process.exit(1);
   }
   console.error(error);
   process.exit(1);

@@ -38,6 +38,7 @@ import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
 import { ensureStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
+import { publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
 
 export interface ClusterSettings {
   /** nats:// URLs of the servers, comma-separated. */
@@ -65,8 +66,6 @@ export interface ClusterProgress {
   appliedTotal: number;
 }
 
-/** A publish not acknowledged within this long fails the write (503). */
-const PUBLISH_TIMEOUT_MS = 5_000;
 /** An admin write is acknowledged by the stream, then waits at most this long for this node to apply it. */
 const APPLY_WAIT_MS = 30_000;
 /** Messages being applied at once: the consumer waits for the oldest beyond this (LMDB commits them in batches meanwhile). */
@@ -234,12 +233,7 @@ export class ClusterNode implements Writes, EventPublisher {
     const started = performance.now();
     let seq: number;
     try {
-      seq = (
-        await this.stream.publish(subjectOf(write.merchant, write.kind), JSON.stringify(write.payload), {
-          msgID: id,
-          timeout: PUBLISH_TIMEOUT_MS,
-        })
-      ).seq;
+      seq = await publishWrite(this.stream, write, id);
     } catch (error) {
       // It may still be in the stream (an acknowledgement lost on the way): it is applied then, answered to no one.
       this.waiters.delete(id);

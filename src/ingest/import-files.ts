@@ -6,7 +6,7 @@ import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { INGEST_KINDS, validateBatch, writeBatch, type ValidBatch } from "./ingest.js";
 import { parseObjectsWithLines } from "./payload.js";
-import { checkSettingsObject, isSettingsKind, SETTINGS_KINDS, writeSettings, type SettingsKind } from "./settings-import.js";
+import { checkSettingsObject, isSettingsKind, SETTINGS_KINDS, writeSettings } from "./settings-import.js";
 
 /** What a file may hold: catalogue records, then what refers to them (custom sources, search settings). */
 export const IMPORT_KINDS = [...INGEST_KINDS, ...SETTINGS_KINDS] as const;
@@ -16,11 +16,24 @@ export function isImportKind(value: string): value is ImportKind {
   return (IMPORT_KINDS as readonly string[]).includes(value);
 }
 
-/** A file's objects, checked: catalogue records in their stored form, settings as read (their write validates them). */
-type FileBatch = ValidBatch | { kind: SettingsKind; items: unknown[] };
+/**
+ * A file's objects of one kind, each checked, in the form they are written in.
+ * Into a data dir: catalogue records in their stored form, settings as read
+ * (their write validates them). To a cluster's stream: everything as read,
+ * as the admin API's write commands carry objects (each node normalises them).
+ */
+export interface FileBatch {
+  /** The file, and the bundle key within it: for messages. */
+  file: string;
+  kind: ImportKind;
+  items: unknown[];
+}
 
-/** Objects are written in transactions of this many, so progress can be shown and memory stays flat. */
-const WRITE_CHUNK = 1_000;
+/** "stored": to write into a data dir; "read": to publish. */
+export type BatchForm = "stored" | "read";
+
+/** Objects are written in transactions of this many (on a cluster, at most this many to a message), so progress can be shown and memory stays flat. */
+export const WRITE_CHUNK = 1_000;
 
 export interface ImportProgress {
   start(total: number): void;
@@ -62,14 +75,17 @@ function isBundle(value: unknown): value is Record<string, unknown> {
  * Validates each object on its own, so every invalid one (up to MAX_REPORTED)
  * is reported at once, by NDJSON line when the file has lines.
  */
-function validateFile(file: string, kind: ImportKind, items: unknown[], lines: number[] | null, now: string): FileBatch {
-  const valid: unknown[] = [];
+function validateFile(file: string, kind: ImportKind, items: unknown[], lines: number[] | null, now: string, form: BatchForm): FileBatch {
+  const stored: unknown[] = [];
   const problems: string[] = [];
   let invalid = 0;
   items.forEach((item, index) => {
     try {
       if (isSettingsKind(kind)) checkSettingsObject(kind, item, index, items.length);
-      else valid.push(...validateBatch(kind, [item], now, index).items);
+      else {
+        const normalised = validateBatch(kind, [item], now, index).items;
+        if (form === "stored") stored.push(...normalised);
+      }
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       invalid++;
@@ -77,7 +93,7 @@ function validateFile(file: string, kind: ImportKind, items: unknown[], lines: n
     }
   });
   if (invalid > 0) throw new InvalidImport(file, problems, invalid);
-  return isSettingsKind(kind) ? { kind, items } : ({ kind, items: valid } as ValidBatch);
+  return { file, kind, items: form === "stored" && !isSettingsKind(kind) ? stored : items };
 }
 
 /** "line 3: title: must not be empty" for NDJSON; "products[2].title: must not be empty" for a JSON array. */
@@ -93,13 +109,13 @@ function problemAt(error: InvalidInput, kind: ImportKind, index: number, lines: 
  * (`products.ndjson`, `shop-orders.json`), or per key of a bundle object
  * `{products: [...], orders: [...]}`.
  */
-function batchesOfFile(file: string, told: ImportKind | undefined, now: string): FileBatch[] {
+function batchesOfFile(file: string, told: ImportKind | undefined, now: string, form: BatchForm): FileBatch[] {
   const text = readText(file);
   const name = basename(file);
   const fromName = IMPORT_KINDS.find((kind) => name.toLowerCase().includes(kind));
   const { items, lines } = parseObjectsWithLines(text, name);
   const kind = told ?? fromName;
-  if (kind) return [validateFile(file, kind, items, lines, now)];
+  if (kind) return [validateFile(file, kind, items, lines, now, form)];
 
   const [bundle] = items;
   if (items.length !== 1 || !isBundle(bundle)) {
@@ -113,7 +129,7 @@ function batchesOfFile(file: string, told: ImportKind | undefined, now: string):
     // Search settings are one object; every other kind a list of them.
     const items = key === "search-settings" ? [entries] : entries;
     if (!Array.isArray(items)) throw new InvalidInput(`${file}: ${key}`, "must be an array");
-    return validateFile(`${file}: ${key}`, key, items, null, now);
+    return validateFile(`${file}: ${key}`, key, items, null, now, form);
   });
 }
 
@@ -121,6 +137,25 @@ function batchesOfFile(file: string, told: ImportKind | undefined, now: string):
 export interface ImportResult {
   counts: Record<ImportKind, number>;
   warnings: string[];
+}
+
+/**
+ * Every file read and each of its objects validated (an InvalidImport at the
+ * first file with invalid ones), in the order they are to be written: products
+ * first, as collections, orders and markets refer to them, and sources and
+ * search settings to all of these. `now`: the time records are stamped with.
+ */
+export function readImportFiles(files: string[], type: ImportKind | undefined, now: string, form: BatchForm): FileBatch[] {
+  const batches = files.flatMap((file) => batchesOfFile(file, type, now, form));
+  const order = (batch: FileBatch) => IMPORT_KINDS.indexOf(batch.kind);
+  return batches.sort((a, b) => order(a) - order(b));
+}
+
+/** Objects per kind in the batches. */
+export function countsOf(batches: readonly FileBatch[]): Record<ImportKind, number> {
+  const counts = Object.fromEntries(IMPORT_KINDS.map((kind) => [kind, 0])) as Record<ImportKind, number>;
+  for (const batch of batches) counts[batch.kind] += batch.items.length;
+  return counts;
 }
 
 /** Validates every file completely before writing anything, then writes in chunks. */
@@ -131,13 +166,8 @@ export async function importFiles(
   type: ImportKind | undefined,
   progress: ImportProgress,
 ): Promise<ImportResult> {
-  const now = formatTimestamp(new Date());
-  const batches = files.flatMap((file) => batchesOfFile(file, type, now));
-  const counts = Object.fromEntries(IMPORT_KINDS.map((kind) => [kind, 0])) as Record<ImportKind, number>;
+  const batches = readImportFiles(files, type, formatTimestamp(new Date()), "stored");
   const warnings: string[] = [];
-  // Products first: collections, orders and markets refer to them, and sources and search settings to all of these.
-  const order = (batch: FileBatch) => IMPORT_KINDS.indexOf(batch.kind);
-  batches.sort((a, b) => order(a) - order(b));
 
   progress.start(batches.reduce((sum, batch) => sum + batch.items.length, 0));
   for (const batch of batches) {
@@ -152,8 +182,7 @@ export async function importFiles(
         progress.advance(items.length);
       }
     }
-    counts[batch.kind] += batch.items.length;
   }
   progress.stop();
-  return { counts, warnings };
+  return { counts: countsOf(batches), warnings };
 }

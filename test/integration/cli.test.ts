@@ -201,6 +201,19 @@ describe("aisle merchants add and aisle import", () => {
     }
   }, 60_000);
 
+  it("refuses --data with --nats: a cluster's writes go to the stream, and a data dir named with them would get nothing", () => {
+    const dataDir = tempDir();
+    for (const args of [
+      ["merchants", "add", "--id", "shop", "--name", "Shop", "--domain", "shop.example.com"],
+      ["import", "--merchant", "shop", "products.ndjson"],
+    ]) {
+      const refused = aisle([...args, "--nats", "nats://127.0.0.1:4222"], dataDir);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("aisle: --data names a data dir, but --nats (or AISLE_NATS_URL) makes this a cluster write");
+    }
+    expect(existsSync(join(dataDir, "aisle.lmdb"))).toBe(false);
+  });
+
   it("imports custom sources and search settings, validated as the admin API validates them, and writes nothing from an invalid file", async () => {
     const dataDir = tempDir();
     expect(aisle(["merchants", "add", "--id", "rules", "--name", "Rules", "--domain", "rules.example.com"], dataDir).status).toBe(0);

@@ -1,12 +1,13 @@
 // Cluster mode on real nats-servers (3, clustered) and real aisle nodes in
 // child processes: a write on one node is readable on another that names its
 // sequence, a 400 publishes nothing, a node killed -9 under load catches up to
-// the same data, and writes go on with one nats-server down.
+// the same data, and writes go on with one nats-server down. The command
+// line's `import` and `merchants add` publish to the stream as a node does.
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Store } from "../../src/stores/store.js";
@@ -76,6 +77,134 @@ describe("cluster mode", () => {
     expect(await appliedSequence(b)).toBeGreaterThanOrEqual(eventSeq);
     expect(await appliedSequence(a)).toBeGreaterThanOrEqual(eventSeq);
   });
+});
+
+/** The built CLI run as an operator would, at the cluster's low priority; its exit code and output. */
+function aisle(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile("nice", ["-n", String(NICENESS), process.execPath, CLI, ...args], { encoding: "utf8" }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The stream's last sequence, as its servers report it (asked again while JetStream is briefly unavailable, e.g. just started). */
+async function streamLastSeq(): Promise<number> {
+  const connection = await connect({ servers: nats.urls.split(",") });
+  try {
+    const manager = await jetstreamManager(connection, { checkAPI: false });
+    let lastSeq = 0;
+    await eventually(async () => {
+      lastSeq = (await manager.streams.info("AISLE")).state.last_seq;
+    });
+    return lastSeq;
+  } finally {
+    await connection.close();
+  }
+}
+
+describe("aisle merchants add and aisle import on a cluster", () => {
+  const files = mkdtempSync(join(tmpdir(), "aisle-cluster-import-"));
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
+
+  it("merchants add --nats creates a merchant whose key works on every node; its id is then taken", { timeout: 60_000 }, async () => {
+    const added = await aisle([
+      "merchants",
+      "add",
+      "--id",
+      "cli-north",
+      "--name",
+      "CLI North",
+      "--domain",
+      "north.example.com",
+      "--nats",
+      nats.urls,
+    ]);
+    expect(added.status, added.stderr).toBe(0);
+    const { api_key: key, seq } = JSON.parse(added.stdout) as { api_key: string; seq: number };
+    expect(key).toMatch(/^pk_/);
+    expect(seq).toBe(await streamLastSeq());
+    const afterSeq = { "X-Aisle-After-Seq": String(seq) };
+    for (const node of [cluster.node(0), cluster.node(1)]) {
+      const viewed = await fetch(`${node.base}/api/v1/products/viewed?key=${key}&uuid=0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d`, {
+        headers: afterSeq,
+      });
+      expect(viewed.status).toBe(200);
+      expect((await node.admin("/admin/v1/merchants/cli-north", { headers: afterSeq })).status).toBe(200);
+    }
+    const again = await aisle([
+      "merchants",
+      "add",
+      "--id",
+      "cli-north",
+      "--name",
+      "Again",
+      "--domain",
+      "again.example.com",
+      "--nats",
+      nats.urls,
+    ]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain("Merchant cli-north already exists");
+    expect(await streamLastSeq()).toBe(seq);
+  });
+
+  it(
+    "import --nats publishes a catalogue every node then answers with the same bytes; a bad file publishes nothing",
+    { timeout: 60_000 },
+    async () => {
+      await createTestMerchant(cluster.node(1), "cli-south");
+      writeFileSync(join(files, "products.ndjson"), Array.from({ length: 12 }, (_, i) => JSON.stringify(product(i + 1))).join("\n"));
+      writeFileSync(
+        join(files, "shop.json"),
+        JSON.stringify({ collections: [{ id: 5, title: "All", product_ids: [1, 2] }], orders: [basketOrder(100, [1, 2])] }),
+      );
+      const before = await streamLastSeq();
+      const imported = await aisle([
+        "import",
+        "--merchant",
+        "cli-south",
+        "--nats",
+        nats.urls,
+        join(files, "products.ndjson"),
+        join(files, "shop.json"),
+      ]);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain("imported 12 products, 1 collections, 1 orders into cli-south through the write stream");
+      const seq = Number(/the last at sequence (\d+)/.exec(imported.stdout)?.[1]);
+      // One message per kind: products, then collections, then orders, in that order.
+      expect(seq).toBe(before + 3);
+      expect(await streamLastSeq()).toBe(seq);
+
+      const afterSeq = { "X-Aisle-After-Seq": String(seq) };
+      for (const path of [
+        "/admin/v1/merchants/cli-south/products?limit=250",
+        "/admin/v1/merchants/cli-south/collections/5",
+        "/admin/v1/merchants/cli-south/orders/100",
+      ]) {
+        const [fromA, fromB] = await Promise.all([cluster.node(0), cluster.node(1)].map((node) => node.admin(path, { headers: afterSeq })));
+        expect(fromA!.status, path).toBe(200);
+        const text = await fromA!.text();
+        expect(await fromB!.text(), path).toBe(text);
+        if (path.includes("/products")) expect((JSON.parse(text) as { data: unknown[] }).data).toHaveLength(12);
+      }
+
+      // One invalid object: the import is refused before anything is published.
+      writeFileSync(
+        join(files, "more-products.ndjson"),
+        [JSON.stringify(product(13)), JSON.stringify({ id: 14, title: "No variants" })].join("\n"),
+      );
+      const invalid = await aisle(["import", "--merchant", "cli-south", "--nats", nats.urls, join(files, "more-products.ndjson")]);
+      expect(invalid.status).toBe(2);
+      expect(invalid.stderr).toContain("more-products.ndjson: 1 invalid object; nothing was written");
+      expect(invalid.stderr).toContain("line 2: variants: is required");
+      // A merchant the stream has never heard of: nothing published either.
+      const unknown = await aisle(["import", "--merchant", "nobody", "--nats", nats.urls, join(files, "products.ndjson")]);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain("the write stream holds no message of merchant nobody");
+      expect(await streamLastSeq()).toBe(seq);
+    },
+  );
 });
 
 /** Retries a write until a node acknowledges it (while a nats-server is down the stream may take seconds to elect a leader); its sequence. */
