@@ -38,7 +38,7 @@ import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
 import { ensureStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
-import { publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
+import { checkMessageSize, maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
 
 export interface ClusterSettings {
   /** nats:// URLs of the servers, comma-separated. */
@@ -226,6 +226,7 @@ export class ClusterNode implements Writes, EventPublisher {
    */
   async submit<K extends WriteKind>(write: WriteCommand<K>): Promise<Written<WriteResult<K>>> {
     checkWrite(write);
+    checkMessageSize(write, maxPayloadOf(this.connection));
     const id = randomUUID();
     const applied = new Promise<unknown>((resolve, reject) => this.waiters.set(id, { resolve, reject }));
     // Observed at once: a write that fails as it is applied may do so before its acknowledgement is awaited.

@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto";
 import type { MerchantId } from "../core/types.js";
 import type { WriteCommand } from "../ingest/write-commands.js";
 import { DUPLICATE_WINDOW_MS, STREAM_NAME, subjectOf } from "./stream.js";
+import { WriteTooLargeForStream } from "./write-too-large.js";
 
 /** A publish not acknowledged within this long has failed (a node answers its client 503). */
 export const PUBLISH_TIMEOUT_MS = 5_000;
@@ -35,6 +36,20 @@ export async function publishWrite(stream: JetStreamClient, write: WriteCommand,
   return ack.seq;
 }
 
+/** The servers' max_payload counts the headers too (the message id): this much of it is left to them. */
+const HEADER_ROOM_BYTES = 1_024;
+
+/** The payload bytes a message of this connection may carry: the servers' max_payload, less room for the headers. */
+export function maxPayloadOf(connection: NatsConnection): number {
+  return connection.info!.max_payload - HEADER_ROOM_BYTES;
+}
+
+/** Refuses, before anything is published, a write larger than one message may be. */
+export function checkMessageSize(write: WriteCommand, maxPayloadBytes: number): void {
+  const bytes = Buffer.byteLength(JSON.stringify(write.payload));
+  if (bytes > maxPayloadBytes) throw new WriteTooLargeForStream(bytes, maxPayloadBytes);
+}
+
 /** Why the command line could not write to the stream, said to the operator instead of a stack trace. */
 export class StreamWriteError extends Error {}
 
@@ -47,8 +62,6 @@ const IN_FLIGHT = 8;
  */
 const RETRY_WITHIN_MS = DUPLICATE_WINDOW_MS / 2;
 const RETRY_PAUSE_MS = 500;
-/** The servers' max_payload counts the headers too (the message id): this much of it is left to them. */
-const HEADER_ROOM_BYTES = 1_024;
 /** JetStream API requests (the stream's info) wait this long for an answer. */
 const API_TIMEOUT_MS = 10_000;
 
@@ -100,7 +113,7 @@ export class StreamWriter {
 
   /** The most a write's JSON may take in one message on these servers. */
   get maxPayloadBytes(): number {
-    return this.connection.info!.max_payload - HEADER_ROOM_BYTES;
+    return maxPayloadOf(this.connection);
   }
 
   /**

@@ -34,7 +34,7 @@ const seqOf = (res: Response) => Number(res.headers.get("x-aisle-seq"));
 const CLI = join(import.meta.dirname, "../../dist/src/cli.js");
 
 describe("cluster mode", () => {
-  it("a write on A is read on B that names its sequence; a 400 publishes nothing", { timeout: 60_000 }, async () => {
+  it("a write on A is read on B that names its sequence; a 400 or 413 publishes nothing", { timeout: 60_000 }, async () => {
     const [a, b] = [cluster.node(0), cluster.node(1)];
     const { api_key: key } = await createTestMerchant(a, "north");
 
@@ -47,6 +47,16 @@ describe("cluster mode", () => {
     const invalid = await postJson(a, "/admin/v1/merchants/north/products", [product(4), { id: "x" }]);
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("x-aisle-seq")).toBeNull();
+
+    // More than one stream message may carry (the servers' max_payload, 1 MB by default): a 413, and nothing published.
+    const longText = `<p>${"x".repeat(4_000)}</p>`;
+    const tooLarge = await postJson(
+      a,
+      "/admin/v1/merchants/north/products",
+      Array.from({ length: 400 }, (_, i) => product(10 + i, { body_html: longText })),
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: string }).error).toMatch(/max_payload/);
 
     const ordered = await postJson(a, "/admin/v1/merchants/north/orders", [basketOrder(100, [1, 2])]);
     expect(ordered.status).toBe(200);
