@@ -1,12 +1,7 @@
-#!/usr/bin/env -S node --initial-old-space-size=256
-// The V8 setting above (also in package.json's start script): with the small
-// heap the HTTP thread keeps, V8's default old-generation limit sits so close
-// to what is live that it starts a full marking every few scavenges, about
-// 25 a second under the demo shop's cache misses, each costing the thread
-// milliseconds. A 256 MB starting limit lets garbage collect in scavenges:
-// misses' p99 at 10 connections fell from 7 to 4 ms (wrk), for about 60 MB
-// more resident memory.
+#!/usr/bin/env node
 // The `aisle` command: serve, snapshot, import, merchants, tune, train, eval, bench.
+// First, before any module that may start a thread: the main thread keeps the heap flag it was started with, alone.
+import "./main-thread-heap.js";
 import { Command, InvalidArgumentError } from "commander";
 import cliProgress from "cli-progress";
 import { join, resolve } from "node:path";

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { RATE_CLASSES } from "../../src/core/rate-limit.js";
 import { spawnTracked } from "./children.js";
-import { nodeFlagsOfScript } from "./node-flags.js";
+import { startScriptNodeFlags } from "./node-flags.js";
 import { remember as keep, type ExitStatus } from "./exit-cause.js";
 
 export interface AisleProcess {
@@ -48,8 +48,8 @@ export const RATE_LIMITS_OFF: Record<string, string> = Object.fromEntries(
 );
 
 const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
-/** The Node settings the `aisle` command's first line runs it with: the bench measures the service as it is started. */
-const CLI_NODE_FLAGS = nodeFlagsOfScript(CLI);
+/** The Node flags `npm start` gives the service: the bench measures it as it is started. */
+const START_NODE_FLAGS = startScriptNodeFlags();
 const START_TIMEOUT_MS = 120_000;
 
 /** CPU time (user + system, every thread) a process has used so far, in µs, from /proc. */
@@ -98,7 +98,7 @@ export async function startAisle(
   settings: Record<string, string> = {},
 ): Promise<AisleProcess> {
   const spawnedAt = performance.now();
-  const child = spawnTracked(process.execPath, [...CLI_NODE_FLAGS, CLI, "serve"], {
+  const child = spawnTracked(process.execPath, [...START_NODE_FLAGS, CLI, "serve"], {
     env: {
       ...process.env,
       // A background tuning takes a core for a while at an unpredictable moment: what a bench measures must not include it.

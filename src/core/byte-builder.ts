@@ -6,16 +6,18 @@
 import { grownTo } from "./typed-arrays.js";
 
 const INITIAL_CAPACITY = 64 * 1024;
-/** A buffer grown past this for one huge answer is let go after it, so one such answer does not hold its memory for good. */
+/** A buffer grown past this for one huge answer is let go at the next reset, so one such answer does not hold its memory for good. */
 const KEPT_CAPACITY_AT_MOST = 1024 * 1024;
 
 export class ByteBuilder {
   private buffer = new Uint8Array(INITIAL_CAPACITY);
   private length = 0;
 
-  /** Empties the builder (what a failed answer left behind is dropped). */
+  /** Empties the builder (what a failed answer left behind is dropped), and lets go of a buffer one huge answer grew. */
   reset(): void {
     this.length = 0;
+    // Detached (byteLength 0) if a view of it was ever moved to another thread: start again rather than fail every later answer.
+    if (this.buffer.length > KEPT_CAPACITY_AT_MOST || this.buffer.byteLength === 0) this.buffer = new Uint8Array(INITIAL_CAPACITY);
   }
 
   append(bytes: Uint8Array): void {
@@ -37,15 +39,14 @@ export class ByteBuilder {
   /** What was appended since the last reset, in a buffer of its own; the builder is then empty. */
   take(): Uint8Array {
     const out = this.buffer.slice(0, this.length);
-    this.length = 0;
-    if (this.buffer.length > KEPT_CAPACITY_AT_MOST) this.buffer = new Uint8Array(INITIAL_CAPACITY);
+    this.reset();
     return out;
   }
 
   private reserve(more: number): void {
     const needed = this.length + more;
     if (needed <= this.buffer.length) return;
-    let capacity = this.buffer.length * 2;
+    let capacity = Math.max(this.buffer.length * 2, INITIAL_CAPACITY);
     while (capacity < needed) capacity *= 2;
     this.buffer = grownTo(this.buffer, capacity);
   }

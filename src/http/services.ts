@@ -12,7 +12,7 @@ export interface Services {
   pool: WorkerPool;
   /**
    * A miss's answer computed on this thread when it is surely cheap
-   * (src/lists/inline-answers.ts), as a view valid until its next answer;
+   * (src/lists/inline-answers.ts), as a view valid until this thread's next product list;
    * null: the pool computes it.
    */
   answerInline?: (task: Task) => Uint8Array | null;

@@ -139,7 +139,7 @@ export class ProductRenderStore implements DerivedBuild {
     return bytes ? decodeMarketPricing(bytes) : null;
   }
 
-  /** A view, valid until the environment's next read: a list copies it into its answer at once, with no copy of its own. */
+  /** A view, valid until the catalogue's next read: a list copies it into its answer at once, with no copy of its own. */
   storedJsonView(merchant: MerchantId, id: number, projection: Projection): Uint8Array | undefined {
     return this.json.getBinaryFast([merchant, id, projection]);
   }

@@ -24,7 +24,10 @@ interface Shown {
 }
 
 const encoder = new TextEncoder();
-/** Every list answer of this thread is built in it, one at a time (productListBody never awaits). */
+/**
+ * Every list answer of this thread is built in it, one at a time:
+ * productListBody never awaits, and nothing it calls (candidates, fields) builds a list.
+ */
 const answer = new ByteBuilder();
 const DATA_OPEN = encoder.encode('{"data":[');
 const COMMA = 0x2c;
@@ -70,7 +73,7 @@ export function productListBody(
   });
   const members = additions.answerFields ? JSON.stringify(additions.answerFields).slice(1, -1) : "";
   answer.append(encoder.encode(members === "" ? "]}" : `],${members}}`));
-  // Otherwise in a buffer of its own: it is cached, and moved between threads.
+  // A view when the caller copies it at once (transientAnswer); otherwise a buffer of its own, as it is cached and moved between threads.
   return list.transientAnswer === true ? answer.view() : answer.take();
 }
 

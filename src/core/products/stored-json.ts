@@ -38,9 +38,10 @@ export function encodeStoredJson(product: Product, projection: Projection): Uint
 
 /** The stored product's JSON with the market's prices in place of its own (a view of `stored` when there are none). */
 export function pricedJson(stored: Uint8Array, pricing: MarketPricing | null): Uint8Array {
-  const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+  // By `length`, not to the buffer's end: the store's reads are Buffers whose length it sets to the value's.
+  const view = new DataView(stored.buffer, stored.byteOffset, stored.length);
   const spanCount = view.getUint32(0, true);
-  const json = stored.subarray(4 + spanCount * SPAN_BYTES);
+  const json = stored.subarray(4 + spanCount * SPAN_BYTES, stored.length);
   if (pricing === null) return json;
   const replaced: { start: number; end: number; value: Uint8Array }[] = [];
   let length = json.length;
