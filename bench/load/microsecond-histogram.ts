@@ -1,5 +1,6 @@
 // Durations counted in 1 µs buckets, for the bench's own clients: autocannon's
-// histogram keeps whole milliseconds, too coarse for sub-millisecond figures.
+// histogram keeps whole milliseconds, too coarse for sub-millisecond figures;
+// and the exact summary of durations few enough to keep, however long.
 import type { LatencySummaryMs } from "../shared/results.js";
 
 /**
@@ -32,4 +33,20 @@ export class MicrosecondHistogram {
     const [p50 = NaN, p90 = NaN, p99 = NaN, p999 = NaN] = found;
     return { count: this.count, mean: this.count ? this.sumMs / this.count : NaN, p50, p90, p99, p999, max: this.maxMs };
   }
+}
+
+/** The exact summary of durations in ms (nearest rank, as the histogram's). */
+export function summaryOf(samplesMs: readonly number[]): LatencySummaryMs {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  const rank = (share: number) => sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)] ?? NaN;
+  const sum = sorted.reduce((total, ms) => total + ms, 0);
+  return {
+    count: sorted.length,
+    mean: sorted.length ? sum / sorted.length : NaN,
+    p50: rank(0.5),
+    p90: rank(0.9),
+    p99: rank(0.99),
+    p999: rank(0.999),
+    max: sorted.at(-1) ?? NaN,
+  };
 }

@@ -417,7 +417,7 @@ export interface LagMeasured {
   ackLatencyMs: LatencySummaryMs;
   /** From A's answer to B having applied the write, per acknowledged write of the measured seconds. */
   lagMs: LatencySummaryMs;
-  /** Probes B held for its whole wait: their lag came from B's /metrics instead. */
+  /** Probes B held for its whole 100 ms wait (then asked again): a write not applied within it. */
   heldOut: number;
   /** The probe alone, on a sequence B holds already: the lag figures' floor. */
   probeFloorMs: LatencySummaryMs;
