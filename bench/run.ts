@@ -15,12 +15,16 @@
 //          (only the abuse suite: another key's latency while one key floods past its rate limit; ~2 min)
 //        node dist/bench/run.js --memory [--quick]
 //          (only the memory suite: RSS over 1M events, 1M cache keys and 1M pool tasks, a fresh server each; 10+ min)
+//        node dist/bench/run.js --cluster [--quick]
+//          (only the cluster bench: 3 nats-servers and 3 nodes; writes/s through one and three, replication lag, catch-up; ~3 min)
 import { loadavg } from "node:os";
 import { installCleanup } from "./shared/children.js";
 import { describeError } from "./shared/exit-cause.js";
 import { runAbuse } from "./load/abuse.js";
 import { runLoad } from "./load/load.js";
 import { runMemory } from "./load/memory.js";
+import { runCluster } from "./cluster/cluster.js";
+import { formatClusterReport } from "./report/cluster-report.js";
 import { formatAbuseReport } from "./report/abuse-report.js";
 import { formatMemoryReport } from "./report/memory-report.js";
 import { runMicro } from "./micro/micro.js";
@@ -86,6 +90,12 @@ if (process.argv.includes("--memory")) {
   process.stderr.write(`aisle bench --memory: the server's RSS under events, cache keys and pool tasks, a fresh server per run…\n`);
   const memory = await attempt("memory suite", () => runMemory({ quick }));
   finishSuite("memory", memory !== null, formatMemoryReport(memory, loadAtStart, quick, errors));
+}
+
+if (process.argv.includes("--cluster")) {
+  process.stderr.write("aisle bench --cluster: 3 nats-servers and 3 aisle nodes on this machine: writes/s, replication lag, catch-up…\n");
+  const cluster = await attempt("cluster bench", () => runCluster({ quick }));
+  finishSuite("cluster", cluster !== null, formatClusterReport(cluster, loadAtStart, quick, errors));
 }
 
 if (scale) {

@@ -10,6 +10,8 @@ import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { LatencySummaryMs, LoadSettings } from "../shared/results.js";
+import { runAsClientProcess } from "../shared/client-process.js";
+import { MicrosecondHistogram } from "./microsecond-histogram.js";
 import { methodAndPath } from "./request-line.js";
 
 /** What one client process runs: the settings (connections, seconds, timeout) and the requests. */
@@ -48,38 +50,6 @@ export interface LoadClientOutput {
   okPerSec: number;
   /** Latency of 2xx responses at 1 µs resolution, recorded from autocannon's per-response event. */
   latencyMs: LatencySummaryMs;
-}
-
-/**
- * autocannon's histogram stores whole milliseconds, so a 0.4 ms p99 reads as 0
- * and a 1.6 ms one as 1: useless against a 1 ms budget. Each response's exact
- * duration is counted here in 1 µs buckets (up to 1 s; slower ones go in the last).
- */
-class MicrosecondHistogram {
-  private readonly buckets = new Uint32Array(1_000_000);
-  private count = 0;
-  private sumMs = 0;
-  private maxMs = 0;
-
-  record(ms: number): void {
-    const us = Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 1000)));
-    this.buckets[us]!++;
-    this.count++;
-    this.sumMs += ms;
-    if (ms > this.maxMs) this.maxMs = ms;
-  }
-
-  summary(): LatencySummaryMs {
-    const wanted = [0.5, 0.9, 0.99, 0.999];
-    const found: number[] = [];
-    let seen = 0;
-    for (let us = 0; us < this.buckets.length && found.length < wanted.length; us++) {
-      seen += this.buckets[us]!;
-      while (found.length < wanted.length && seen >= Math.ceil(wanted[found.length]! * this.count) && this.count > 0) found.push(us / 1000);
-    }
-    const [p50 = NaN, p90 = NaN, p99 = NaN, p999 = NaN] = found;
-    return { count: this.count, mean: this.count ? this.sumMs / this.count : NaN, p50, p90, p99, p999, max: this.maxMs };
-  }
 }
 
 function pathsOf(spec: LoadSpec): string[] {
@@ -142,21 +112,8 @@ function run(spec: LoadSpec, histogram: MicrosecondHistogram): Promise<Measured>
   });
 }
 
-async function main(): Promise<void> {
-  const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
+runAsClientProcess(async (spec: LoadSpec): Promise<LoadClientOutput> => {
   const histogram = new MicrosecondHistogram();
   const { result, reqPerSec, okPerSec } = await run(spec, histogram);
-  const output: LoadClientOutput = { spec, autocannon: result, reqPerSec, okPerSec, latencyMs: histogram.summary() };
-  // Exit only once the line is flushed: a pipe write can still be pending when exit() runs.
-  await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
-}
-
-// Started with an IPC channel by the bench: when the bench goes away, stop loading.
-process.on("disconnect", () => process.exit(0));
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+  return { spec, autocannon: result, reqPerSec, okPerSec, latencyMs: histogram.summary() };
+});

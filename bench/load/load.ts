@@ -127,7 +127,7 @@ function uuidV4(random: () => number): string {
  * real handles, sessions interleaved (session k % EVENT_SESSIONS), one event in
  * ADDED_EVERY an add-to-cart.
  */
-function eventPaths(apiKey: string, handles: readonly string[]): string[] {
+export function eventPaths(apiKey: string, handles: readonly string[]): string[] {
   const random = prng(31);
   const uuids = Array.from({ length: EVENT_SESSIONS }, () => uuidV4(random));
   if (new Set(uuids).size !== uuids.length) throw new Error("duplicate session uuids");

@@ -56,12 +56,17 @@ export async function startCeiling(bodyFile: string, replay = false): Promise<Ce
   return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 
-export async function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
-  const child = spawnTracked(process.execPath, [LOAD_CLIENT, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+export function runClient(spec: LoadSpec): Promise<LoadClientOutput> {
+  return runJsonClient<LoadClientOutput>(LOAD_CLIENT, spec);
+}
+
+/** Runs a client script of the bench as a Node process, its spec as one JSON argument; its last stdout line is its JSON output. */
+export async function runJsonClient<Output>(script: string, spec: unknown): Promise<Output> {
+  const child = spawnTracked(process.execPath, [script, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
   const { code, stdout, stderr } = await outputOf(child);
   const last = stdout.trim().split("\n").at(-1) ?? "";
-  if (code !== 0 || !last.startsWith("{")) throw new Error(`load client failed (${code}): ${stderr.slice(-1000)}`);
-  return JSON.parse(last) as LoadClientOutput;
+  if (code !== 0 || !last.startsWith("{")) throw new Error(`client ${script} failed (${code}): ${stderr.slice(-1000)}`);
+  return JSON.parse(last) as Output;
 }
 
 /** What any load generator measured, as one row of the report. */

@@ -2,6 +2,7 @@
 // operator would: a small shop of its own key and products, so two keys load
 // one server (the abuse suite floods from this one).
 import { STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
+import { adminPost } from "../shared/admin-api.js";
 import { fetchOk } from "./scenario.js";
 
 export interface SecondShop {
@@ -47,27 +48,16 @@ function product(id: number, n: number): Record<string, unknown> {
   };
 }
 
-async function admin(origin: string, adminToken: string, path: string, body: unknown): Promise<unknown> {
-  const response = await fetch(`${origin}${path}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as unknown;
-}
-
 /** Creates the merchant and its products, then checks its key lists them. */
 export async function createSecondShop(origin: string, adminToken: string): Promise<SecondShop> {
-  const created = (await admin(origin, adminToken, "/admin/v1/merchants", {
+  const created = (await adminPost(origin, adminToken, "/admin/v1/merchants", {
     id: MERCHANT,
     name: "Second shop",
     domain: "second.example.com",
     currency: "EUR",
   })) as { api_key: string };
   const productIds = Array.from({ length: PRODUCTS }, (_, n) => FIRST_ID + n);
-  const written = (await admin(
+  const written = (await adminPost(
     origin,
     adminToken,
     `/admin/v1/merchants/${MERCHANT}/products`,

@@ -16,6 +16,8 @@ end
 /**
  * Sends the paths of the file $AISLE_PATHS in turn with method $AISLE_METHOD,
  * built once in init; one thread, so one rotation shared by every connection.
+ * A line may carry a body and headers after its path, tab-separated:
+ * "path<TAB>body<TAB>Name: value<TAB>…" (a webhook's signed order).
  * With $AISLE_PAUSE_MS, each connection waits that long after an answer before
  * sending its next request: a closed loop at a bounded rate (wrk times a
  * request from its sending, so the pause is not in the latency).
@@ -27,7 +29,16 @@ local method = os.getenv("AISLE_METHOD")
 local pause = tonumber(os.getenv("AISLE_PAUSE_MS") or "0")
 function init(args)
   for line in io.lines(os.getenv("AISLE_PATHS")) do
-    if #line > 0 then requests[#requests + 1] = wrk.format(method, line) end
+    if #line > 0 then
+      local fields = {}
+      for field in string.gmatch(line, "[^\t]+") do fields[#fields + 1] = field end
+      local headers = {}
+      for i = 3, #fields do
+        local name, value = string.match(fields[i], "^([^:]+): (.*)$")
+        headers[name] = value
+      end
+      requests[#requests + 1] = wrk.format(method, fields[1], headers, fields[2])
+    end
   end
   if #requests == 0 then error("no paths in " .. os.getenv("AISLE_PATHS")) end
 end

@@ -1,6 +1,6 @@
 // bench/RESULTS.md holds the last full figures of this machine: one section
 // for `npm run bench` and one per opt-in run (the scale curve, the capped
-// curve, a kept shop served again, the abuse and memory suites). Each run replaces only its own section,
+// curve, a kept shop served again, the abuse and memory suites, the cluster bench). Each run replaces only its own section,
 // so they are committed together without one run erasing another's figures.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 /** The source tree's bench/RESULTS.md (this module runs from dist/bench/report/). */
 const RESULTS = fileURLToPath(new URL("../../../bench/RESULTS.md", import.meta.url));
 
-export type ResultsSection = "default" | "scale" | "scale-capped" | "scale-reused" | "abuse" | "memory";
+export type ResultsSection = "default" | "scale" | "scale-capped" | "scale-reused" | "abuse" | "memory" | "cluster";
 
 const TITLES: Record<ResultsSection, string> = {
   default: "## `npm run bench`",
@@ -17,11 +17,12 @@ const TITLES: Record<ResultsSection, string> = {
   "scale-reused": "## A kept scale shop served again (`npm run bench -- --scale --reuse-shop DIR`)",
   abuse: "## One abusive key beside another (`npm run bench -- --abuse`)",
   memory: "## Memory under a million distinct requests (`npm run bench -- --memory`)",
+  cluster: "## Three nodes on one machine (`npm run bench -- --cluster`)",
 };
 
 const HEADER = `# Benchmark results
 
-Written by \`npm run bench\` (and its opt-in runs: \`--scale\`, \`--abuse\`, \`--memory\`) on the
+Written by \`npm run bench\` (and its opt-in runs: \`--scale\`, \`--abuse\`, \`--memory\`, \`--cluster\`) on the
 machine named in each section; budgets live in \`bench/report/budgets.ts\`. Benchmarks are not tests:
 figures over budget are reported here, not failed. Compare ratios to the in-run ceiling across
 machines, not absolute figures.

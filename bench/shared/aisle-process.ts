@@ -97,6 +97,32 @@ export async function startAisle(
   expectSeed = true,
   settings: Record<string, string> = {},
 ): Promise<AisleProcess> {
+  const aisle = await launchAisle(dataDir, adminToken, expectSeed ? "seeds" : "holds", settings);
+  if (aisle.apiKey === null) throw new Error(`aisle serve printed no demo API key:\n${aisle.tail.join("\n")}`);
+  // Assigned, not spread: a spread would read the `exit` getter once and keep its null for ever.
+  return Object.assign(aisle, { apiKey: aisle.apiKey });
+}
+
+/**
+ * A cluster node (`settings` name its nats-servers): it has no demo, as a node's data
+ * comes from the write stream alone; its merchants are created through the admin API.
+ */
+export function startAisleNode(dataDir: string, adminToken: string, settings: Record<string, string>): Promise<AisleNode> {
+  return launchAisle(dataDir, adminToken, "none", settings);
+}
+
+/** An `aisle serve` without the demo's figures: a cluster node. */
+export type AisleNode = Omit<AisleProcess, "apiKey" | "seedMs">;
+
+/** What the data dir holds of the demo at start: seeded now, held already, or none at all. */
+type DemoAtStart = "seeds" | "holds" | "none";
+
+async function launchAisle(
+  dataDir: string,
+  adminToken: string,
+  demo: DemoAtStart,
+  settings: Record<string, string>,
+): Promise<AisleNode & { apiKey: string | null; seedMs: number }> {
   const spawnedAt = performance.now();
   const child = spawnTracked(process.execPath, [...START_NODE_FLAGS, CLI, "serve"], {
     env: {
@@ -106,7 +132,7 @@ export async function startAisle(
       ...settings,
       AISLE_DATA_DIR: dataDir,
       AISLE_ADMIN_TOKEN: adminToken,
-      AISLE_DEMO: "auto",
+      AISLE_DEMO: demo === "none" ? "off" : "auto",
       // Port 0: the kernel picks a free port and the listening line says which, so runs never collide.
       PORT: "0",
       HOST: "127.0.0.1",
@@ -149,7 +175,7 @@ export async function startAisle(
     }
   };
 
-  const banner = await new Promise<{ apiKey: string; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
+  const banner = await new Promise<{ apiKey: string | null; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
     let apiKey: string | null = null;
     let seedMs: number | null = null;
     const timer = setTimeout(
@@ -176,7 +202,7 @@ export async function startAisle(
       if (!log.message?.startsWith("aisle listening on") || log.port === undefined) return;
       clearTimeout(timer);
       child.off("exit", onExit);
-      if (apiKey === null || (expectSeed && seedMs === null)) {
+      if (demo !== "none" && (apiKey === null || (demo === "seeds" && seedMs === null))) {
         reject(new Error(`aisle serve did not seed the demo (is the data dir empty?):\n${tail.join("\n")}`));
       } else {
         resolve({ apiKey, seedMs: seedMs ?? NaN, port: log.port, startMs: log.startMs ?? NaN });

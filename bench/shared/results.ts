@@ -382,3 +382,79 @@ export interface MemoryReport {
   runs: MemoryRun[];
   generator: string;
 }
+
+// ── The cluster bench (3 nats-servers, aisle nodes on them) ─────────────────
+
+export type ClusterWriteKind = "events" | "orders";
+
+/** Acknowledged writes per second through `nodes` nodes: one wrk process per node, all started together. */
+export interface WriteThroughput {
+  kind: ClusterWriteKind;
+  nodes: number;
+  /** Connections in all, split evenly between the nodes' wrk processes. */
+  connections: number;
+  /** 2xx answers (writes the stream acknowledged) per second over the measured seconds, summed over the nodes. */
+  okPerSec: number;
+  /** Every answer per second, summed. */
+  reqPerSec: number;
+  /** The highest of the nodes' wrk latencies, p50 and p99 of every answer. */
+  p50Ms: number;
+  p99Ms: number;
+  /** Non-2xx answers, socket errors and timeouts over warm-up and measured runs: a clean run has none. */
+  failures: number;
+}
+
+/** What the lag client measured: single event writes through node A at a steady rate, and when node B had each. */
+export interface LagMeasured {
+  /** Writes sent over the measured seconds, and those A acknowledged (2xx with a sequence). */
+  sent: number;
+  acknowledged: number;
+  /** Writes A refused or failed, warm-up included. */
+  failed: number;
+  /** Acknowledged writes per second over the measured seconds. */
+  ackPerSec: number;
+  /** A's answer time per write (send to answer). */
+  ackLatencyMs: LatencySummaryMs;
+  /** From A's answer to B having applied the write, per acknowledged write of the measured seconds. */
+  lagMs: LatencySummaryMs;
+  /** Probes B held for its whole 100 ms wait (then asked again): a write not applied within it. */
+  heldOut: number;
+  /** The probe alone, on a sequence B holds already: the lag figures' floor. */
+  probeFloorMs: LatencySummaryMs;
+}
+
+/** Replication lag at a steady rate of single event writes through node A, seen on node B. */
+export interface ReplicationLag extends LagMeasured {
+  ratePerSec: number;
+  warmupS: number;
+  durationS: number;
+}
+
+/** A node catching up with the stream: from its spawn until it has applied the stream's end. */
+export interface CatchUp {
+  what: "restarted" | "fresh";
+  /** Stream messages it applied to catch up. */
+  messages: number;
+  caughtUpMs: number;
+  /** The same node's spawn to its first /healthz 200 when it has nothing to catch up. */
+  levelStartMs: number;
+  /** messages ÷ (caughtUpMs − levelStartMs). */
+  messagesPerSec: number;
+  /** messages ÷ caughtUpMs: the start included. */
+  grossMessagesPerSec: number;
+  /** It had caught up before it first answered: caughtUpMs is then an upper bound. */
+  levelAtListen: boolean;
+}
+
+export interface ClusterReport {
+  /** The load generator's version line. */
+  generator: string;
+  /** The shop every node serves, created through the admin API of node A. */
+  shop: { products: number; eventPaths: number; orders: number };
+  writeSettings: { warmupS: number; durationS: number };
+  writes: WriteThroughput[];
+  lag: ReplicationLag;
+  /** What the killed node missed: events, then orders, written through A for these seconds at these rates while it was down. */
+  missed: { eventsPerSec: number; ordersPerSec: number; eventsS: number; ordersS: number };
+  catchUps: CatchUp[];
+}

@@ -7,9 +7,9 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../bench/shared/free-port.js";
 
 /** Debian's package installs it here; `.ci/run` installs the package when it is missing. */
 export const NATS_SERVER = process.env.AISLE_NATS_SERVER ?? "/usr/sbin/nats-server";
@@ -47,15 +47,6 @@ export interface NatsCluster {
 const running = new Set<ChildProcess>();
 // A test process that ends without stop() (a failed hook, a timeout) takes its servers along.
 process.once("exit", () => running.forEach((child) => child.kill("SIGKILL")));
-
-/** A port nothing listens on now: the OS picks it, and it is handed to the server at once. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface ServerSpec {
   name: string;
