@@ -333,6 +333,8 @@ describe("cluster failures", () => {
     async () => {
       const [a, b] = [cluster.node(0), cluster.node(1)];
       await createTestMerchant(a, "west");
+      // B validates its own write against the merchant it has applied: it must have applied the creation first.
+      await eventually(async () => expect((await b.admin("/admin/v1/merchants/west")).status).toBe(200));
       // The stream leader's server, the hardest one to lose: the other two elect a new leader.
       const connection = await connect({ servers: nats.urls.split(",") });
       const leaderName = (await (await jetstreamManager(connection)).streams.info("AISLE")).cluster?.leader;
