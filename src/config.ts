@@ -59,6 +59,8 @@ export interface ClusterConfig {
   replicas: number;
   /** Further behind the stream than this many messages, a node answers 503 on /readyz (AISLE_CLUSTER_MAX_LAG). */
   maxLag: number;
+  /** A node writes a snapshot to the cluster's bucket when the newest there is this old (AISLE_CLUSTER_SNAPSHOT_HOURS). */
+  snapshotEveryMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,7 +117,7 @@ export function loadConfig(
     // A pending response is never timed out by uWS: a held refusal keeps its connection that long.
     refusalDelayMs: integerSetting(env, "AISLE_RATE_LIMIT_DELAY_MS", 1_000, 0, 10_000),
     publicUrl: publicUrl(env.AISLE_PUBLIC_URL),
-    cluster: clusterConfig(env, natsUrl ?? env.AISLE_NATS_URL),
+    cluster: clusterConfig(env, natsUrl ?? env.AISLE_NATS_URL, eventDays),
   };
   return { ...config, ...stripUndefined(overrides) };
 }
@@ -127,7 +129,7 @@ function optionalSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number)
 }
 
 /** nats://host:port, comma-separated, as the NATS client takes a list of servers. */
-function clusterConfig(env: NodeJS.ProcessEnv, natsUrl: string | undefined): ClusterConfig | null {
+function clusterConfig(env: NodeJS.ProcessEnv, natsUrl: string | undefined, eventDays: number): ClusterConfig | null {
   if (natsUrl === undefined || natsUrl === "") return null;
   for (const url of natsUrl.split(",")) {
     const parsed = URL.canParse(url) ? new URL(url) : null;
@@ -141,7 +143,25 @@ function clusterConfig(env: NodeJS.ProcessEnv, natsUrl: string | undefined): Clu
     replicas: integerSetting(env, "AISLE_NATS_REPLICAS", 3, 1, 5),
     // About a second of writes on a busy node: past it, a node answers from a state clients would notice is old.
     maxLag: integerSetting(env, "AISLE_CLUSTER_MAX_LAG", 1_000, 1, 10_000_000),
+    snapshotEveryMs: snapshotHours(env, eventDays) * 3_600_000,
   };
+}
+
+/**
+ * At most half the stream's retention (the event retention): the newest
+ * snapshot must still reach the stream's first message when one write of it
+ * fails, or a node is restored from the one before.
+ */
+function snapshotHours(env: NodeJS.ProcessEnv, eventDays: number): number {
+  const most = eventDays * 12;
+  const hours = integerSetting(env, "AISLE_CLUSTER_SNAPSHOT_HOURS", Math.min(24, most), 1);
+  if (hours > most) {
+    throw new ConfigError(
+      `AISLE_CLUSTER_SNAPSHOT_HOURS must be at most half the event retention (AISLE_EVENT_RETENTION_DAYS ${eventDays}: ${most} hours), ` +
+        `got "${env.AISLE_CLUSTER_SNAPSHOT_HOURS}": a snapshot older than the write stream's first message cannot start a node`,
+    );
+  }
+  return hours;
 }
 
 function publicUrl(raw: string | undefined): URL | null {

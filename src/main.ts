@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { ResponseCache } from "./cache/response-cache.js";
 import { ClusterNode } from "./cluster/cluster-node.js";
+import { ClusterSnapshots } from "./cluster/cluster-snapshots.js";
 import type { Config } from "./config.js";
 import { describeDemo, type DemoInfo } from "./demo/seed.js";
 import { seedDemoInThread } from "./demo/seed-thread.js";
@@ -87,6 +88,34 @@ export async function startService(config: Config, log: Logger): Promise<Running
 }
 
 async function startLocked(config: Config, log: Logger, unlock: () => void): Promise<RunningService> {
+  const snapshots =
+    config.cluster === null
+      ? null
+      : await ClusterSnapshots.open(
+          {
+            urls: config.cluster.natsUrl,
+            replicas: config.cluster.replicas,
+            retentionDays: config.retention.days,
+            everyMs: config.cluster.snapshotEveryMs,
+          },
+          log,
+        );
+  try {
+    return await startWithSnapshots(config, log, unlock, snapshots);
+  } catch (error) {
+    await snapshots?.close();
+    throw error;
+  }
+}
+
+async function startWithSnapshots(
+  config: Config,
+  log: Logger,
+  unlock: () => void,
+  snapshots: ClusterSnapshots | null,
+): Promise<RunningService> {
+  // Before the store opens: a cluster node too far behind the stream starts from a snapshot in the cluster's bucket.
+  await snapshots?.restoreIfBehind(config.dataDir);
   const store = Store.open(config.dataDir);
   const { token: adminToken, source: adminTokenSource } = adminTokenFor(config);
   // A cluster node's data comes from the write stream alone: a demo seeded on one node would be on that node only.
@@ -144,6 +173,7 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   if (recovered > 0) log.info("applied behaviour events an earlier run had logged but not applied", { events: recovered });
   // Another node's change of a merchant's limits reaches this node's key checks as the write is applied.
   cluster?.startApplying(events, (write) => write.kind === "rate-limits" && forgetVerifiedKeys(store));
+  snapshots?.keep(config.dataDir, () => cluster!.progress.applied);
   const writes = cluster ?? localWrites(store);
   const inlineAnswers = new InlineAnswers(store);
   const services: Services = {
@@ -200,15 +230,15 @@ async function startLocked(config: Config, log: Logger, unlock: () => void): Pro
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      // Background tunings stop looking (and a training under way is asked to stop) before the drain, not after it.
-      const tuningsClosed = Promise.all([tuner?.close(), fbtTrainer?.close()]);
+      // Background jobs stop looking (and a training or snapshot upload under way is asked to stop) before the drain, not after it.
+      const backgroundClosed = Promise.all([tuner?.close(), fbtTrainer?.close(), snapshots?.close()]);
       await server.drain(config.shutdownGraceMs);
       // What the stream delivered is applied first; events.close() then needs the connection for its last publishes.
       await cluster?.stopApplying();
       await events.close();
       await cluster?.close();
       await similar.close();
-      await tuningsClosed;
+      await backgroundClosed;
       await pool.close();
       await store.close();
       unlock();

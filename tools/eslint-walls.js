@@ -18,6 +18,7 @@ const OWNED_PACKAGES = {
   "@nats-io/transport-node": ["src/cluster/"],
   "@nats-io/jetstream": ["src/cluster/"],
   "@nats-io/nats-core": ["src/cluster/"],
+  "@nats-io/obj": ["src/cluster/"],
 };
 
 /** Folders whose code must not import the listed ones. */

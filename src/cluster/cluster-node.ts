@@ -11,7 +11,6 @@
 // restarted node goes on from there and applies nothing twice.
 import {
   DeliverPolicy,
-  JetStreamApiError,
   jetstream,
   jetstreamManager,
   type ConsumerMessages,
@@ -19,7 +18,7 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from "@nats-io/jetstream";
-import { connect, TimeoutError, type NatsConnection } from "@nats-io/transport-node";
+import type { NatsConnection } from "@nats-io/transport-node";
 import { randomUUID } from "node:crypto";
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import type { EventPublisher, EventWriter } from "../ingest/event-writer.js";
@@ -36,6 +35,7 @@ import {
 import type { Logger } from "../observability/logger.js";
 import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
+import { API_TIMEOUT_MS, connectToServers, untilAnswered } from "./servers.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
 import { ensureStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
 import { checkMessageSize, maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
@@ -84,14 +84,6 @@ const SILENT_CONSUMER_MS = 2_000;
 const PULL_EXPIRES_MS = 5_000;
 /** While only events arrive, the main environment's place is moved this often. */
 const NOTE_MAIN_PLACE_EVERY_MS = 1_000;
-/** JetStream API requests (stream info and creation) wait this long for an answer. */
-const API_TIMEOUT_MS = 10_000;
-/**
- * A node starting while the servers are starting too, or electing a leader,
- * gets timeouts or "temporarily unavailable" for a while: it asks again for
- * this long before it gives up starting.
- */
-const START_WITHIN_MS = 60_000;
 /** A consumer that failed is made again after this long, from the last applied sequence. */
 const CONSUME_RETRY_MS = 500;
 
@@ -101,21 +93,6 @@ interface Waiter {
 }
 
 const settledAlready = Promise.resolve(undefined);
-
-/** `request`'s answer, asked again while JetStream does not answer (a timeout, or a 503 while it has no leader) until START_WITHIN_MS. */
-async function untilAnswered<T>(request: () => Promise<T>, log: Logger): Promise<T> {
-  const deadline = Date.now() + START_WITHIN_MS;
-  for (;;) {
-    try {
-      return await request();
-    } catch (error) {
-      const unanswered = error instanceof TimeoutError || (error instanceof JetStreamApiError && error.status === 503);
-      if (!unanswered || Date.now() > deadline) throw error;
-      log.warn("JetStream did not answer yet; asking again", { error: String(error) });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-}
 
 export class ClusterNode implements Writes, EventPublisher {
   private readonly stream: JetStreamClient;
@@ -166,13 +143,7 @@ export class ClusterNode implements Writes, EventPublisher {
    * node's place (they aged out): such a node starts from a snapshot.
    */
   static async connect(settings: ClusterSettings, store: Store, log: Logger, onPublished: (seconds: number) => void): Promise<ClusterNode> {
-    const connection = await connect({
-      servers: settings.urls.split(","),
-      name: "aisle",
-      // A node keeps trying the servers for as long as it runs: writes fail meanwhile, reads go on.
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-    });
+    const connection = await connectToServers(settings.urls);
     try {
       // checkAPI off: the stream's creation below is the check, and is asked again while JetStream does not answer.
       const manager = await jetstreamManager(connection, { timeout: API_TIMEOUT_MS, checkAPI: false });

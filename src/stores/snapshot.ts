@@ -3,17 +3,27 @@
 // snapshot of it (LMDB's own copy), so each is consistent in itself; a cluster
 // node's place in the write stream is inside them (StreamWatermarks), so a node
 // started from the copy goes on from there. On a single box it is the backup.
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+// A cluster node also keeps such copies in the cluster's snapshot bucket, and
+// restores one into its data dir when it starts too far behind the stream
+// (src/cluster/).
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Environment } from "./environment.js";
 import { StreamWatermarks } from "./stream-watermarks.js";
+
+const MAIN_ENVIRONMENT = "aisle.lmdb";
+const EVENT_LOG = "events.lmdb";
+const MODELS = "models";
+/** What a snapshot holds of a data dir besides the main environment and the admin token. */
+const STORE_PARTS = [EVENT_LOG, MODELS];
+const ADMIN_TOKEN = "admin-token";
 
 /** The snapshot would overwrite something: it is written only into a new or empty dir. */
 export class SnapshotTargetError extends Error {}
 
 function copyModels(dataDir: string, outDir: string): void {
-  const models = join(dataDir, "models");
-  if (existsSync(models)) cpSync(models, join(outDir, "models"), { recursive: true });
+  const models = join(dataDir, MODELS);
+  if (existsSync(models)) cpSync(models, join(outDir, MODELS), { recursive: true });
 }
 
 /** What a snapshot holds of the write stream: the last sequence applied to each environment (0 on a single box). */
@@ -40,18 +50,53 @@ export async function writeSnapshot(dataDir: string, outDir: string): Promise<Sn
     // a shop finish while the snapshot is taken. (A training replaces the file,
     // then removes the one before.)
     copyModels(dataDir, outDir);
-    await env.root.backup(join(outDir, "aisle.lmdb"), false);
+    await env.root.backup(join(outDir, MAIN_ENVIRONMENT), false);
     copyModels(dataDir, outDir);
-    await env.logRoot.backup(join(outDir, "events.lmdb"), false);
-    const token = join(dataDir, "admin-token");
-    if (existsSync(token)) cpSync(token, join(outDir, "admin-token"));
+    await env.logRoot.backup(join(outDir, EVENT_LOG), false);
+    const token = join(dataDir, ADMIN_TOKEN);
+    if (existsSync(token)) cpSync(token, join(outDir, ADMIN_TOKEN));
   } finally {
     await Promise.all([env.root.close(), env.logRoot.close()]);
   }
-  const copy = Environment.open(outDir, true);
+  return readPlace(outDir);
+}
+
+/** The place in the write stream that the store of `dir` holds; null when `dir` holds no store. */
+export function placeHeldBy(dir: string): Promise<SnapshotPlace | null> {
+  return existsSync(join(dir, MAIN_ENVIRONMENT)) ? readPlace(dir) : Promise.resolve(null);
+}
+
+async function readPlace(dir: string): Promise<SnapshotPlace> {
+  const env = Environment.open(dir, true);
   try {
-    return new StreamWatermarks(copy).applied();
+    return new StreamWatermarks(env).applied();
   } finally {
-    await Promise.all([copy.root.close(), copy.logRoot.close()]);
+    await Promise.all([env.root.close(), env.logRoot.close()]);
   }
+}
+
+/**
+ * Moves the store of a snapshot (as writeSnapshot writes one) from
+ * `snapshotDir` into `dataDir`, in place of the store there, which no process
+ * may have open. The data dir's admin token, if it has one, is kept: the
+ * node's operator chose it. The main environment is removed first and moved in
+ * last, so a data dir whose restore was cut short holds no store (and is
+ * restored again), never one environment of each.
+ */
+export function installSnapshot(snapshotDir: string, dataDir: string): void {
+  const remove = (name: string) => {
+    rmSync(join(dataDir, name), { recursive: true, force: true });
+    // LMDB's lock file holds the readers of an environment that is gone.
+    rmSync(join(dataDir, `${name}-lock`), { force: true });
+  };
+  const moveIn = (name: string) => {
+    if (existsSync(join(snapshotDir, name))) renameSync(join(snapshotDir, name), join(dataDir, name));
+  };
+  remove(MAIN_ENVIRONMENT);
+  for (const name of STORE_PARTS) {
+    remove(name);
+    moveIn(name);
+  }
+  if (!existsSync(join(dataDir, ADMIN_TOKEN))) moveIn(ADMIN_TOKEN);
+  moveIn(MAIN_ENVIRONMENT);
 }

@@ -2,16 +2,18 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 
 describe("loadConfig", () => {
-  it("is a single box unless AISLE_NATS_URL (or --nats) names nats-servers; then 3 replicas and a lag of 1,000 unless told", () => {
+  it("is a single box unless AISLE_NATS_URL (or --nats) names nats-servers; then 3 replicas, a lag of 1,000 and daily snapshots unless told", () => {
     expect(loadConfig({}).cluster).toBeNull();
     const urls = "nats://10.0.0.1:4222,nats://10.0.0.2:4222";
-    expect(loadConfig({ AISLE_NATS_URL: urls }).cluster).toEqual({ natsUrl: urls, replicas: 3, maxLag: 1_000 });
+    const day = 86_400_000;
+    expect(loadConfig({ AISLE_NATS_URL: urls }).cluster).toEqual({ natsUrl: urls, replicas: 3, maxLag: 1_000, snapshotEveryMs: day });
     expect(loadConfig({ AISLE_NATS_URL: "nats://a:1" }, { natsUrl: "nats://b:2" }).cluster?.natsUrl).toBe("nats://b:2");
-    expect(loadConfig({ AISLE_NATS_URL: urls, AISLE_NATS_REPLICAS: "1", AISLE_CLUSTER_MAX_LAG: "50" }).cluster).toEqual({
-      natsUrl: urls,
-      replicas: 1,
-      maxLag: 50,
-    });
+    expect(
+      loadConfig({ AISLE_NATS_URL: urls, AISLE_NATS_REPLICAS: "1", AISLE_CLUSTER_MAX_LAG: "50", AISLE_CLUSTER_SNAPSHOT_HOURS: "6" })
+        .cluster,
+    ).toEqual({ natsUrl: urls, replicas: 1, maxLag: 50, snapshotEveryMs: day / 4 });
+    // A retention shorter than two days takes snapshots every half of it.
+    expect(loadConfig({ AISLE_NATS_URL: urls, AISLE_EVENT_RETENTION_DAYS: "1" }).cluster?.snapshotEveryMs).toBe(day / 2);
   });
 
   it("names the cluster setting that is wrong", () => {
@@ -24,6 +26,12 @@ describe("loadConfig", () => {
     );
     expect(() => loadConfig({ ...cluster, AISLE_CLUSTER_MAX_LAG: "0" })).toThrow(
       /AISLE_CLUSTER_MAX_LAG must be an integer from 1 to 10000000/,
+    );
+    expect(() => loadConfig({ ...cluster, AISLE_CLUSTER_SNAPSHOT_HOURS: "0" })).toThrow(
+      /AISLE_CLUSTER_SNAPSHOT_HOURS must be an integer of at least 1, got "0"/,
+    );
+    expect(() => loadConfig({ ...cluster, AISLE_EVENT_RETENTION_DAYS: "30", AISLE_CLUSTER_SNAPSHOT_HOURS: "361" })).toThrow(
+      /AISLE_CLUSTER_SNAPSHOT_HOURS must be at most half the event retention \(AISLE_EVENT_RETENTION_DAYS 30: 360 hours\), got "361"/,
     );
   });
 

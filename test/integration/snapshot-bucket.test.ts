@@ -1,0 +1,97 @@
+// The cluster's snapshot bucket on a real nats-server (one, 2.9): a data dir's
+// files go up as one object with a manifest written after it, come back down
+// byte for byte, and are refused when the object is not the one its manifest
+// describes; pruning keeps the newest.
+import { Objm } from "@nats-io/obj";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SNAPSHOT_BUCKET, SnapshotBucket } from "../../src/cluster/snapshot-bucket.js";
+import { SnapshotCorrupt } from "../../src/cluster/snapshot-manifest.js";
+import { startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.js";
+
+let nats: NatsCluster;
+let connection: NatsConnection;
+let bucket: SnapshotBucket;
+let dirs: string;
+
+beforeAll(async () => {
+  nats = await startNatsCluster(1);
+  connection = await connect({ servers: nats.urls });
+  bucket = await SnapshotBucket.open(connection, 1);
+  dirs = mkdtempSync(join(tmpdir(), "aisle-snapshot-bucket-"));
+}, 60_000);
+
+afterAll(async () => {
+  await connection?.close();
+  await nats?.stop();
+  if (dirs) rmSync(dirs, { recursive: true, force: true });
+});
+
+/** A data dir's kind of files: environments larger than one chunk of the bucket (128 KB), a model in a folder, a lock file. */
+const FILES: Record<string, Buffer> = {
+  "aisle.lmdb": randomBytes(300_000),
+  "events.lmdb": randomBytes(140_000),
+  "models/north/encoder.onnx": randomBytes(5_000),
+  "admin-token": Buffer.from("adm_token\n"),
+};
+
+function dataDir(name: string): string {
+  const dir = join(dirs, name);
+  for (const [path, bytes] of Object.entries(FILES)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), bytes);
+  }
+  writeFileSync(join(dir, "aisle.lmdb-lock"), "readers");
+  return dir;
+}
+
+const upload = (name: string, seq: number, takenAt = Date.now()) => bucket.upload({ dir: dataDir(name), seq, node: "test", takenAt });
+
+describe("the snapshot bucket", () => {
+  it("uploads a data dir's files with their manifest, and downloads them byte for byte", async () => {
+    const manifest = await upload("up", 41);
+    expect(manifest.seq).toBe(41);
+    // LMDB's lock file stays behind.
+    expect(manifest.files.map((file) => file.path)).toEqual(["admin-token", "aisle.lmdb", "events.lmdb", "models/north/encoder.onnx"]);
+    expect(manifest.files.find((file) => file.path === "aisle.lmdb")!.size).toBe(300_000);
+    expect((await bucket.snapshots()).map((snapshot) => snapshot.id)).toContain(manifest.id);
+
+    const into = join(dirs, "down");
+    await bucket.download(manifest, into);
+    for (const [path, bytes] of Object.entries(FILES)) expect(readFileSync(join(into, path)).equals(bytes)).toBe(true);
+  });
+
+  it("refuses a data object that is not the one its manifest describes, or that is cut short", async () => {
+    const manifest = await upload("corrupt", 42);
+    const objects = await new Objm(connection).open(SNAPSHOT_BUCKET);
+    // One byte of the main environment flipped: the object's own digest is right (it was put whole), the manifest's is not.
+    const flipped = Buffer.concat(manifest.files.map((file) => FILES[file.path]!));
+    flipped[FILES["admin-token"]!.length + 1_000]! ^= 1;
+    await objects.putBlob({ name: `${manifest.id}.data` }, flipped);
+    await expect(bucket.download(manifest, join(dirs, "corrupt-down"))).rejects.toThrow(/aisle\.lmdb does not match its manifest/);
+
+    await objects.putBlob({ name: `${manifest.id}.data` }, flipped.subarray(0, 200_000));
+    const short: unknown = await bucket.download(manifest, join(dirs, "short-down")).catch((error: unknown) => error);
+    expect(short).toBeInstanceOf(SnapshotCorrupt);
+    expect(String(short)).toMatch(/ends inside aisle\.lmdb/);
+  });
+
+  it("lists the highest sequence first and prunes all but the newest", async () => {
+    const now = Date.now();
+    const older = await upload("older", 50, now - 1_000);
+    const newer = await upload("newer", 60, now);
+    const behind = await upload("behind", 55, now + 1_000);
+    const listed = (await bucket.snapshots()).map((snapshot) => snapshot.id);
+    expect(listed.slice(0, 3)).toEqual([newer.id, behind.id, older.id]);
+
+    await bucket.prune(2);
+    expect((await bucket.snapshots()).map((snapshot) => snapshot.id)).toEqual([newer.id, behind.id]);
+    // A pruned snapshot's data is gone with it.
+    const objects = await new Objm(connection).open(SNAPSHOT_BUCKET);
+    expect(await objects.info(`${older.id}.data`)).toMatchObject({ deleted: true });
+  });
+});
