@@ -1,11 +1,12 @@
 // EASE's closed form as aisle computes it (src/core/recs/ease.ts), against a
-// naive dense inversion, and the pure parts of the bought-together training
+// naive dense inversion and against the sweep one pivot at a time that the
+// blocked inversion must reproduce, and the pure parts of the bought-together training
 // around it: the blend the endpoint scores with, the penalty search and the
 // validation carved from a shop's most recent orders.
 import { describe, expect, it } from "vitest";
 import { carveBasketCases } from "../../src/core/recs/basket-cases.js";
 import { combineNeighbours } from "../../src/core/recs/copurchase.js";
-import { easeBytes, easeWeights, invertSymmetric, regularisedGram, topOfRow } from "../../src/core/recs/ease.js";
+import { easeBytes, easeWeights, invertSymmetric, regularisedGram, topOfRow, weightsFromInverse } from "../../src/core/recs/ease.js";
 import { blendBoughtTogether } from "../../src/core/recs/fbt-blend.js";
 import { walkGrid } from "../../src/core/recs/grid-walk.js";
 import { Rng } from "../../src/core/random.js";
@@ -35,6 +36,50 @@ function naiveEase(size: number, baskets: number[][], lambda: number): number[][
   for (const basket of baskets) for (const i of basket) for (const j of basket) gram[i]![j]! += 1;
   const p = naiveInverse(gram);
   return p.map((row, i) => row.map((pij, j) => (i === j ? 0 : -pij / p[j]![j]!)));
+}
+
+/**
+ * The sweep operator one pivot at a time over the upper triangle, the way
+ * invertSymmetric worked before it swept blocks of pivots: the same
+ * arithmetic in another order, so the two agree to rounding.
+ */
+function sweepOnePivotAtATime(a: Float64Array, size: number): void {
+  const column = new Float64Array(size);
+  for (let k = 0; k < size; k++) {
+    const pivot = a[k * size + k]!;
+    for (let j = 0; j < size; j++) column[j] = j === k ? 0 : a[Math.min(j, k) * size + Math.max(j, k)]!;
+    for (let i = 0; i < size; i++) for (let j = i; j < size; j++) a[i * size + j]! -= (column[i]! / pivot) * column[j]!;
+    for (let j = 0; j < size; j++) if (j !== k) a[Math.min(j, k) * size + Math.max(j, k)] = column[j]! / pivot;
+    a[k * size + k] = -1 / pivot;
+  }
+  for (let i = 0; i < size; i++) for (let j = i; j < size; j++) a[i * size + j] = -a[i * size + j]!;
+}
+
+/** A dense symmetric positive definite matrix RᵀR + I, R uniform in [−1, 1), with its lower triangle filled too. */
+function randomSpd(rng: Rng, size: number): Float64Array {
+  const r = Array.from({ length: size * size }, () => 2 * rng.next() - 1);
+  const a = new Float64Array(size * size);
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      let sum = i === j ? 1 : 0;
+      for (let k = 0; k < size; k++) sum += r[k * size + i]! * r[k * size + j]!;
+      a[i * size + j] = sum;
+    }
+  }
+  return a;
+}
+
+/** The largest difference between two matrices' upper triangles, relative to the largest entry of the first. */
+function upperRelativeError(expected: Float64Array, actual: Float64Array, size: number): number {
+  let error = 0;
+  let scale = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = i; j < size; j++) {
+      error = Math.max(error, Math.abs(actual[i * size + j]! - expected[i * size + j]!));
+      scale = Math.max(scale, Math.abs(expected[i * size + j]!));
+    }
+  }
+  return error / scale;
 }
 
 function randomBaskets(rng: Rng, size: number, count: number): number[][] {
@@ -92,6 +137,53 @@ describe("EASE's closed form", () => {
     }
   });
 
+  it("inverts as the sweep one pivot at a time does, at sizes that are and are not whole blocks of pivots", () => {
+    const rng = new Rng(11);
+    for (const size of [1, 2, 15, 16, 17, 31, 33, 64, 100, 203]) {
+      for (const matrix of [
+        randomSpd(rng, size),
+        regularisedGram(
+          size,
+          randomBaskets(rng, size, 3 * size).map((items) => ({ items, weight: 1 })),
+          0.5,
+        ),
+      ]) {
+        const expected = matrix.slice();
+        sweepOnePivotAtATime(expected, size);
+        const actual = matrix.slice();
+        invertSymmetric(actual, size);
+        expect(upperRelativeError(expected, actual, size), `size ${size}`).toBeLessThanOrEqual(1e-9);
+      }
+    }
+  });
+
+  it("reads and writes the upper triangle only", () => {
+    const size = 37;
+    const matrix = randomSpd(new Rng(5), size);
+    for (let i = 1; i < size; i++) for (let j = 0; j < i; j++) matrix[i * size + j] = Number.NaN;
+    invertSymmetric(matrix, size);
+    for (let i = 0; i < size; i++) {
+      for (let j = 0; j < size; j++) expect(Number.isNaN(matrix[i * size + j]!), `(${i}, ${j})`).toBe(j < i);
+    }
+  });
+
+  it("gives a small shop the same lists as the sweep one pivot at a time", () => {
+    // 150 products in 30 families of 5; most baskets stay within a family, some cross.
+    const rng = new Rng(3);
+    const size = 150;
+    const baskets = Array.from({ length: 2_000 }, () => {
+      const family = 5 * rng.int(0, 29);
+      const items = Array.from({ length: rng.int(1, 4) }, () => (rng.chance(0.8) ? family + rng.int(0, 4) : rng.int(0, size - 1)));
+      return { items: [...new Set(items)], weight: 1 };
+    });
+    const weights = easeWeights(size, baskets, 10);
+    const expected = regularisedGram(size, baskets, 10);
+    sweepOnePivotAtATime(expected, size);
+    weightsFromInverse(expected, size);
+    for (let i = 0; i < size; i++)
+      expect(topOfRow(weights, size, i, 20).indices, `product ${i}`).toEqual(topOfRow(expected, size, i, 20).indices);
+  });
+
   it("weights a basket as that many copies of it", () => {
     const once = easeWeights(
       3,
@@ -125,6 +217,10 @@ describe("EASE's closed form", () => {
       }),
     ).toThrow("stopped");
     expect(calls).toBe(3);
+    // Uninterrupted, every 64 pivots: at pivots 0, 64, 128 and 192.
+    let checkpoints = 0;
+    invertSymmetric(regularisedGram(size, [], 1), size, () => checkpoints++);
+    expect(checkpoints).toBe(4);
   });
 
   it("keeps a row's best positive weights, ties by index, and states its memory", () => {
