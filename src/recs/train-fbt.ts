@@ -9,8 +9,9 @@
 //
 // Bounds: a shop of more than `maxProducts` products keeps today's lists. The
 // one matrix is 8·products² bytes (128 MB at 4,000) and each fit takes
-// products³/2 multiply-adds (Online Retail's 3,743 products: 37–45 s of one
-// core of a busy two-core machine, so about a minute at 4,000); the search
+// products³/2 multiply-adds, 16 pivots per pass over the matrix (Online
+// Retail's 3,743 products: about 10 s of one core of a busy two-core machine;
+// the demo shop's whole training, 16–18 s); the search
 // fits at most `lambdas.length` penalties plus the final fit, usually four or
 // five in all. There is no sampling: the same orders always give the same model.
 import { carveBasketCases, type BasketCase, type DatedBasket } from "../core/recs/basket-cases.js";
