@@ -44,6 +44,8 @@ export function parseManifest(bytes: Uint8Array): SnapshotManifest {
   } catch (error) {
     throw new SnapshotCorrupt(`a snapshot manifest is not JSON (${String(error)})`);
   }
+  // JSON that is not an object (null, a number) is no manifest either.
+  if (typeof manifest !== "object" || manifest === null) throw new SnapshotCorrupt("a snapshot manifest is not a JSON object");
   const files = manifest.files;
   const valid =
     manifest.format === MANIFEST_FORMAT &&

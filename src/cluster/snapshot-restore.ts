@@ -15,6 +15,24 @@ import type { Logger } from "../observability/logger.js";
 import { installSnapshot, placeHeldBy } from "../stores/snapshot.js";
 import { untilAnswered } from "./servers.js";
 import type { SnapshotBucket } from "./snapshot-bucket.js";
+import { SnapshotCorrupt } from "./snapshot-manifest.js";
+
+/**
+ * The downloaded files are a store that has applied the stream through the
+ * manifest's sequence (the lower of its two environments' places, as the
+ * snapshot was taken): the sha256s only show that
+ * they are the bytes the manifest lists, and the store they replace is
+ * removed for good.
+ */
+async function checkHoldsItsPlace(incoming: string, seq: number): Promise<void> {
+  const held = await placeHeldBy(incoming);
+  const holds = held === null ? null : Math.min(held.main, held.log);
+  if (holds !== seq) {
+    throw new SnapshotCorrupt(
+      `the snapshot's store holds the stream through ${holds ?? "nothing (it holds no store)"}, not ${seq} as its manifest says`,
+    );
+  }
+}
 
 /** In the data dir: a snapshot being downloaded, checked before it takes the store's place. */
 const INCOMING_DIR = "snapshot-incoming";
@@ -53,6 +71,7 @@ export async function restoreIfBehind(
       // A download an earlier start left behind.
       await rm(incoming, { recursive: true, force: true });
       await untilAnswered(() => bucket.download(snapshot, incoming), log);
+      await checkHoldsItsPlace(incoming, snapshot.seq);
       installSnapshot(incoming, dataDir);
       log.info("restored a snapshot from the cluster's bucket", {
         id: snapshot.id,

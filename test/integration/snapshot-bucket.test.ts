@@ -1,16 +1,21 @@
 // The cluster's snapshot bucket on a real nats-server (one, 2.9): a data dir's
 // files go up as one object with a manifest written after it, come back down
 // byte for byte, and are refused when the object is not the one its manifest
-// describes; pruning keeps the newest.
+// describes; pruning keeps the newest; a restore takes only a store that
+// holds the sequence its manifest names.
 import { Objm } from "@nats-io/obj";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SNAPSHOT_BUCKET, SnapshotBucket } from "../../src/cluster/snapshot-bucket.js";
 import { SnapshotCorrupt } from "../../src/cluster/snapshot-manifest.js";
+import { restoreIfBehind } from "../../src/cluster/snapshot-restore.js";
+import { jsonLogger } from "../../src/observability/logger.js";
+import { placeHeldBy } from "../../src/stores/snapshot.js";
+import { Store } from "../../src/stores/store.js";
 import { startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.js";
 
 let nats: NatsCluster;
@@ -93,5 +98,30 @@ describe("the snapshot bucket", () => {
     // A pruned snapshot's data is gone with it.
     const objects = await new Objm(connection).open(SNAPSHOT_BUCKET);
     expect(await objects.info(`${older.id}.data`)).toMatchObject({ deleted: true });
+  });
+
+  it("restores only a snapshot whose store holds the sequence its manifest names", async () => {
+    // The random bytes above are no store: LMDB cannot open them, so the bucket starts empty here.
+    await bucket.prune(0);
+    const source = join(dirs, "real-store");
+    const store = Store.open(source);
+    store.streamWatermarks.noteMain(30);
+    await store.streamWatermarks.noteLog(30);
+    await store.close();
+    const log = jsonLogger("silent");
+    const target = join(dirs, "restore-target");
+    mkdirSync(target);
+
+    // The files are the ones the manifest lists (their sha256s match), but not at the sequence it names.
+    await bucket.upload({ dir: source, seq: 41, node: "test", takenAt: Date.now() });
+    await expect(restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100 }, target, log)).rejects.toThrow(
+      /holds the stream through 30, not 41/,
+    );
+    expect(readdirSync(target)).toEqual([]);
+
+    await bucket.prune(0);
+    await bucket.upload({ dir: source, seq: 30, node: "test", takenAt: Date.now() });
+    await restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100 }, target, log);
+    expect(await placeHeldBy(target)).toEqual({ main: 30, log: 30 });
   });
 });

@@ -38,6 +38,7 @@ describe("parseManifest", () => {
   it("refuses a manifest of another format, a broken one, and one naming a file outside the data dir", () => {
     expect(() => parseManifest(encoded({ ...manifest, format: MANIFEST_FORMAT + 1 }))).toThrow(SnapshotCorrupt);
     expect(() => parseManifest(new TextEncoder().encode("{"))).toThrow(SnapshotCorrupt);
+    expect(() => parseManifest(encoded(null))).toThrow(SnapshotCorrupt);
     expect(() => parseManifest(encoded({ ...manifest, seq: -1 }))).toThrow(SnapshotCorrupt);
     expect(() => parseManifest(encoded({ ...manifest, files: [{ ...entry, sha256: "x" }] }))).toThrow(SnapshotCorrupt);
     for (const path of ["../aisle.lmdb", "models/../../x", "/etc/passwd", ""]) {
