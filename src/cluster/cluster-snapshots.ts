@@ -24,6 +24,8 @@ export interface SnapshotSettings {
 
 export class ClusterSnapshots {
   private keeper: SnapshotKeeper | null = null;
+  /** The write stream's creation time, as restoreIfBehind found it. */
+  private stream: string | null = null;
 
   private constructor(
     private readonly connection: NatsConnection,
@@ -48,12 +50,14 @@ export class ClusterSnapshots {
   async restoreIfBehind(dataDir: string): Promise<void> {
     const manager = await jetstreamManager(this.connection, { timeout: API_TIMEOUT_MS, checkAPI: false });
     const stream = await untilAnswered(() => ensureStream(manager, this.settings.replicas, this.settings.retentionDays), this.log);
+    this.stream = stream.created;
     await restoreIfBehind(this.bucket, stream, dataDir, this.log);
   }
 
   /** Starts this node's share in writing snapshots of `dataDir`; `applied` is the node's place in the stream. */
   keep(dataDir: string, applied: () => number): void {
-    this.keeper = new SnapshotKeeper(this.bucket, dataDir, this.settings.everyMs, applied, this.log);
+    if (this.stream === null) throw new Error("ClusterSnapshots.keep before restoreIfBehind: the write stream is not known yet");
+    this.keeper = new SnapshotKeeper(this.bucket, dataDir, this.stream, this.settings.everyMs, applied, this.log);
   }
 
   /** Stops writing snapshots (an upload under way fails as the connection closes) and closes the connection. */

@@ -40,6 +40,8 @@ setSha256Backend("native");
 export interface SnapshotSource {
   dir: string;
   seq: number;
+  /** The write stream's creation time (SnapshotManifest.stream). */
+  stream: string;
   node: string;
   takenAt: number;
 }
@@ -96,7 +98,15 @@ export class SnapshotBucket {
       }
     }
     await this.objects.put({ name: dataObject(id) }, readableOf(contents()), { timeout: API_TIMEOUT_MS });
-    const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, id, seq: source.seq, takenAt: source.takenAt, node: source.node, files };
+    const manifest: SnapshotManifest = {
+      format: MANIFEST_FORMAT,
+      id,
+      seq: source.seq,
+      stream: source.stream,
+      takenAt: source.takenAt,
+      node: source.node,
+      files,
+    };
     await this.objects.putBlob({ name: manifestObject(id) }, new TextEncoder().encode(JSON.stringify(manifest)), {
       timeout: API_TIMEOUT_MS,
     });
@@ -149,9 +159,19 @@ export class SnapshotBucket {
     if (failed) throw failed;
   }
 
-  /** Deletes all but the first `kept` snapshots (as snapshots() orders them); each manifest first, so that no node starts restoring what is being deleted. */
-  async prune(kept: number): Promise<void> {
-    for (const old of (await this.snapshots()).slice(kept)) {
+  /**
+   * Deletes all but the first `kept` snapshots of `stream` (as snapshots()
+   * orders them), and every snapshot of another stream (one deleted and made
+   * anew: its sequences mean nothing now); each manifest first, so that no
+   * node starts restoring what is being deleted.
+   */
+  async prune(kept: number, stream: string): Promise<void> {
+    const all = await this.snapshots();
+    const stale = [
+      ...all.filter((snapshot) => snapshot.stream === stream).slice(kept),
+      ...all.filter((snapshot) => snapshot.stream !== stream),
+    ];
+    for (const old of stale) {
       await this.objects.delete(manifestObject(old.id));
       await this.objects.delete(dataObject(old.id));
     }

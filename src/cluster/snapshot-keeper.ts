@@ -27,6 +27,8 @@ export class SnapshotKeeper {
   constructor(
     private readonly bucket: SnapshotBucket,
     private readonly dataDir: string,
+    /** The write stream's creation time: the snapshots this node writes, counts as due and prunes are of it. */
+    private readonly stream: string,
     private readonly periodMs: number,
     /** The last stream sequence this node has applied. */
     private readonly applied: () => number,
@@ -56,7 +58,8 @@ export class SnapshotKeeper {
   /** Writes a snapshot if one is due; false when the look failed. */
   private async look(): Promise<boolean> {
     try {
-      if (!snapshotDue(await this.bucket.snapshots(), this.applied(), Date.now(), this.periodMs)) return true;
+      const ofThisStream = (await this.bucket.snapshots()).filter((snapshot) => snapshot.stream === this.stream);
+      if (!snapshotDue(ofThisStream, this.applied(), Date.now(), this.periodMs)) return true;
       const started = performance.now();
       const manifest = await this.write();
       this.log.info("wrote a snapshot to the cluster's bucket", {
@@ -65,7 +68,7 @@ export class SnapshotKeeper {
         bytes: manifest.files.reduce((sum, file) => sum + file.size, 0),
         seconds: Math.round(performance.now() - started) / 1000,
       });
-      await this.bucket.prune(SNAPSHOTS_KEPT);
+      await this.bucket.prune(SNAPSHOTS_KEPT, this.stream);
       return true;
     } catch (error) {
       if (!this.closed) this.log.warn("writing a snapshot to the cluster's bucket failed; looking again soon", { error: String(error) });
@@ -78,7 +81,7 @@ export class SnapshotKeeper {
     const takenAt = Date.now();
     try {
       const place = await writeSnapshot(this.dataDir, dir);
-      return await this.bucket.upload({ dir, seq: Math.min(place.main, place.log), node: this.node, takenAt });
+      return await this.bucket.upload({ dir, seq: Math.min(place.main, place.log), stream: this.stream, node: this.node, takenAt });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -20,6 +20,12 @@ export interface SnapshotManifest {
   id: string;
   /** The stream sequence the copy has applied in both its environments: a node restored from it consumes from the next one. */
   seq: number;
+  /**
+   * When the write stream it was taken of was created: a sequence means
+   * something only in that stream, and a stream deleted and made anew starts
+   * its sequences again while the bucket outlives it.
+   */
+  stream: string;
   /** When the copy was taken (ms since the epoch). */
   takenAt: number;
   /** The node that took it (host and process). */
@@ -51,6 +57,7 @@ export function parseManifest(bytes: Uint8Array): SnapshotManifest {
     manifest.format === MANIFEST_FORMAT &&
     typeof manifest.id === "string" &&
     isCount(manifest.seq) &&
+    typeof manifest.stream === "string" &&
     isCount(manifest.takenAt) &&
     typeof manifest.node === "string" &&
     Array.isArray(files) &&

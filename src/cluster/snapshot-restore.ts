@@ -16,6 +16,7 @@ import { installSnapshot, placeHeldBy } from "../stores/snapshot.js";
 import { untilAnswered } from "./servers.js";
 import type { SnapshotBucket } from "./snapshot-bucket.js";
 import { SnapshotCorrupt } from "./snapshot-manifest.js";
+import type { StreamPlace } from "./stream.js";
 
 /**
  * The downloaded files are a store that has applied the stream through the
@@ -44,7 +45,7 @@ const INCOMING_DIR = "snapshot-incoming";
  */
 export async function restoreIfBehind(
   bucket: SnapshotBucket,
-  { firstSeq, lastSeq }: { firstSeq: number; lastSeq: number },
+  { firstSeq, lastSeq, created }: StreamPlace,
   dataDir: string,
   log: Logger,
 ): Promise<void> {
@@ -59,9 +60,9 @@ export async function restoreIfBehind(
         "start the node on an empty data dir, which takes the newest snapshot in the cluster's bucket",
     );
   }
-  // Past the stream's end, a snapshot is of another stream (this one was made anew): its place means nothing here.
+  // A snapshot of another stream (this one was deleted and made anew) holds a place that means nothing here.
   const usable = (await untilAnswered(() => bucket.snapshots(), log)).filter(
-    ({ seq }) => seq >= firstSeq - 1 && seq > (place ?? 0) && seq <= lastSeq,
+    ({ seq, stream }) => stream === created && seq >= firstSeq - 1 && seq > (place ?? 0) && seq <= lastSeq,
   );
   let failure: unknown = null;
   for (const snapshot of usable) {

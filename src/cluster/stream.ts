@@ -58,12 +58,16 @@ export function streamConfig(replicas: number, retentionDays: number): Partial<S
   };
 }
 
+/** The stream's first and last sequence, and when it was created: what tells it from a stream of the same name made anew. */
+export interface StreamPlace {
+  firstSeq: number;
+  lastSeq: number;
+  /** As JetStream reports it (an RFC 3339 time). */
+  created: string;
+}
+
 /** Creates the stream, or puts its settings back to `streamConfig`'s; the first and last sequence it holds. */
-export async function ensureStream(
-  manager: JetStreamManager,
-  replicas: number,
-  retentionDays: number,
-): Promise<{ firstSeq: number; lastSeq: number }> {
+export async function ensureStream(manager: JetStreamManager, replicas: number, retentionDays: number): Promise<StreamPlace> {
   const config = streamConfig(replicas, retentionDays);
   let info: StreamInfo | null;
   try {
@@ -84,5 +88,5 @@ export async function ensureStream(
   const held = info.config;
   const differs = (Object.keys(config) as (keyof typeof config)[]).some((key) => JSON.stringify(held[key]) !== JSON.stringify(config[key]));
   if (differs) info = await manager.streams.update(STREAM_NAME, config);
-  return { firstSeq: info.state.first_seq, lastSeq: info.state.last_seq };
+  return { firstSeq: info.state.first_seq, lastSeq: info.state.last_seq, created: info.created };
 }

@@ -54,7 +54,12 @@ function dataDir(name: string): string {
   return dir;
 }
 
-const upload = (name: string, seq: number, takenAt = Date.now()) => bucket.upload({ dir: dataDir(name), seq, node: "test", takenAt });
+/** The write stream the snapshots are of (its creation time), and one deleted and made anew since. */
+const STREAM = "2026-11-26T10:00:00.000000000Z";
+const REMADE_STREAM = "2026-11-26T11:00:00.000000000Z";
+
+const upload = (name: string, seq: number, takenAt = Date.now()) =>
+  bucket.upload({ dir: dataDir(name), seq, stream: STREAM, node: "test", takenAt });
 
 describe("the snapshot bucket", () => {
   it("uploads a data dir's files with their manifest, and downloads them byte for byte", async () => {
@@ -93,7 +98,7 @@ describe("the snapshot bucket", () => {
     const listed = (await bucket.snapshots()).map((snapshot) => snapshot.id);
     expect(listed.slice(0, 3)).toEqual([newer.id, behind.id, older.id]);
 
-    await bucket.prune(2);
+    await bucket.prune(2, STREAM);
     expect((await bucket.snapshots()).map((snapshot) => snapshot.id)).toEqual([newer.id, behind.id]);
     // A pruned snapshot's data is gone with it.
     const objects = await new Objm(connection).open(SNAPSHOT_BUCKET);
@@ -102,7 +107,7 @@ describe("the snapshot bucket", () => {
 
   it("restores only a snapshot whose store holds the sequence its manifest names", async () => {
     // The random bytes above are no store: LMDB cannot open them, so the bucket starts empty here.
-    await bucket.prune(0);
+    await bucket.prune(0, STREAM);
     const source = join(dirs, "real-store");
     const store = Store.open(source);
     store.streamWatermarks.noteMain(30);
@@ -113,15 +118,26 @@ describe("the snapshot bucket", () => {
     mkdirSync(target);
 
     // The files are the ones the manifest lists (their sha256s match), but not at the sequence it names.
-    await bucket.upload({ dir: source, seq: 41, node: "test", takenAt: Date.now() });
-    await expect(restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100 }, target, log)).rejects.toThrow(
+    await bucket.upload({ dir: source, seq: 41, stream: STREAM, node: "test", takenAt: Date.now() });
+    await expect(restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100, created: STREAM }, target, log)).rejects.toThrow(
       /holds the stream through 30, not 41/,
     );
     expect(readdirSync(target)).toEqual([]);
 
-    await bucket.prune(0);
-    await bucket.upload({ dir: source, seq: 30, node: "test", takenAt: Date.now() });
-    await restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100 }, target, log);
+    // A snapshot of the stream as it was before it was made anew: its place means nothing in the new one.
+    await bucket.prune(0, STREAM);
+    await bucket.upload({ dir: source, seq: 30, stream: STREAM, node: "test", takenAt: Date.now() });
+    await expect(restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100, created: REMADE_STREAM }, target, log)).rejects.toThrow(
+      /holds no snapshot/,
+    );
+    expect(readdirSync(target)).toEqual([]);
+    // And the new stream's pruning deletes it.
+    await bucket.prune(2, REMADE_STREAM);
+    expect(await bucket.snapshots()).toEqual([]);
+
+    await bucket.prune(0, STREAM);
+    await bucket.upload({ dir: source, seq: 30, stream: STREAM, node: "test", takenAt: Date.now() });
+    await restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100, created: STREAM }, target, log);
     expect(await placeHeldBy(target)).toEqual({ main: 30, log: 30 });
   });
 });

@@ -11,7 +11,15 @@ function digestOf(...chunks: Uint8Array[]): FileDigest {
   return digest;
 }
 
-const manifest = { format: MANIFEST_FORMAT, id: "s1", seq: 42, takenAt: 1_700_000_000_000, node: "host:1", files: [entry] };
+const manifest = {
+  format: MANIFEST_FORMAT,
+  id: "s1",
+  seq: 42,
+  stream: "2026-11-26T10:00:00Z",
+  takenAt: 1_700_000_000_000,
+  node: "host:1",
+  files: [entry],
+};
 const encoded = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 describe("a snapshot file checked against its manifest", () => {
@@ -40,6 +48,7 @@ describe("parseManifest", () => {
     expect(() => parseManifest(new TextEncoder().encode("{"))).toThrow(SnapshotCorrupt);
     expect(() => parseManifest(encoded(null))).toThrow(SnapshotCorrupt);
     expect(() => parseManifest(encoded({ ...manifest, seq: -1 }))).toThrow(SnapshotCorrupt);
+    expect(() => parseManifest(encoded({ ...manifest, stream: undefined }))).toThrow(SnapshotCorrupt);
     expect(() => parseManifest(encoded({ ...manifest, files: [{ ...entry, sha256: "x" }] }))).toThrow(SnapshotCorrupt);
     for (const path of ["../aisle.lmdb", "models/../../x", "/etc/passwd", ""]) {
       expect(() => parseManifest(encoded({ ...manifest, files: [{ ...entry, path }] }))).toThrow(SnapshotCorrupt);
