@@ -37,7 +37,7 @@ import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { API_TIMEOUT_MS, connectToServers, untilAnswered } from "./servers.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
-import { ensureStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
+import { ensureStream, otherStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
 import { checkMessageSize, maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
 
 export interface ClusterSettings {
@@ -147,7 +147,13 @@ export class ClusterNode implements Writes, EventPublisher {
     try {
       // checkAPI off: the stream's creation below is the check, and is asked again while JetStream does not answer.
       const manager = await jetstreamManager(connection, { timeout: API_TIMEOUT_MS, checkAPI: false });
-      const { firstSeq, lastSeq } = await untilAnswered(() => ensureStream(manager, settings.replicas, settings.retentionDays), log);
+      const { firstSeq, lastSeq, created } = await untilAnswered(
+        () => ensureStream(manager, settings.replicas, settings.retentionDays),
+        log,
+      );
+      const joined = store.streamWatermarks.stream();
+      if (joined !== undefined && joined !== created) throw new Error(otherStream(joined, created));
+      if (joined === undefined) await store.streamWatermarks.joinStream(created);
       const watermarks = store.streamWatermarks.applied();
       const next = Math.min(watermarks.main, watermarks.log) + 1;
       if (firstSeq > next) {

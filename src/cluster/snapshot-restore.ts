@@ -15,8 +15,8 @@ import type { Logger } from "../observability/logger.js";
 import { installSnapshot, placeHeldBy } from "../stores/snapshot.js";
 import { untilAnswered } from "./servers.js";
 import type { SnapshotBucket } from "./snapshot-bucket.js";
-import { SnapshotCorrupt } from "./snapshot-manifest.js";
-import type { StreamPlace } from "./stream.js";
+import { SnapshotCorrupt, type SnapshotManifest } from "./snapshot-manifest.js";
+import { otherStream, type StreamPlace } from "./stream.js";
 
 /**
  * The downloaded files are a store that has applied the stream through the
@@ -25,8 +25,9 @@ import type { StreamPlace } from "./stream.js";
  * they are the bytes the manifest lists, and the store they replace is
  * removed for good.
  */
-async function checkHoldsItsPlace(incoming: string, seq: number): Promise<void> {
+async function checkHoldsItsPlace(incoming: string, { seq, stream }: SnapshotManifest): Promise<void> {
   const held = await placeHeldBy(incoming);
+  if (held?.stream !== undefined && held.stream !== stream) throw new SnapshotCorrupt(otherStream(held.stream, stream));
   const holds = held === null ? null : Math.min(held.main, held.log);
   if (holds !== seq) {
     throw new SnapshotCorrupt(
@@ -50,6 +51,8 @@ export async function restoreIfBehind(
   log: Logger,
 ): Promise<void> {
   const held = await placeHeldBy(dataDir);
+  // Another cluster's data dir (a wrong AISLE_NATS_URL), or the stream deleted and made anew: a snapshot must not replace it.
+  if (held?.stream !== undefined && held.stream !== created) throw new Error(otherStream(held.stream, created));
   const place = held === null ? null : Math.min(held.main, held.log);
   const streamHoldsTheRest = firstSeq <= (place ?? 0) + 1;
   if (place !== null && streamHoldsTheRest) return;
@@ -72,7 +75,7 @@ export async function restoreIfBehind(
       // A download an earlier start left behind.
       await rm(incoming, { recursive: true, force: true });
       await untilAnswered(() => bucket.download(snapshot, incoming), log);
-      await checkHoldsItsPlace(incoming, snapshot.seq);
+      await checkHoldsItsPlace(incoming, snapshot);
       installSnapshot(incoming, dataDir);
       log.info("restored a snapshot from the cluster's bucket", {
         id: snapshot.id,

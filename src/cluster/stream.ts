@@ -58,6 +58,14 @@ export function streamConfig(replicas: number, retentionDays: number): Partial<S
   };
 }
 
+/** Why a data dir of another write stream is not served: its places mean nothing in this one. */
+export function otherStream(joined: string, created: string): string {
+  return (
+    `this data dir holds its place in a write stream created ${joined}, and the servers' stream was created ${created} ` +
+    "(another cluster, or the stream deleted and made anew): start the node on an empty data dir"
+  );
+}
+
 /** The stream's first and last sequence, and when it was created: what tells it from a stream of the same name made anew. */
 export interface StreamPlace {
   firstSeq: number;

@@ -30,6 +30,8 @@ function copyModels(dataDir: string, outDir: string): void {
 export interface SnapshotPlace {
   main: number;
   log: number;
+  /** The write stream these places are in (its creation time); undefined before the store first joined one. */
+  stream: string | undefined;
 }
 
 /**
@@ -69,7 +71,8 @@ export function placeHeldBy(dir: string): Promise<SnapshotPlace | null> {
 async function readPlace(dir: string): Promise<SnapshotPlace> {
   const env = Environment.open(dir, true);
   try {
-    return new StreamWatermarks(env).applied();
+    const watermarks = new StreamWatermarks(env);
+    return { ...watermarks.applied(), stream: watermarks.stream() };
   } finally {
     await Promise.all([env.root.close(), env.logRoot.close()]);
   }

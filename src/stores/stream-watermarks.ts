@@ -7,6 +7,7 @@
 import type { Environment } from "./environment.js";
 
 const STREAM_APPLIED = "stream_applied";
+const STREAM_CREATED = "stream_created";
 
 export class StreamWatermarks {
   constructor(private readonly env: Environment) {}
@@ -17,6 +18,20 @@ export class StreamWatermarks {
       main: (this.env.meta.get(STREAM_APPLIED) as number | undefined) ?? 0,
       log: (this.env.logMeta.get(STREAM_APPLIED) as number | undefined) ?? 0,
     };
+  }
+
+  /**
+   * The write stream this store's places are in (its creation time), or
+   * undefined before the node first joined one: a stream deleted and made
+   * anew starts its sequences again, so a place means something only in it.
+   */
+  stream(): string | undefined {
+    return this.env.meta.get(STREAM_CREATED) as string | undefined;
+  }
+
+  /** Records the stream (once, as the node first joins it). */
+  async joinStream(created: string): Promise<void> {
+    await this.env.meta.put(STREAM_CREATED, created);
   }
 
   /** Joins the main environment's write batch under way: call it in the same turn as the message's writes. */

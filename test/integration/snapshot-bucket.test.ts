@@ -138,6 +138,20 @@ describe("the snapshot bucket", () => {
     await bucket.prune(0, STREAM);
     await bucket.upload({ dir: source, seq: 30, stream: STREAM, node: "test", takenAt: Date.now() });
     await restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100, created: STREAM }, target, log);
-    expect(await placeHeldBy(target)).toEqual({ main: 30, log: 30 });
+    expect(await placeHeldBy(target)).toEqual({ main: 30, log: 30, stream: undefined });
+  });
+
+  it("replaces no data dir whose store holds its place in another write stream", async () => {
+    const dir = join(dirs, "other-cluster");
+    const store = Store.open(dir);
+    await store.streamWatermarks.joinStream(REMADE_STREAM);
+    store.streamWatermarks.noteMain(5);
+    await store.streamWatermarks.noteLog(5);
+    await store.close();
+    await bucket.upload({ dir: join(dirs, "real-store"), seq: 30, stream: STREAM, node: "test", takenAt: Date.now() });
+
+    const log = jsonLogger("silent");
+    await expect(restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100, created: STREAM }, dir, log)).rejects.toThrow(/another cluster/);
+    expect(await placeHeldBy(dir)).toEqual({ main: 5, log: 5, stream: REMADE_STREAM });
   });
 });
