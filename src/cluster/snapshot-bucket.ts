@@ -83,14 +83,21 @@ export class SnapshotBucket {
     return manifests.sort((a, b) => b.seq - a.seq || b.takenAt - a.takenAt);
   }
 
-  /** Uploads the files of `source.dir` (streamed, each hashed on the way), then their manifest; resolves with it. */
-  async upload(source: SnapshotSource): Promise<SnapshotManifest> {
+  /**
+   * Uploads the files of `source.dir` (streamed, each hashed on the way),
+   * then their manifest; resolves with it. Once `stopping()` is true the
+   * upload fails at its next chunk, and the chunks sent so far are deleted
+   * (the connection must stay open until it has failed: a chunk left behind
+   * belongs to no object, and no pruning finds it).
+   */
+  async upload(source: SnapshotSource, stopping: () => boolean = () => false): Promise<SnapshotManifest> {
     const id = `${new Date(source.takenAt).toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}`;
     const files: SnapshotFile[] = [];
     async function* contents(): AsyncGenerator<Uint8Array> {
       for (const path of filesUnder(source.dir)) {
         const digest = new FileDigest();
         for await (const chunk of createReadStream(join(source.dir, path))) {
+          if (stopping()) throw new Error("the snapshot's upload was stopped: the node is shutting down");
           digest.update(chunk as Buffer);
           yield chunk as Buffer;
         }

@@ -39,7 +39,7 @@ export class SnapshotKeeper {
     this.lookIn(nextLookInMs(SOON_MS));
   }
 
-  /** Stops looking; resolves once a look under way has ended (it ends soon once the connection is closed). */
+  /** Stops looking; resolves once a look under way has ended (an upload fails at its next chunk, and deletes what it sent). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
@@ -81,7 +81,8 @@ export class SnapshotKeeper {
     const takenAt = Date.now();
     try {
       const place = await writeSnapshot(this.dataDir, dir);
-      return await this.bucket.upload({ dir, seq: Math.min(place.main, place.log), stream: this.stream, node: this.node, takenAt });
+      const seq = Math.min(place.main, place.log);
+      return await this.bucket.upload({ dir, seq, stream: this.stream, node: this.node, takenAt }, () => this.closed);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

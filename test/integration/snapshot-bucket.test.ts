@@ -3,6 +3,7 @@
 // byte for byte, and are refused when the object is not the one its manifest
 // describes; pruning keeps the newest; a restore takes only a store that
 // holds the sequence its manifest names.
+import { jetstreamManager } from "@nats-io/jetstream";
 import { Objm } from "@nats-io/obj";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { randomBytes } from "node:crypto";
@@ -17,6 +18,7 @@ import { jsonLogger } from "../../src/observability/logger.js";
 import { placeHeldBy } from "../../src/stores/snapshot.js";
 import { Store } from "../../src/stores/store.js";
 import { startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.js";
+import { eventually } from "../helpers/service.js";
 
 let nats: NatsCluster;
 let connection: NatsConnection;
@@ -153,5 +155,19 @@ describe("the snapshot bucket", () => {
     const log = jsonLogger("silent");
     await expect(restoreIfBehind(bucket, { firstSeq: 10, lastSeq: 100, created: STREAM }, dir, log)).rejects.toThrow(/another cluster/);
     expect(await placeHeldBy(dir)).toEqual({ main: 5, log: 5, stream: REMADE_STREAM });
+  });
+
+  it("deletes what a stopped upload had sent, so no chunk is left that no object owns", async () => {
+    const manager = await jetstreamManager(connection);
+    const held = async () => (await manager.streams.info(`OBJ_${SNAPSHOT_BUCKET}`)).state.messages;
+    const before = await held();
+    let chunks = 0;
+    // Stopped after a few chunks of the 300 KB environment (the bucket's chunks are 128 KB).
+    const stopped = await bucket
+      .upload({ dir: dataDir("stopped"), seq: 70, stream: STREAM, node: "test", takenAt: Date.now() }, () => ++chunks > 3)
+      .catch((error: unknown) => error);
+    expect(String(stopped)).toMatch(/stopped/);
+    await eventually(async () => expect(await held()).toBe(before));
+    expect((await bucket.snapshots()).map((snapshot) => snapshot.seq)).not.toContain(70);
   });
 });
