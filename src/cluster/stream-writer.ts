@@ -41,7 +41,9 @@ const HEADER_ROOM_BYTES = 1_024;
 
 /** The payload bytes a message of this connection may carry: the servers' max_payload, less room for the headers. */
 export function maxPayloadOf(connection: NatsConnection): number {
-  return connection.info!.max_payload - HEADER_ROOM_BYTES;
+  // No server info on a closed connection: no bound here, and the publish fails as the connection does (a 503).
+  const info = connection.info;
+  return info === undefined ? Number.POSITIVE_INFINITY : info.max_payload - HEADER_ROOM_BYTES;
 }
 
 /** Refuses, before anything is published, a write larger than one message may be. */

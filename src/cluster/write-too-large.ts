@@ -4,7 +4,7 @@
 export class WriteTooLargeForStream extends Error {
   constructor(bytes: number, maxPayloadBytes: number) {
     super(
-      `The write is ${bytes} bytes as a stream message, more than the ${maxPayloadBytes} the cluster's nats-servers carry (max_payload): send fewer objects per request`,
+      `The write is ${bytes} bytes as a stream message, more than the ${maxPayloadBytes} the cluster's nats-servers carry (max_payload): send fewer or smaller objects per request`,
     );
   }
 }

@@ -7,6 +7,7 @@
 // restores one into its data dir when it starts too far behind the stream
 // (src/cluster/).
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { Environment } from "./environment.js";
 import { StreamWatermarks } from "./stream-watermarks.js";
@@ -21,9 +22,10 @@ const ADMIN_TOKEN = "admin-token";
 /** The snapshot would overwrite something: it is written only into a new or empty dir. */
 export class SnapshotTargetError extends Error {}
 
-function copyModels(dataDir: string, outDir: string): void {
+/** Asynchronous: a cluster node takes snapshots while it serves, and models run to tens of MB per shop. */
+async function copyModels(dataDir: string, outDir: string): Promise<void> {
   const models = join(dataDir, MODELS);
-  if (existsSync(models)) cpSync(models, join(outDir, MODELS), { recursive: true });
+  if (existsSync(models)) await cp(models, join(outDir, MODELS), { recursive: true });
 }
 
 /** What a snapshot holds of the write stream: the last sequence applied to each environment (0 on a single box). */
@@ -51,9 +53,9 @@ export async function writeSnapshot(dataDir: string, outDir: string): Promise<Sn
     // its manifests name is in one copy or the other, unless two trainings of
     // a shop finish while the snapshot is taken. (A training replaces the file,
     // then removes the one before.)
-    copyModels(dataDir, outDir);
+    await copyModels(dataDir, outDir);
     await env.root.backup(join(outDir, MAIN_ENVIRONMENT), false);
-    copyModels(dataDir, outDir);
+    await copyModels(dataDir, outDir);
     await env.logRoot.backup(join(outDir, EVENT_LOG), false);
     const token = join(dataDir, ADMIN_TOKEN);
     if (existsSync(token)) cpSync(token, join(outDir, ADMIN_TOKEN));
