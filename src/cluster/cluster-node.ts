@@ -33,6 +33,7 @@ import {
   type Written,
 } from "../ingest/write-commands.js";
 import type { Logger } from "../observability/logger.js";
+import { AlreadyExistsError } from "../stores/catalogue-store.js";
 import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { API_TIMEOUT_MS, connectToServers, untilAnswered } from "./servers.js";
@@ -213,8 +214,9 @@ export class ClusterNode implements Writes, EventPublisher {
     try {
       seq = await publishWrite(this.stream, write, id);
     } catch (error) {
-      // It may still be in the stream (an acknowledgement lost on the way): it is applied then, answered to no one.
       this.waiters.delete(id);
+      if (error instanceof AlreadyExistsError) throw error;
+      // It may still be in the stream (an acknowledgement lost on the way): it is applied then, answered to no one.
       throw new StreamUnavailable(error);
     }
     this.onPublished((performance.now() - started) / 1000);

@@ -16,6 +16,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { randomUUID } from "node:crypto";
 import type { MerchantId } from "../core/types.js";
 import type { WriteCommand } from "../ingest/write-commands.js";
+import { AlreadyExistsError } from "../stores/catalogue-store.js";
 import { DUPLICATE_WINDOW_MS, STREAM_NAME, subjectOf } from "./stream.js";
 import { WriteTooLargeForStream } from "./write-too-large.js";
 
@@ -29,12 +30,26 @@ export const PUBLISH_TIMEOUT_MS = 5_000;
  * acknowledged with the first one's sequence.
  */
 export async function publishWrite(stream: JetStreamClient, write: WriteCommand, id: string): Promise<number> {
-  const ack = await stream.publish(subjectOf(write.merchant, write.kind), JSON.stringify(write.payload), {
-    msgID: id,
-    timeout: PUBLISH_TIMEOUT_MS,
-  });
-  return ack.seq;
+  try {
+    const ack = await stream.publish(subjectOf(write.merchant, write.kind), JSON.stringify(write.payload), {
+      msgID: id,
+      timeout: PUBLISH_TIMEOUT_MS,
+      // A merchant's creation is the only message of its subject: two racing
+      // creations of one id (on two nodes, or two commands) cannot both be
+      // stored, where checking first would let both through.
+      ...(write.kind === "merchant" ? { expect: { lastSubjectSequence: 0 } } : {}),
+    });
+    return ack.seq;
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE) {
+      throw new AlreadyExistsError(`Merchant ${write.merchant} already exists`);
+    }
+    throw error;
+  }
 }
+
+/** JetStream's refusal of a publish whose expected last sequence does not hold. */
+const WRONG_LAST_SEQUENCE = 10071;
 
 /** The servers' max_payload counts the headers too (the message id): this much of it is left to them. */
 const HEADER_ROOM_BYTES = 1_024;
@@ -158,6 +173,8 @@ export class StreamWriter {
       };
       await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, run.end - run.start) }, publisher));
       if (failure !== null) {
+        // Refused for what the stream holds, not for the stream: said as a single box says it.
+        if (failure instanceof AlreadyExistsError) throw failure;
         const done = acknowledged === 0 ? "none" : `${acknowledged} (through sequence ${last})`;
         throw new StreamWriteError(
           `the write stream acknowledged ${done} of ${writes.length} messages, then failed (${(failure as Error).message}); ` +
@@ -179,7 +196,7 @@ export class StreamWriter {
       try {
         return await publishWrite(this.stream, write, id);
       } catch (error) {
-        if (refused(error) || Date.now() > giveUpAt) throw error;
+        if (refused(error) || error instanceof AlreadyExistsError || Date.now() > giveUpAt) throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       }
     }

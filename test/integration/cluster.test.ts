@@ -7,9 +7,13 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile, execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { publishWrite } from "../../src/cluster/stream-writer.js";
+import { createMerchantCommand } from "../../src/ingest/write-commands.js";
+import { AlreadyExistsError } from "../../src/stores/catalogue-store.js";
 import { Store } from "../../src/stores/store.js";
 import { serveInChild } from "../helpers/child-service.js";
 import { appliedSequence, startClusterNodes, type ClusterNodes } from "../helpers/cluster-nodes.js";
@@ -156,6 +160,16 @@ describe("aisle merchants add and aisle import on a cluster", () => {
     ]);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain("Merchant cli-north already exists");
+    expect(await streamLastSeq()).toBe(seq);
+
+    // A creation that passed every check before (two racing at once): the stream itself stores only the first.
+    const connection = await connect({ servers: nats.urls.split(",") });
+    try {
+      const racing = createMerchantCommand({ id: "cli-north", name: "Racing", domain: "racing.example.com", currency: "USD" });
+      await expect(publishWrite(jetstream(connection), racing, randomUUID())).rejects.toThrow(AlreadyExistsError);
+    } finally {
+      await connection.close();
+    }
     expect(await streamLastSeq()).toBe(seq);
   });
 
