@@ -129,6 +129,8 @@ export class SnapshotBucket {
   async download(manifest: SnapshotManifest, dir: string): Promise<void> {
     const result = await this.objects.get(dataObject(manifest.id));
     if (result === null) throw new SnapshotCorrupt(`snapshot ${manifest.id} has a manifest but no data in the bucket`);
+    // Observed from the start: should the read fail first, a rejection left unobserved would end the process, not this try.
+    const ended = result.error.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     const reader = result.data.getReader();
     try {
       let pending: Uint8Array = new Uint8Array(0);
@@ -162,7 +164,7 @@ export class SnapshotBucket {
     } finally {
       await reader.cancel().catch(() => {});
     }
-    const failed = await result.error;
+    const failed = await ended;
     if (failed) throw failed;
   }
 
