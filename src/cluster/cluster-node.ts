@@ -38,8 +38,9 @@ import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { API_TIMEOUT_MS, connectToServers, untilAnswered } from "./servers.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
+import { WriteTooLargeForStream } from "./write-too-large.js";
 import { ensureStream, otherStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
-import { checkMessageSize, maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
+import { maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
 
 export interface ClusterSettings {
   /** nats:// URLs of the servers, comma-separated. */
@@ -204,7 +205,6 @@ export class ClusterNode implements Writes, EventPublisher {
    */
   async submit<K extends WriteKind>(write: WriteCommand<K>): Promise<Written<WriteResult<K>>> {
     checkWrite(write);
-    checkMessageSize(write, maxPayloadOf(this.connection));
     const id = randomUUID();
     const applied = new Promise<unknown>((resolve, reject) => this.waiters.set(id, { resolve, reject }));
     // Observed at once: a write that fails as it is applied may do so before its acknowledgement is awaited.
@@ -212,10 +212,11 @@ export class ClusterNode implements Writes, EventPublisher {
     const started = performance.now();
     let seq: number;
     try {
-      seq = await publishWrite(this.stream, write, id);
+      seq = await publishWrite(this.stream, write, id, maxPayloadOf(this.connection));
     } catch (error) {
       this.waiters.delete(id);
-      if (error instanceof AlreadyExistsError) throw error;
+      // Refused for the write itself, so nothing was stored: the client's to change, not to retry.
+      if (error instanceof AlreadyExistsError || error instanceof WriteTooLargeForStream) throw error;
       // It may still be in the stream (an acknowledgement lost on the way): it is applied then, answered to no one.
       throw new StreamUnavailable(error);
     }

@@ -27,11 +27,20 @@ export const PUBLISH_TIMEOUT_MS = 5_000;
  * Publishes the write on its subject under the message id `id`, and resolves
  * with its stream sequence once the stream has acknowledged it. Published
  * again with the same id within the duplicate window, it is stored once and
- * acknowledged with the first one's sequence.
+ * acknowledged with the first one's sequence. A payload over
+ * `maxPayloadBytes` is refused (WriteTooLargeForStream) before anything is sent.
  */
-export async function publishWrite(stream: JetStreamClient, write: WriteCommand, id: string): Promise<number> {
+export async function publishWrite(
+  stream: JetStreamClient,
+  write: WriteCommand,
+  id: string,
+  maxPayloadBytes = Number.POSITIVE_INFINITY,
+): Promise<number> {
+  const payload = JSON.stringify(write.payload);
+  const bytes = Buffer.byteLength(payload);
+  if (bytes > maxPayloadBytes) throw new WriteTooLargeForStream(bytes, maxPayloadBytes);
   try {
-    const ack = await stream.publish(subjectOf(write.merchant, write.kind), JSON.stringify(write.payload), {
+    const ack = await stream.publish(subjectOf(write.merchant, write.kind), payload, {
       msgID: id,
       timeout: PUBLISH_TIMEOUT_MS,
       // A merchant's creation is the only message of its subject: two racing
@@ -59,12 +68,6 @@ export function maxPayloadOf(connection: NatsConnection): number {
   // No server info on a closed connection: no bound here, and the publish fails as the connection does (a 503).
   const info = connection.info;
   return info === undefined ? Number.POSITIVE_INFINITY : info.max_payload - HEADER_ROOM_BYTES;
-}
-
-/** Refuses, before anything is published, a write larger than one message may be. */
-export function checkMessageSize(write: WriteCommand, maxPayloadBytes: number): void {
-  const bytes = Buffer.byteLength(JSON.stringify(write.payload));
-  if (bytes > maxPayloadBytes) throw new WriteTooLargeForStream(bytes, maxPayloadBytes);
 }
 
 /** Why the command line could not write to the stream, said to the operator instead of a stack trace. */
@@ -194,9 +197,10 @@ export class StreamWriter {
     const giveUpAt = Date.now() + RETRY_WITHIN_MS;
     for (;;) {
       try {
-        return await publishWrite(this.stream, write, id);
+        return await publishWrite(this.stream, write, id, this.maxPayloadBytes);
       } catch (error) {
-        if (refused(error) || error instanceof AlreadyExistsError || Date.now() > giveUpAt) throw error;
+        if (refused(error) || error instanceof AlreadyExistsError || error instanceof WriteTooLargeForStream || Date.now() > giveUpAt)
+          throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       }
     }
