@@ -27,14 +27,29 @@ export function connectToServers(urls: string): Promise<NatsConnection> {
 }
 
 /** `request`'s answer, asked again while JetStream does not answer (a timeout, or a 503 while it has no leader) until START_WITHIN_MS. */
+/**
+ * "No suitable peers for placement": just after the servers start, some have
+ * not yet reported to the cluster's leader, and a replicated stream or bucket
+ * cannot be placed for a moment (seen as 3-server test clusters start).
+ * More replicas than servers gives it too: asking again then ends at the
+ * start's deadline with this error.
+ */
+const NO_SUITABLE_PEERS_YET = 10005;
+
+/** JetStream did not answer (a timeout, no leader for the moment, servers not all known yet): a moment to wait out, not a setting to fix. */
+export function worthAskingAgain(error: unknown): boolean {
+  return (
+    error instanceof TimeoutError || (error instanceof JetStreamApiError && (error.status === 503 || error.code === NO_SUITABLE_PEERS_YET))
+  );
+}
+
 export async function untilAnswered<T>(request: () => Promise<T>, log: Logger): Promise<T> {
   const deadline = Date.now() + START_WITHIN_MS;
   for (;;) {
     try {
       return await request();
     } catch (error) {
-      const unanswered = error instanceof TimeoutError || (error instanceof JetStreamApiError && error.status === 503);
-      if (!unanswered || Date.now() > deadline) throw error;
+      if (!worthAskingAgain(error) || Date.now() > deadline) throw error;
       log.warn("JetStream did not answer yet; asking again", { error: String(error) });
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

@@ -12,6 +12,7 @@ import {
   type StreamInfo,
 } from "@nats-io/jetstream";
 import type { MerchantId } from "../core/types.js";
+import { worthAskingAgain } from "./servers.js";
 
 export const STREAM_NAME = "AISLE";
 
@@ -85,8 +86,9 @@ export async function ensureStream(manager: JetStreamManager, replicas: number, 
     info = null;
   }
   info ??= await manager.streams.add(config).catch((error: unknown) => {
-    // Refused (e.g. more replicas than servers), not unanswered: a setting to fix, not a moment to wait out.
-    if (error instanceof JetStreamApiError && error.status !== 503) {
+    // Refused, not unanswered: a setting to fix, not a moment to wait out. (More replicas than servers
+    // reads as servers not all known yet, and is asked again until the start's deadline.)
+    if (error instanceof JetStreamApiError && !worthAskingAgain(error)) {
       throw new Error(
         `creating the write stream with ${replicas} replicas failed (${error.message}): is AISLE_NATS_REPLICAS more than the nats-servers?`,
       );
