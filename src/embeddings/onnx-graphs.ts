@@ -1,6 +1,7 @@
 // ONNX files the project writes itself (standard operators, opset 13): the
 // product encoder with its trained table, and a nearest-neighbour graph that
-// scores a batch of vectors against the catalogue in one matrix product.
+// scores a batch of vectors against the catalogue in one matrix product. The
+// small builders here serve every graph the project writes (ranker-graph.ts too).
 import onnxProto, { type onnx as Onnx } from "onnx-proto";
 import type { EmbeddingModel } from "../core/embedding/model.js";
 
@@ -8,19 +9,19 @@ const { onnx } = onnxProto;
 type TensorShape = (number | string)[];
 
 const OPSET = 13;
-const FLOAT = onnx.TensorProto.DataType.FLOAT;
+export const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
 
 /** Names of the encoder's inputs and output: the manifest and the runtime use these. */
 export const ENCODER_IO = { featureIds: "feature_ids", featureWeights: "feature_weights", embedding: "embedding" } as const;
 export const KNN_IO = { queries: "queries", corpus: "corpus", k: "k", scores: "scores", indices: "indices" } as const;
 
-function valueInfo(name: string, elemType: number, shape: TensorShape): Onnx.IValueInfoProto {
+export function valueInfo(name: string, elemType: number, shape: TensorShape): Onnx.IValueInfoProto {
   const dim = shape.map((size) => (typeof size === "number" ? { dimValue: size } : { dimParam: size }));
   return { name, type: { tensorType: { elemType, shape: { dim } } } };
 }
 
-function floatTensor(name: string, dims: number[], values: Float32Array): Onnx.ITensorProto {
+export function floatTensor(name: string, dims: number[], values: Float32Array): Onnx.ITensorProto {
   return { name, dims, dataType: FLOAT, rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) };
 }
 
@@ -29,15 +30,15 @@ function int64Tensor(name: string, values: number[]): Onnx.ITensorProto {
   return { name, dims: [values.length], dataType: INT64, rawData: new Uint8Array(data.buffer) };
 }
 
-function node(opType: string, inputs: string[], outputs: string[], attributes: Onnx.IAttributeProto[] = []): Onnx.INodeProto {
+export function node(opType: string, inputs: string[], outputs: string[], attributes: Onnx.IAttributeProto[] = []): Onnx.INodeProto {
   return { opType, input: inputs, output: outputs, name: outputs[0], attribute: attributes };
 }
 
-function intAttribute(name: string, value: number): Onnx.IAttributeProto {
+export function intAttribute(name: string, value: number): Onnx.IAttributeProto {
   return { name, type: onnx.AttributeProto.AttributeType.INT, i: value };
 }
 
-function modelBytes(graph: Onnx.IGraphProto, docString: string): Uint8Array {
+export function modelBytes(graph: Onnx.IGraphProto, docString: string): Uint8Array {
   const model = onnx.ModelProto.create({
     irVersion: 8,
     opsetImport: [{ domain: "", version: OPSET }],

@@ -6,7 +6,7 @@ import type { Features } from "../core/embedding/features.js";
 import { ENCODER_IO, KNN_IO, nearestNeighbourGraph } from "./onnx-graphs.js";
 
 /** One thread, no spinning: two cores are shared by the HTTP thread and every worker. */
-const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+export const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: "sequential",
