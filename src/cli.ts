@@ -21,6 +21,7 @@ import { evalFbt } from "./eval/fbt.js";
 import { evalSessions } from "./eval/sessions.js";
 import { evalSearch } from "./eval/search.js";
 import { DEFAULT_VIEWED_RELATED } from "./core/recs/viewed-related-settings.js";
+import { describeReranker } from "./recs/train-viewed-reranker.js";
 import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "./recs/tune-viewed-related.js";
 import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
@@ -381,12 +382,13 @@ program
     const store = Store.open(loadConfig(process.env, { dataDir: options.data }).dataDir, { mustExist: true });
     try {
       if (!store.catalogue.merchant(options.merchant)) throw new InvalidInput("--merchant", `no merchant ${options.merchant}`);
-      const tuning = tuneViewedRelated(store, options.merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
-      if (tuning === null) {
+      const tuned = tuneViewedRelated(store, options.merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
+      if (tuned === null) {
         console.log(`${options.merchant} has no viewed sessions yet: viewed-related keeps the defaults`);
         return;
       }
-      await store.viewedRelatedTuning.write(options.merchant, tuning);
+      const { tuning } = tuned;
+      await store.viewedRelatedTuning.write(options.merchant, tuning, tuned.rerankers);
       console.log(
         `tuned ${options.merchant} on ${tuning.trainSessions} sessions, validated on the ${tuning.validationSessions} most recent, in ${tuning.seconds} s (${tuning.evaluated} settings scored)`,
       );
@@ -395,6 +397,8 @@ program
         console.log(
           `${mode}: validation HR@20 / MRR@20 ${defaults.hr.toFixed(2)} / ${defaults.mrr.toFixed(2)} with the defaults, ${tuned.hr.toFixed(2)} / ${tuned.mrr.toFixed(2)} tuned (${tuned.cases} cases)`,
         );
+        console.log(`  ${JSON.stringify(tuning.settings[mode])}`);
+        console.log(`  ${describeReranker(tuning.rerankers?.[mode] ?? null)}`);
         console.log(`  ${JSON.stringify(tuning.settings[mode])}`);
       }
     } finally {

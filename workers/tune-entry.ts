@@ -13,9 +13,9 @@ const post = (message: TuneThreadMessage) => parentPort!.postMessage(message);
 
 const store = Store.open(dataDir);
 try {
-  const tuning = tuneViewedRelated(store, merchantId, { ...DEFAULT_TUNE_OPTIONS, seed, stop: () => Atomics.load(stopFlag, 0) !== 0 });
-  if (tuning !== null) await store.viewedRelatedTuning.write(merchantId, tuning);
-  post({ type: "done", tuning });
+  const tuned = tuneViewedRelated(store, merchantId, { ...DEFAULT_TUNE_OPTIONS, seed, stop: () => Atomics.load(stopFlag, 0) !== 0 });
+  if (tuned !== null) await store.viewedRelatedTuning.write(merchantId, tuned.tuning, tuned.rerankers);
+  post({ type: "done", tuning: tuned?.tuning ?? null });
 } catch (error) {
   if (error instanceof TuneCancelled) post({ type: "cancelled" });
   else post({ type: "failed", message: String((error as Error)?.stack ?? error) });

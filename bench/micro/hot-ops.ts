@@ -92,8 +92,8 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
     sink += scoreNextViews(store, merchantId, prefixes[i++ % prefixes.length]!, null).size;
   });
   add(
-    "viewed-related compute: relatedToViews (session kNN + bought-together blend)",
-    () => (sink += relatedToViews(store, merchantId, prefixes[i++ % prefixes.length]!, null).size),
+    "viewed-related compute: relatedToViews (session kNN + bought-together blend, re-ranked by ONNX Runtime once the shop has a re-ranker)",
+    async () => (sink += (await relatedToViews(store, merchantId, prefixes[i++ % prefixes.length]!, null)).length),
     { name: "viewedRelatedComputeP99", stat: "p99" },
   );
   const eligible = (within: typeof market) => {

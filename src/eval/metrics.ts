@@ -1,4 +1,4 @@
-import { Rng } from "../core/random.js";
+import { groupedBootstrapInterval } from "../core/bootstrap.js";
 
 /** Hit rate, NDCG and catalogue coverage of top-k lists, one relevant item per case (or several for NDCG over a set). */
 export class RankingMetrics {
@@ -32,44 +32,6 @@ export class RankingMetrics {
       coverage: this.recommended.size / Math.max(1, catalogueSize),
     };
   }
-}
-
-/**
- * A 95% percentile bootstrap interval of a mean over cases that come in
- * groups (a session's prefixes: its cases rise and fall together, so whole
- * groups are resampled). `values[i]` is case i's value, `groups[i]` its group
- * (0 … groups − 1). Seeded: every caller with the same seed and groups draws
- * the same resamples, so intervals of systems on the same cases are paired.
- */
-export function groupedBootstrapInterval(
-  values: ArrayLike<number>,
-  groups: ArrayLike<number>,
-  seed: number,
-  resamples = 1_000,
-): [number, number] {
-  let groupCount = 0;
-  for (let i = 0; i < groups.length; i++) groupCount = Math.max(groupCount, groups[i]! + 1);
-  const sums = new Float64Array(groupCount);
-  const counts = new Float64Array(groupCount);
-  for (let i = 0; i < values.length; i++) {
-    const group = groups[i]!;
-    sums[group] = sums[group]! + values[i]!;
-    counts[group] = counts[group]! + 1;
-  }
-  const rng = new Rng(seed);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let sum = 0;
-    let count = 0;
-    for (let g = 0; g < groupCount; g++) {
-      const drawn = rng.int(0, groupCount - 1);
-      sum += sums[drawn]!;
-      count += counts[drawn]!;
-    }
-    means[r] = sum / Math.max(1, count);
-  }
-  means.sort();
-  return [means[Math.floor(0.025 * (resamples - 1))]!, means[Math.ceil(0.975 * (resamples - 1))]!];
 }
 
 /** A 95% percentile bootstrap interval of a mean over independent cases (each case resampled alone). */

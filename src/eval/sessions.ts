@@ -20,11 +20,12 @@ import type { ViewedRelatedMode } from "../core/recs/viewed-related-settings.js"
 import type { BehaviourEvent, MerchantId } from "../core/types.js";
 import { ingest, MAX_BATCH_ITEMS } from "../ingest/ingest.js";
 import { createMerchant } from "../ingest/merchants.js";
-import { relatedToViews } from "../recs/related-to-views.js";
+import { rankRelatedToViews, relatedToViews } from "../recs/related-to-views.js";
 import { scoreNextViews } from "../recs/session-model.js";
+import { describeReranker } from "../recs/train-viewed-reranker.js";
 import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "../recs/tune-viewed-related.js";
 import { Store } from "../stores/store.js";
-import { groupedBootstrapInterval } from "./metrics.js";
+import { groupedBootstrapInterval } from "../core/bootstrap.js";
 
 export interface SessionsOptions {
   train: string;
@@ -87,8 +88,8 @@ function sessionUuid(n: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** A system's ranking of a case: product ids, best first. */
-type Ranker = (prefix: readonly number[]) => readonly number[];
+/** A system's ranking of a case: product ids, best first (the endpoint's code may await its re-ranker). */
+type Ranker = (prefix: readonly number[]) => readonly number[] | Promise<readonly number[]>;
 
 interface Variant {
   name: string;
@@ -113,13 +114,13 @@ interface Scored {
  * shown (as the endpoint leaves every viewed product out), so a repeat view
  * is a miss.
  */
-function score(variant: Variant, cases: readonly NextItemCase[], seed: number): Scored {
+async function score(variant: Variant, cases: readonly NextItemCase[], seed: number): Promise<Scored> {
   const hits = new Float64Array(cases.length);
   const reciprocal = new Float64Array(cases.length);
   const times = new Float64Array(cases.length);
-  cases.forEach(({ prefix, next }, index) => {
+  for (const [index, { prefix, next }] of cases.entries()) {
     const t0 = performance.now();
-    const ranked = variant.rank(prefix);
+    const ranked = await variant.rank(prefix);
     times[index] = performance.now() - t0;
     const shown = variant.mode === "served" ? ranked.filter((item) => !prefix.includes(item)) : ranked;
     const rank = shown.slice(0, NEXT_ITEM_K).indexOf(next);
@@ -127,7 +128,7 @@ function score(variant: Variant, cases: readonly NextItemCase[], seed: number): 
       hits[index] = 100;
       reciprocal[index] = 100 / (rank + 1);
     }
-  });
+  }
   times.sort();
   const groups = Int32Array.from(cases, (c) => c.session);
   const mean = (values: Float64Array) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
@@ -208,20 +209,21 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
     const endpoint =
       (mode: ViewedRelatedMode): Ranker =>
       (prefix) =>
-        rankByScore(relatedToViews(store, merchant, prefix, null, mode));
+        relatedToViews(store, merchant, prefix, null, mode);
     const results: Scored[] = [];
-    const run = (variant: Variant) => {
-      const scored = score(variant, cases, options.seed);
+    const run = async (variant: Variant) => {
+      const scored = await score(variant, cases, options.seed);
       results.push(scored);
       log(`  scored ${variant.name}`);
     };
     // A shop not tuned yet is answered with the defaults: this is where tuning starts from.
-    run({ name: "aisle viewed-related, defaults (before tuning)", mode: "served", rank: endpoint("served") });
-    run({ name: "aisle viewed-related, defaults (before tuning)", mode: "protocol", rank: endpoint("protocol") });
+    await run({ name: "aisle viewed-related, defaults (before tuning)", mode: "served", rank: endpoint("served") });
+    await run({ name: "aisle viewed-related, defaults (before tuning)", mode: "protocol", rank: endpoint("protocol") });
 
-    const tuning = tuneViewedRelated(store, merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
-    if (tuning === null) throw new Error("the train sessions left the session index empty");
-    await store.viewedRelatedTuning.write(merchant, tuning);
+    const tuned = tuneViewedRelated(store, merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
+    if (tuned === null) throw new Error("the train sessions left the session index empty");
+    const { tuning } = tuned;
+    await store.viewedRelatedTuning.write(merchant, tuning, tuned.rerankers);
     log(
       `tuned on ${tuning.validationSessions} validation sessions (the train sessions' most recent ${DEFAULT_TUNE_OPTIONS.validationShare}) in ${tuning.seconds} s, ${tuning.evaluated} settings scored:`,
     );
@@ -230,27 +232,35 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
       log(
         `  ${mode.padEnd(8)} validation HR@20 / MRR@20 ${defaults.hr.toFixed(2)} / ${defaults.mrr.toFixed(2)} (defaults) → ${tuned.hr.toFixed(2)} / ${tuned.mrr.toFixed(2)} over ${tuned.cases} cases: ${JSON.stringify(tuning.settings[mode])}`,
       );
+      log(`           ${describeReranker(tuning.rerankers?.[mode] ?? null)}`);
     }
 
-    run({ name: "aisle viewed-related, tuned", mode: "served", rank: endpoint("served") });
-    run({ name: "aisle viewed-related, tuned", mode: "protocol", rank: endpoint("protocol") });
+    await run({ name: "aisle viewed-related, tuned", mode: "served", rank: endpoint("served") });
+    await run({ name: "aisle viewed-related, tuned", mode: "protocol", rank: endpoint("protocol") });
+    for (const mode of ["served", "protocol"] as const)
+      if (tuning.rerankers?.[mode]?.adopted === true)
+        await run({
+          name: "aisle viewed-related, tuned, its re-ranker left out",
+          mode,
+          rank: (prefix) => rankRelatedToViews(store, merchant, prefix, null, mode).ranking,
+        });
     const popular = byViews(sessions);
     const knnAlone = (mode: ViewedRelatedMode): Ranker => {
       const knn = { ...tuning.settings[mode].knn, boost: 0 };
       return (prefix) => rankByScore(scoreNextViews(store, merchant, prefix, null, knn));
     };
-    run({
+    await run({
       name: "baseline: S-POP (popular; viewed left out)",
       mode: "served",
       rank: (prefix) => sessionPopularity(prefix, popular, NEXT_ITEM_K, false),
     });
-    run({
+    await run({
       name: "baseline: S-POP (own items, then popular)",
       mode: "protocol",
       rank: (prefix) => sessionPopularity(prefix, popular, NEXT_ITEM_K, true),
     });
-    run({ name: "baseline: session kNN, tuned settings alone", mode: "served", rank: knnAlone("served") });
-    run({ name: "baseline: session kNN, tuned settings, no boost", mode: "protocol", rank: knnAlone("protocol") });
+    await run({ name: "baseline: session kNN, tuned settings alone", mode: "served", rank: knnAlone("served") });
+    await run({ name: "baseline: session kNN, tuned settings, no boost", mode: "protocol", rank: knnAlone("protocol") });
 
     const row = (name: string, hr: string, mrr: string, extra = "") => `${name.padEnd(60)} ${hr.padEnd(22)} ${mrr.padEnd(22)} ${extra}`;
     for (const mode of ["served", "protocol"] as const) {
@@ -276,7 +286,13 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
       train_sessions: sessions.length,
       cases: cases.length,
       results,
-      tuning: { settings: tuning.settings, validation: tuning.validation, seconds: tuning.seconds, evaluated: tuning.evaluated },
+      tuning: {
+        settings: tuning.settings,
+        validation: tuning.validation,
+        rerankers: tuning.rerankers,
+        seconds: tuning.seconds,
+        evaluated: tuning.evaluated,
+      },
       ingest_ms: ingestMs,
     };
   } finally {

@@ -12,10 +12,14 @@ import { viewedRelated } from "./viewed-related.js";
 
 /** The tasks that answer a product list. */
 export type ListTask = Exclude<Task, { kind: "quick_view" } | { kind: "ping" }>;
+/** Those answered without awaiting anything: viewed-related may await its re-ranker in ONNX Runtime. */
+export type SyncListTask = Exclude<ListTask, { kind: "viewed_related" }>;
 
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
-export function answerListTask(store: Store, task: ListTask): TaskResult {
+export function answerListTask(store: Store, task: SyncListTask): TaskResult;
+export function answerListTask(store: Store, task: ListTask): TaskResult | Promise<TaskResult>;
+export function answerListTask(store: Store, task: ListTask): TaskResult | Promise<TaskResult> {
   switch (task.kind) {
     case "static_products":
       return answer(staticProducts(store, task));
@@ -27,7 +31,7 @@ export function answerListTask(store: Store, task: ListTask): TaskResult {
     case "viewed":
       return answer(viewed(store, task));
     case "viewed_related":
-      return answer(viewedRelated(store, task));
+      return viewedRelated(store, task).then(answer);
     case "purchased":
       return answer(purchased(store, task));
     case "custom_source":

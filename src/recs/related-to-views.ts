@@ -1,9 +1,12 @@
 import { blendScores } from "../core/recs/blend.js";
-import type { ViewedRelatedMode, ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
+import { rerankCandidates, rerankedOrder } from "../core/recs/rerank-features.js";
+import { rankByScore } from "../core/recs/sales.js";
+import { DEFAULT_VIEWED_RELATED, type ViewedRelatedMode, type ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
-import { scoreNextViews } from "./session-model.js";
+import { scoreNextViewsIn, storedSessions } from "./session-model.js";
+import { rerankerFor } from "./viewed-rerankers.js";
 
 /** Recent viewed products that seed the bought-together part of the blend. */
 const MAX_COPURCHASE_INPUTS = 5;
@@ -25,22 +28,63 @@ export function blendRelated(
   ]);
 }
 
+/** The shop's ranking after these views, and, when it has adopted a re-ranker, the re-ranking of it (to be awaited). */
+export interface ViewedRelatedRanking {
+  ranking: number[];
+  rerank: (() => Promise<number[]>) | null;
+}
+
 /**
- * Scores of products to show after these views (product ids, oldest first):
+ * Products to show after these views (product ids, oldest first), best first:
  * sessions that viewed the same products, blended with what is bought together
  * with the most recent ones, by the shop's tuned settings (the endpoint's:
- * `served`). `uuid` is the viewing session itself, if stored.
+ * `served`). `rerank` is set once the shop's tuning has adopted a learned
+ * re-ranker for the setting. `uuid` is the viewing session itself, if stored.
  */
-export function relatedToViews(
+export function rankRelatedToViews(
   store: Store,
   merchant: MerchantId,
   viewedInOrder: readonly number[],
   uuid: string | null,
   mode: ViewedRelatedMode = "served",
-): Map<number, number> {
-  const setting = store.viewedRelatedTuning.settings(merchant)[mode];
-  const sessionScores = scoreNextViews(store, merchant, viewedInOrder, uuid, setting.knn);
+): ViewedRelatedRanking {
+  const tuning = store.viewedRelatedTuning.read(merchant);
+  const setting = (tuning?.settings ?? DEFAULT_VIEWED_RELATED)[mode];
+  const summary = tuning?.rerankers?.[mode];
+  const sessions = storedSessions(store, merchant, uuid);
+  const sessionScores = sessions === null ? new Map<number, number>() : scoreNextViewsIn(sessions, viewedInOrder, setting.knn);
+  // Read now, at the snapshot the tuning was read at: the model and its record were written together.
+  const reranker = sessions !== null && summary?.adopted === true ? rerankerFor(store, merchant, mode, summary) : null;
   const copurchaseScores =
-    setting.copurchaseWeight > 0 ? boughtTogetherScores(store, merchant, copurchaseInputs(viewedInOrder)) : new Map();
-  return blendRelated(sessionScores, copurchaseScores, setting);
+    setting.copurchaseWeight > 0 || reranker !== null
+      ? boughtTogetherScores(store, merchant, copurchaseInputs(viewedInOrder))
+      : new Map<number, number>();
+  const ranking = rankByScore(blendRelated(sessionScores, copurchaseScores, setting));
+  if (reranker === null || sessions === null) return { ranking, rerank: null };
+  const candidates = rerankCandidates({
+    prefix: viewedInOrder,
+    knn: sessionScores,
+    boughtTogether: copurchaseScores,
+    source: sessions.source,
+    self: sessions.self,
+    remind: setting.knn.remind,
+  });
+  const rerank = async () => {
+    const model = await reranker;
+    if (model === null || candidates.ids.length === 0) return ranking;
+    return rerankedOrder(candidates.ids, await model.score(candidates.features, candidates.ids.length), ranking);
+  };
+  return { ranking, rerank };
+}
+
+/** What viewed-related answers after these views, best first: the shop's ranking, re-ranked when it has a re-ranker. */
+export async function relatedToViews(
+  store: Store,
+  merchant: MerchantId,
+  viewedInOrder: readonly number[],
+  uuid: string | null,
+  mode: ViewedRelatedMode = "served",
+): Promise<number[]> {
+  const { ranking, rerank } = rankRelatedToViews(store, merchant, viewedInOrder, uuid, mode);
+  return rerank === null ? ranking : rerank();
 }

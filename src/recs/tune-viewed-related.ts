@@ -22,9 +22,11 @@ import { Rng } from "../core/random.js";
 import type { MerchantId } from "../core/types.js";
 import { SESSIONS_KEPT_PER_ITEM } from "../stores/session-index.js";
 import type { Store } from "../stores/store.js";
-import type { ViewedRelatedTuning } from "../stores/viewed-related-tuning.js";
+import type { RerankerBytes, RerankerSummary, ViewedRelatedTuning } from "../stores/viewed-related-tuning.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
 import { blendRelated, copurchaseInputs } from "./related-to-views.js";
+import { trainViewedReranker } from "./train-viewed-reranker.js";
+import { RankerTrainingCancelled } from "../core/recs/ranker-mlp.js";
 
 export interface TuneOptions {
   /** Seeds the sample of validation sessions. */
@@ -35,6 +37,8 @@ export interface TuneOptions {
   validationShare: number;
   /** Validation cases sampled (whole sessions, until this many cases): what one setting's score costs. */
   maxCases: number;
+  /** Validation cases sampled (whole sessions) for each setting's re-ranker: fitted on most, checked on the rest. */
+  maxRerankerCases: number;
   /** Settings scored, per setting tuned (served, protocol). */
   maxEvaluations: number;
   maxPasses: number;
@@ -52,13 +56,18 @@ export class TuneCancelled extends Error {
 /**
  * About a minute of one core for a shop with plenty of sessions (4,000 cases
  * at about 0.2 ms a query, up to 60 settings twice). 4,000 cases tell apart
- * settings about a point of HR@20 apart: finer differences are noise.
+ * settings about a point of HR@20 apart: finer differences are noise. The
+ * re-rankers then take up to 40,000 cases each (their candidates and
+ * features, about 0.25 ms a case, then a few seconds of training): a model's
+ * gain is a fraction of a point, which only that many check cases can tell
+ * from noise.
  */
 export const DEFAULT_TUNE_OPTIONS: TuneOptions = {
   seed: 1,
   maxSessions: 500_000,
   validationShare: 0.1,
   maxCases: 4_000,
+  maxRerankerCases: 40_000,
   maxEvaluations: 60,
   maxPasses: 2,
 };
@@ -94,16 +103,28 @@ const COPURCHASE_DIMENSION: Dimension<ViewedRelatedSetting> = {
   with: (setting, value) => ({ ...setting, copurchaseWeight: value }),
 };
 
+/** A tuning, and the bytes of the re-rankers it adopted: what ViewedRelatedTunings.write stores together. */
+export interface TuneResult {
+  tuning: ViewedRelatedTuning;
+  rerankers: RerankerBytes;
+}
+
 /**
- * The merchant's tuned settings with their validation figures, or null when
+ * The merchant's tuned settings with their validation figures, and a
+ * re-ranker per setting trained on the same validation sessions; null when
  * its index holds no session. Synchronous and CPU-bound: run it on a thread
  * of its own (workers/tune-entry.ts) or from the command line.
  */
-export function tuneViewedRelated(
-  store: Store,
-  merchant: MerchantId,
-  options: TuneOptions = DEFAULT_TUNE_OPTIONS,
-): ViewedRelatedTuning | null {
+export function tuneViewedRelated(store: Store, merchant: MerchantId, options: TuneOptions = DEFAULT_TUNE_OPTIONS): TuneResult | null {
+  try {
+    return tuneAndTrain(store, merchant, options);
+  } catch (error) {
+    if (error instanceof RankerTrainingCancelled) throw new TuneCancelled();
+    throw error;
+  }
+}
+
+function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions): TuneResult | null {
   const started = performance.now();
   const head = store.sessionIndex.head(merchant);
   if (head === undefined || head.live === 0) return null;
@@ -136,6 +157,8 @@ export function tuneViewedRelated(
   const defaults = DEFAULT_VIEWED_RELATED;
   const limits = { maxEvaluations: options.maxEvaluations, maxPasses: options.maxPasses };
   let settings: ViewedRelatedSettings = defaults;
+  // The settings as tuned over the training part (before inServedTerms restates them for the whole index).
+  let trained: ViewedRelatedSettings = defaults;
   let served = { defaults: evaluate(defaults.served), tuned: evaluate(defaults.served) };
   let protocol = { defaults: evaluate(defaults.protocol), tuned: evaluate(defaults.protocol) };
   if (cases.length >= MIN_VALIDATION_CASES) {
@@ -145,15 +168,33 @@ export function tuneViewedRelated(
     const reminding = { ...servedSearch.best, knn: { ...servedSearch.best.knn, remind: true, boost: defaults.protocol.knn.boost } };
     const protocolSearch = coordinateDescent(reminding, [...BOOST_DIMENSIONS, ...KNN_DIMENSIONS, ...extra], evaluate, limits);
     const protocolBest = objective(protocolSearch.figures) > objective(protocol.defaults) ? protocolSearch : null;
+    trained = { served: servedSearch.best, protocol: protocolBest?.best ?? defaults.protocol };
     settings = {
-      served: inServedTerms(servedSearch.best, train.length, head.live),
-      protocol: protocolBest === null ? defaults.protocol : inServedTerms(protocolBest.best, train.length, head.live),
+      served: inServedTerms(trained.served, train.length, head.live),
+      protocol: protocolBest === null ? defaults.protocol : inServedTerms(trained.protocol, train.length, head.live),
     };
     served = { defaults: served.defaults, tuned: servedSearch.figures };
     protocol = { defaults: protocol.defaults, tuned: protocolBest?.figures ?? protocol.defaults };
   }
-  return {
+
+  const rerankerCases = sampleBySession(allCases, options.maxRerankerCases, options.seed);
+  const rerankerOptions = {
+    checkShare: 0.25,
+    minCases: MIN_VALIDATION_CASES,
+    seed: options.seed,
+    ...(options.stop ? { stop: options.stop } : {}),
+  };
+  const boughtTogether = (prefix: readonly number[]) => boughtTogetherScores(store, merchant, copurchaseInputs(prefix));
+  const rerankers: Record<"served" | "protocol", RerankerSummary | null> = { served: null, protocol: null };
+  const bytes: RerankerBytes = {};
+  for (const mode of ["served", "protocol"] as const) {
+    const trainedReranker = trainViewedReranker(source, rerankerCases, trained[mode], boughtTogether, rerankerOptions);
+    rerankers[mode] = trainedReranker?.summary ?? null;
+    if (trainedReranker?.bytes) bytes[mode] = trainedReranker.bytes;
+  }
+  const tuning: ViewedRelatedTuning = {
     settings,
+    rerankers,
     validation: { served, protocol },
     sessionsNumbered: head.next,
     trainSessions: train.length,
@@ -164,6 +205,7 @@ export function tuneViewedRelated(
     tunedAt: Date.now(),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
+  return { tuning, rerankers: bytes };
 }
 
 /**

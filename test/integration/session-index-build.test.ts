@@ -66,7 +66,7 @@ async function withoutIndex(dataDir: string, merchant: string): Promise<void> {
 }
 
 const PREFIXES = [[1], [2, 9], [3, 17, 25]];
-const answers = (store: Store) => PREFIXES.map((prefix) => [...relatedToViews(store, "shop", prefix, "s7")]);
+const answers = (store: Store) => Promise.all(PREFIXES.map((prefix) => relatedToViews(store, "shop", prefix, "s7")));
 
 describe("the applier thread and the session index", () => {
   it("builds the index of a data dir that lacks it from the event log: the same bytes and answers as an index kept live", async () => {
@@ -74,7 +74,7 @@ describe("the applier thread and the session index", () => {
     let store = await storeWithMerchant(dir);
     const log = sessions(0, 3_000, Date.now() - HOUR_MS);
     for (let start = 0; start < log.length; start += 2_500) await store.applied.appendEvents("shop", log.slice(start, start + 2_500));
-    const live = answers(store);
+    const live = await answers(store);
     expect(live.every((answer) => answer.length > 0)).toBe(true);
     await store.close();
     const kept = await dumpDataDir(dir, "shop");
@@ -82,7 +82,7 @@ describe("the applier thread and the session index", () => {
 
     store = Store.open(dir);
     expect(store.pendingBuilds().map(({ build, merchant }) => [build.name, merchant])).toEqual([["session_index", "shop"]]);
-    expect(answers(store).every((answer) => answer.length === 0)).toBe(true);
+    expect((await answers(store)).every((answer) => answer.length === 0)).toBe(true);
     const writer = new EventWriter(store.events, applierThread(dir, { retention: KEEP_ALL }));
     await writer.started();
     // Built in slices of the log (9,000 events: nine), then the service counts as ready.
@@ -90,7 +90,7 @@ describe("the applier thread and the session index", () => {
     await writer.close();
     store.refreshSnapshot();
     expect(store.pendingBuilds()).toEqual([]);
-    expect(answers(store)).toEqual(live);
+    expect(await answers(store)).toEqual(live);
     await store.close();
     expect(await dumpDataDir(dir, "shop")).toEqual(kept);
   });
@@ -99,7 +99,7 @@ describe("the applier thread and the session index", () => {
     const dir = tempDir();
     let store = await storeWithMerchant(dir);
     await store.applied.appendEvents("shop", sessions(0, 500, Date.now() - HOUR_MS));
-    const live = answers(store);
+    const live = await answers(store);
     await store.close();
     const kept = await dumpDataDir(dir, "shop");
     await asLayoutOne(dir, "shop");
@@ -108,7 +108,7 @@ describe("the applier thread and the session index", () => {
     expect(store.pendingBuilds().map(({ build }) => build.name)).toEqual(["session_index"]);
     expect(store.buildStepSync(store.pendingBuilds()[0]!.build, "shop")).toBe(true);
     expect(store.applied.sessionIndexBehind("shop")).toBe(false);
-    expect(answers(store)).toEqual(live);
+    expect(await answers(store)).toEqual(live);
     await store.close();
     expect(await dumpDataDir(dir, "shop")).toEqual(kept);
   });

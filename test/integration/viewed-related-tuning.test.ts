@@ -2,19 +2,21 @@
 // stored per merchant, read back, shown by `aisle merchants show`, run in the
 // background on a thread of its own, and what the endpoint answers with.
 import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objective } from "../../src/core/recs/coordinate-descent.js";
 import { Rng } from "../../src/core/random.js";
 import { DEFAULT_VIEWED_RELATED } from "../../src/core/recs/viewed-related-settings.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
+import { rankerGraph } from "../../src/embeddings/ranker-graph.js";
 import { relatedToViews } from "../../src/recs/related-to-views.js";
-import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "../../src/recs/tune-viewed-related.js";
+import { DEFAULT_TUNE_OPTIONS, MIN_VALIDATION_CASES, tuneViewedRelated } from "../../src/recs/tune-viewed-related.js";
 import { MIN_SESSIONS_TO_TUNE, ViewedRelatedTuner } from "../../src/recs/viewed-related-tuner.js";
 import { Store } from "../../src/stores/store.js";
 import type { ViewedRelatedTuning } from "../../src/stores/viewed-related-tuning.js";
 import { product } from "../helpers/fixtures.js";
+import { byFeature, summaryOf } from "../helpers/rerankers.js";
 import { createTestMerchant, eventsApplied, postJson, startTestService, type TestService } from "../helpers/service.js";
 import { storedMerchant, storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
@@ -53,9 +55,11 @@ describe("tuning viewed-related on a shop's own sessions", () => {
     await store.applied.appendEvents("shop", shopSessions(1_500));
     // Fewer cases than the validation sessions hold: some are left out, so the seed matters.
     const options = { ...DEFAULT_TUNE_OPTIONS, seed: 3, maxCases: 250, maxEvaluations: 15 };
-    const first = tuneViewedRelated(store, "shop", options)!;
-    const again = tuneViewedRelated(store, "shop", options)!;
-    expect(decided(again)).toEqual(decided(first));
+    const firstResult = tuneViewedRelated(store, "shop", options)!;
+    const againResult = tuneViewedRelated(store, "shop", options)!;
+    const first = firstResult.tuning;
+    expect(decided(againResult.tuning)).toEqual(decided(first));
+    expect(againResult.rerankers).toEqual(firstResult.rerankers);
     expect(first.trainSessions + first.validationSessions).toBe(1_500);
     expect(first.validationSessions).toBe(150);
     expect(first.evaluated).toBeGreaterThan(10);
@@ -71,11 +75,36 @@ describe("tuning viewed-related on a shop's own sessions", () => {
     await store.close();
   });
 
+  it("trains a re-ranker per setting on the validation sessions, deterministic for a seed, its bytes kept only when adopted", async () => {
+    const store = await storeWithMerchant(tempDir());
+    await store.applied.appendEvents("shop", shopSessions(6_000));
+    const options = { ...DEFAULT_TUNE_OPTIONS, seed: 2, maxEvaluations: 4 };
+    const first = tuneViewedRelated(store, "shop", options)!;
+    const again = tuneViewedRelated(store, "shop", options)!;
+    expect(again.tuning.rerankers).toEqual(first.tuning.rerankers);
+    expect(again.rerankers).toEqual(first.rerankers);
+    for (const mode of ["served", "protocol"] as const) {
+      const summary = first.tuning.rerankers![mode]!;
+      expect(summary.fitted).toBeGreaterThanOrEqual(MIN_VALIDATION_CASES);
+      expect(summary.check.reranked.cases).toBeGreaterThanOrEqual(MIN_VALIDATION_CASES);
+      expect(summary.adopted).toBe(summary.check.gain[0] > 0);
+      expect(summary.check.gain[0]).toBeLessThanOrEqual(summary.check.gain[1]);
+      const bytes = first.rerankers[mode];
+      expect(bytes !== undefined).toBe(summary.adopted);
+      if (bytes !== undefined) expect(createHash("sha256").update(bytes).digest("hex")).toBe(summary.sha256);
+    }
+    await store.viewedRelatedTuning.write("shop", first.tuning, first.rerankers);
+    store.refreshSnapshot();
+    for (const mode of ["served", "protocol"] as const)
+      expect(store.viewedRelatedTuning.rerankerBytes("shop", mode)).toEqual(first.rerankers[mode] && Buffer.from(first.rerankers[mode]));
+    await store.close();
+  });
+
   it("stores the settings per merchant and reads them back; a merchant never tuned is served the defaults", async () => {
     const store = await storeWithMerchant(tempDir());
     await store.catalogue.createMerchant(storedMerchant("other"));
     await store.applied.appendEvents("shop", shopSessions(1_200));
-    const tuning = tuneViewedRelated(store, "shop", { ...DEFAULT_TUNE_OPTIONS, maxEvaluations: 10 })!;
+    const { tuning } = tuneViewedRelated(store, "shop", { ...DEFAULT_TUNE_OPTIONS, maxEvaluations: 10 })!;
     await store.viewedRelatedTuning.write("shop", tuning);
     expect(store.viewedRelatedTuning.read("shop")).toEqual(tuning);
     expect(store.viewedRelatedTuning.settings("shop")).toEqual(tuning.settings);
@@ -87,12 +116,14 @@ describe("tuning viewed-related on a shop's own sessions", () => {
   it("keeps the defaults for a shop with too few sessions, and one with no behaviour still gets answers", async () => {
     const store = await storeWithMerchant(tempDir());
     expect(tuneViewedRelated(store, "shop")).toBeNull();
-    expect(relatedToViews(store, "shop", [1, 2], null).size).toBe(0);
+    expect(await relatedToViews(store, "shop", [1, 2], null)).toEqual([]);
     await store.applied.appendEvents("shop", shopSessions(40));
-    const tuning = tuneViewedRelated(store, "shop")!;
+    const { tuning, rerankers } = tuneViewedRelated(store, "shop")!;
     expect(tuning.settings).toEqual(DEFAULT_VIEWED_RELATED);
     expect(tuning.evaluated).toBe(2);
-    expect(relatedToViews(store, "shop", [1, 2], null).size).toBeGreaterThan(0);
+    expect(tuning.rerankers).toEqual({ served: null, protocol: null });
+    expect(rerankers).toEqual({});
+    expect((await relatedToViews(store, "shop", [1, 2], null)).length).toBeGreaterThan(0);
     await store.close();
   });
 });
@@ -118,7 +149,7 @@ describe("ViewedRelatedTuner", () => {
     store.refreshSnapshot();
     const tuned = store.viewedRelatedTuning.read("shop")!;
     expect(tuned.sessionsNumbered).toBe(MIN_SESSIONS_TO_TUNE);
-    expect(decided(tuned)).toEqual(decided(tuneViewedRelated(store, "shop", { ...DEFAULT_TUNE_OPTIONS, seed: tuned.seed })!));
+    expect(decided(tuned)).toEqual(decided(tuneViewedRelated(store, "shop", { ...DEFAULT_TUNE_OPTIONS, seed: tuned.seed })!.tuning));
     tuner.look();
     await tuner.idle();
     store.refreshSnapshot();
@@ -176,9 +207,28 @@ describe("the viewed-related endpoint", () => {
     expect(await related(uuid)).toEqual([2, 3, 4]);
     // Tuned to the two nearest sessions, the most recent of those that share product 1: both went on to 4.
     const tuned = { ...DEFAULT_VIEWED_RELATED.served, knn: { ...DEFAULT_VIEWED_RELATED.served.knn, neighbours: 2 } };
-    const tuning = tuneViewedRelated(t.service.services.store, shop.id)!;
+    const { tuning } = tuneViewedRelated(t.service.services.store, shop.id)!;
     await t.service.services.store.viewedRelatedTuning.write(shop.id, { ...tuning, settings: { ...tuning.settings, served: tuned } });
     expect((await related(uuid))[0]).toBe(4);
+  });
+
+  it("answers through the shop's re-ranker once its tuning has adopted one, loaded in the workers' ONNX Runtime", async () => {
+    const store = t.service.services.store;
+    const uuid = randomUUID();
+    await event(uuid, "product-1");
+    await indexCaughtUp(store, shop.id);
+    const tuning = store.viewedRelatedTuning.read(shop.id)!;
+    // The two nearest sessions (the tuning above) both went on to 4; 2 and 3 come after it as the shop's fallbacks.
+    expect(await related(uuid)).toEqual([4, 2, 3]);
+    // Scored against kNN's share of its best, kNN's one candidate (4) comes last, after those only the sequential
+    // rules found (sessions went on from 1 to 2 and 3), scored 0 and tied, so by id.
+    const againstKnn = rankerGraph(byFeature("knn_score_share_of_best", -1));
+    await store.viewedRelatedTuning.write(
+      shop.id,
+      { ...tuning, rerankers: { served: summaryOf(againstKnn), protocol: null } },
+      { served: againstKnn },
+    );
+    expect(await related(uuid)).toEqual([2, 3, 4]);
   });
 
   async function indexCaughtUp(store: Store, merchant: string): Promise<void> {

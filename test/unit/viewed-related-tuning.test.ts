@@ -10,7 +10,7 @@ import { FiguresTally, hitRank } from "../../src/core/recs/next-item-figures.js"
 import { rankByScore } from "../../src/core/recs/sales.js";
 import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn } from "../../src/core/recs/session-knn.js";
 import { sessionPopularity } from "../../src/core/recs/session-popularity.js";
-import { groupedBootstrapInterval } from "../../src/eval/metrics.js";
+import { groupedBootstrapInterval } from "../../src/core/bootstrap.js";
 import { tuneDue, MIN_SESSIONS_TO_TUNE } from "../../src/recs/viewed-related-tuner.js";
 import { referenceQuery } from "../helpers/session-knn-reference.js";
 

@@ -1,0 +1,191 @@
+// viewed-related's candidates for its learned re-ranker, each described by a
+// row of features. Candidates come from several models that see different
+// things: session kNN (sessions like this one), sequential rules (what
+// sessions viewed right after, or right before, the last viewed product),
+// bought-together, and in the protocol setting the session's own products.
+// Every feature is a ratio or a share, so that a model learned on one
+// stretch of a shop's sessions reads the same way on the whole index.
+import type { SessionSource } from "./session-knn.js";
+import { selectFirst } from "./ranking.js";
+
+/** The features of a candidate, in row order: the ONNX model's input width is their number. */
+export const RERANK_FEATURE_NAMES = [
+  "knn_score_share_of_best",
+  "knn_rank_reciprocal",
+  "viewed_after_last",
+  "viewed_before_last",
+  "viewed_right_after_last",
+  "bought_together_share_of_best",
+  "popularity",
+  "in_session_recency",
+  "in_session_share",
+  "session_length",
+  "last_product_popularity",
+  "rule_sessions_read",
+] as const;
+
+export const RERANK_INPUTS = RERANK_FEATURE_NAMES.length;
+
+/** How many of each model's best candidates are re-ranked. */
+export interface CandidateLimits {
+  knn: number;
+  rules: number;
+  boughtTogether: number;
+}
+
+export const DEFAULT_CANDIDATE_LIMITS: CandidateLimits = { knn: 100, rules: 50, boughtTogether: 20 };
+
+/** Sessions with the last viewed product read for its sequential rules, the most recent first. */
+export const RULE_SESSIONS = 100;
+/** A product viewed this many steps or fewer from the last viewed product counts for its rules (1/steps). */
+const RULE_WINDOW = 3;
+/** Session lengths and popularity are read on a log scale up to these. */
+const LONG_SESSION = 50;
+
+export interface RerankQuery {
+  /** The session's views, oldest first. */
+  prefix: readonly number[];
+  /** Session kNN's scores for this prefix (the shop's tuned setting). */
+  knn: ReadonlyMap<number, number>;
+  /** Bought-together's scores for its most recent views. */
+  boughtTogether: ReadonlyMap<number, number>;
+  source: SessionSource;
+  /** The session itself in the index, never its own neighbour (-1: not in it). */
+  self: number;
+  /** Whether the session's own products are candidates (the protocol setting); served answers never show them. */
+  remind: boolean;
+}
+
+export interface RerankCandidates {
+  ids: number[];
+  /** ids.length rows of RERANK_INPUTS features, row-major. */
+  features: Float32Array;
+}
+
+/** What sessions viewed near the last viewed product, each product's votes summed as 1/steps. */
+interface Rules {
+  after: Map<number, number>;
+  before: Map<number, number>;
+  rightAfter: Map<number, number>;
+  sessionsRead: number;
+}
+
+function sequentialRules(source: SessionSource, last: number, self: number): Rules {
+  const rules: Rules = { after: new Map(), before: new Map(), rightAfter: new Map(), sessionsRead: 0 };
+  // A copy: the source's arrays do not outlive its next read, and each session's views are read below.
+  const sessions = source.recentSessionsWith(last)?.slice(-(RULE_SESSIONS + 1));
+  if (sessions === undefined) return rules;
+  const add = (map: Map<number, number>, item: number, vote: number) => map.set(item, (map.get(item) ?? 0) + vote);
+  for (let k = sessions.length - 1; k >= 0 && rules.sessionsRead < RULE_SESSIONS; k--) {
+    if (sessions[k] === self) continue;
+    const views = source.viewsOf(sessions[k]!);
+    if (views === null) continue;
+    rules.sessionsRead++;
+    for (let i = 0; i < views.length; i++) {
+      if (views[i] !== last) continue;
+      for (let steps = 1; steps <= RULE_WINDOW; steps++) {
+        const after = views[i + steps];
+        if (after !== undefined && after !== last) add(rules.after, after, 1 / steps);
+        const before = views[i - steps];
+        if (before !== undefined && before !== last) add(rules.before, before, 1 / steps);
+      }
+      const next = views[i + 1];
+      if (next !== undefined && next !== last) add(rules.rightAfter, next, 1);
+    }
+  }
+  return rules;
+}
+
+/** The `count` best-scored keys of a map (ties: the smaller id first). */
+function best(scores: ReadonlyMap<number, number>, count: number): number[] {
+  const ids = [...scores.keys()];
+  const order = (a: number, b: number) => scores.get(b)! - scores.get(a)! || a - b;
+  if (ids.length > count) selectFirst(ids, count, order);
+  return ids.slice(0, count).sort(order);
+}
+
+function bestScore(scores: ReadonlyMap<number, number>): number {
+  let top = 0;
+  for (const score of scores.values()) top = Math.max(top, score);
+  return top;
+}
+
+/** log(1 + value) / log(1 + ceiling), so the feature stays near 0 … 1. */
+const logShare = (value: number, ceiling: number) => Math.log1p(Math.max(0, value)) / Math.log1p(Math.max(1, ceiling));
+
+/**
+ * The candidates for a query and their features. Served (not `remind`),
+ * products of the session itself are never candidates, as the endpoint never
+ * shows them.
+ */
+export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = DEFAULT_CANDIDATE_LIMITS): RerankCandidates {
+  const { prefix, knn, boughtTogether, source, remind } = query;
+  const last = prefix[prefix.length - 1];
+  const rules = last === undefined ? null : sequentialRules(source, last, query.self);
+  const knnRanked = best(knn, limits.knn);
+
+  const ids: number[] = [];
+  const seen = new Set<number>();
+  const viewed = new Set(prefix);
+  const take = (id: number) => {
+    if (seen.has(id) || (!remind && viewed.has(id))) return;
+    seen.add(id);
+    ids.push(id);
+  };
+  knnRanked.forEach(take);
+  if (rules !== null) best(rules.after, limits.rules).forEach(take);
+  best(boughtTogether, limits.boughtTogether).forEach(take);
+  if (remind) for (let i = prefix.length - 1; i >= 0; i--) take(prefix[i]!);
+
+  const knnRank = new Map(knnRanked.map((id, rank) => [id, rank]));
+  const knnBest = bestScore(knn);
+  const boughtBest = bestScore(boughtTogether);
+  const stepsBack = new Map<number, number>();
+  const counts = new Map<number, number>();
+  prefix.forEach((id, i) => {
+    stepsBack.set(id, prefix.length - i);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  });
+  const read = Math.max(1, rules?.sessionsRead ?? 0);
+  const sessionCount = source.sessionCount;
+  const context = [
+    logShare(prefix.length, LONG_SESSION),
+    last === undefined ? 0 : logShare(source.sessionCountWith(last), sessionCount),
+    (rules?.sessionsRead ?? 0) / RULE_SESSIONS,
+  ];
+
+  const features = new Float32Array(ids.length * RERANK_INPUTS);
+  ids.forEach((id, row) => {
+    const rank = knnRank.get(id);
+    const steps = stepsBack.get(id);
+    features.set(
+      [
+        knnBest > 0 ? (knn.get(id) ?? 0) / knnBest : 0,
+        rank === undefined ? 0 : 1 / (1 + rank),
+        (rules?.after.get(id) ?? 0) / read,
+        (rules?.before.get(id) ?? 0) / read,
+        (rules?.rightAfter.get(id) ?? 0) / read,
+        boughtBest > 0 ? (boughtTogether.get(id) ?? 0) / boughtBest : 0,
+        logShare(source.sessionCountWith(id), sessionCount),
+        steps === undefined ? 0 : 1 / steps,
+        (counts.get(id) ?? 0) / prefix.length,
+        ...context,
+      ],
+      row * RERANK_INPUTS,
+    );
+  });
+  return { ids, features };
+}
+
+/**
+ * The re-ranked answer: the candidates by their model scores (ties: the
+ * smaller id first), then the setting's own ranking's other products in its
+ * order, so a re-ranked list is never shorter than the ranking it replaces.
+ */
+export function rerankedOrder(ids: readonly number[], scores: ArrayLike<number>, ranking: readonly number[]): number[] {
+  const order = ids.map((_, row) => row).sort((a, b) => scores[b]! - scores[a]! || ids[a]! - ids[b]!);
+  const reranked = order.map((row) => ids[row]!);
+  const placed = new Set(reranked);
+  for (const id of ranking) if (!placed.has(id)) reranked.push(id);
+  return reranked;
+}
