@@ -21,7 +21,7 @@ export interface ValidationFigures {
 }
 
 /** The format of a stored re-ranker: its inputs are RERANK_FEATURE_NAMES in order; bump it when they change. */
-export const RERANKER_FORMAT = "aisle-viewed-reranker-1";
+export const RERANKER_FORMAT = "aisle-viewed-reranker-2";
 
 /** A setting's re-ranker, as its tuning trained it: validated, and served only when `adopted`. */
 export interface RerankerSummary {

@@ -68,6 +68,13 @@ describe("viewed-related's re-ranking candidates", () => {
     expect(feature(candidates, 2, "in_session_recency")).toBe(0);
   });
 
+  it("counts what sessions viewed after the product viewed before the last one", () => {
+    // The session viewed 4, then 1 twice: the product before the last one is 4. One session went on from 4 to 5, two steps later.
+    const candidates = rerankCandidates(query({ prefix: [4, 1, 1] }));
+    expect(feature(candidates, 5, "viewed_after_previous")).toBe(0.5);
+    expect(feature(candidates, 2, "viewed_after_previous")).toBe(0);
+  });
+
   it("reads no rule of the session itself", () => {
     // Session 2 (4, 1, 5) is the querying one: 5 is no longer anyone's next view after 1.
     const candidates = rerankCandidates(query({ self: 2 }));

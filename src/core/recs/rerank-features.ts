@@ -1,7 +1,8 @@
 // viewed-related's candidates for its learned re-ranker, each described by a
 // row of features. Candidates come from several models that see different
 // things: session kNN (sessions like this one), sequential rules (what
-// sessions viewed right after, or right before, the last viewed product),
+// sessions viewed right after, or right before, the last viewed product, and
+// after the one viewed before it),
 // bought-together, and in the protocol setting the session's own products.
 // Every feature is a ratio or a share, so that a model learned on one
 // stretch of a shop's sessions reads the same way on the whole index.
@@ -15,6 +16,7 @@ export const RERANK_FEATURE_NAMES = [
   "viewed_after_last",
   "viewed_before_last",
   "viewed_right_after_last",
+  "viewed_after_previous",
   "bought_together_share_of_best",
   "popularity",
   "in_session_recency",
@@ -96,6 +98,13 @@ function sequentialRules(source: SessionSource, last: number, self: number): Rul
   return rules;
 }
 
+/** The most recent product viewed before the last viewed one, other than it. */
+function previousProduct(prefix: readonly number[]): number | undefined {
+  const last = prefix[prefix.length - 1];
+  for (let i = prefix.length - 2; i >= 0; i--) if (prefix[i] !== last) return prefix[i];
+  return undefined;
+}
+
 /** The `count` best-scored keys of a map (ties: the smaller id first). */
 function best(scores: ReadonlyMap<number, number>, count: number): number[] {
   const ids = [...scores.keys()];
@@ -122,6 +131,8 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
   const { prefix, knn, boughtTogether, source, remind } = query;
   const last = prefix[prefix.length - 1];
   const rules = last === undefined ? null : sequentialRules(source, last, query.self);
+  const previous = previousProduct(prefix);
+  const previousRules = previous === undefined ? null : sequentialRules(source, previous, query.self);
   const knnRanked = best(knn, limits.knn);
 
   const ids: number[] = [];
@@ -147,6 +158,7 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
     counts.set(id, (counts.get(id) ?? 0) + 1);
   });
   const read = Math.max(1, rules?.sessionsRead ?? 0);
+  const previousRead = Math.max(1, previousRules?.sessionsRead ?? 0);
   const sessionCount = source.sessionCount;
   const context = [
     logShare(prefix.length, LONG_SESSION),
@@ -165,6 +177,7 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
         (rules?.after.get(id) ?? 0) / read,
         (rules?.before.get(id) ?? 0) / read,
         (rules?.rightAfter.get(id) ?? 0) / read,
+        (previousRules?.after.get(id) ?? 0) / previousRead,
         boughtBest > 0 ? (boughtTogether.get(id) ?? 0) / boughtBest : 0,
         logShare(source.sessionCountWith(id), sessionCount),
         steps === undefined ? 0 : 1 / steps,
