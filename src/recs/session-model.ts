@@ -23,16 +23,21 @@ export function storedSessions(store: Store, merchant: MerchantId, uuid: string 
   return { source, self: (uuid === null ? undefined : store.sessionIndex.numberOf(merchant, uuid)) ?? -1 };
 }
 
+/** A setting that samples more sessions per product than the index keeps is a bug wherever it is asked, with or without sessions. */
+function checkSampleKept(config: SessionKnnConfig): void {
+  if (config.sampleSize > SESSIONS_KEPT_PER_ITEM)
+    throw new RangeError(
+      `the session index keeps ${SESSIONS_KEPT_PER_ITEM} sessions per product, a sample of ${config.sampleSize} needs more`,
+    );
+}
+
 /** Products scored as the next view after `viewed` (product ids in view order), from these sessions. */
 export function scoreNextViewsIn(
   sessions: StoredSessions,
   viewed: readonly number[],
   config: SessionKnnConfig = DEFAULT_SESSION_KNN,
 ): Map<number, number> {
-  if (config.sampleSize > SESSIONS_KEPT_PER_ITEM)
-    throw new RangeError(
-      `the session index keeps ${SESSIONS_KEPT_PER_ITEM} sessions per product, a sample of ${config.sampleSize} needs more`,
-    );
+  checkSampleKept(config);
   return knn.query(sessions.source, viewed, config, sessions.self);
 }
 
@@ -47,6 +52,7 @@ export function scoreNextViews(
   uuid: string | null,
   config: SessionKnnConfig = DEFAULT_SESSION_KNN,
 ): Map<number, number> {
+  checkSampleKept(config);
   const sessions = storedSessions(store, merchant, uuid);
   return sessions === null ? new Map() : scoreNextViewsIn(sessions, viewed, config);
 }
