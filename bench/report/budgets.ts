@@ -170,7 +170,7 @@ export const BUDGETS = {
     limit: 1,
     unit: "ms",
     source: "the viewed-related target: well under 1 ms of compute per request",
-    why: "session kNN + the bought-together blend for one request, in the worker, before render",
+    why: "session kNN + the bought-together blend, re-ranked by the shop's re-ranker (its candidates, their features, one ONNX Runtime run), for one request, in the worker, before render",
   },
   customSourceEvalP50: {
     bound: "max",
