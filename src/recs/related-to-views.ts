@@ -72,7 +72,13 @@ export function rankRelatedToViews(
   const rerank = async () => {
     const model = await reranker;
     if (model === null || candidates.ids.length === 0) return ranking;
-    return rerankedOrder(candidates.ids, await model.score(candidates.features, candidates.ids.length), ranking);
+    try {
+      return rerankedOrder(candidates.ids, await model.score(candidates.features, candidates.ids.length), ranking);
+    } catch (error) {
+      // The shop's ranking is a good answer; a failed run is the model's problem, not the request's.
+      console.error(`viewed-related re-ranker of merchant "${merchant}" (${mode}) failed to score: ${String(error)}`);
+      return ranking;
+    }
   };
   return { ranking, rerank };
 }

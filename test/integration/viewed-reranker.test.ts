@@ -2,10 +2,11 @@
 // into ONNX Runtime from the bytes stored with the shop's tuning, refused
 // when those bytes are not the ones the tuning names, and replaced whole by a
 // retrain.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Rng } from "../../src/core/random.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { rankerGraph } from "../../src/embeddings/ranker-graph.js";
+import { RankerSession } from "../../src/embeddings/ranker-runtime.js";
 import { rankRelatedToViews, relatedToViews } from "../../src/recs/related-to-views.js";
 import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "../../src/recs/tune-viewed-related.js";
 import type { Store } from "../../src/stores/store.js";
@@ -98,6 +99,24 @@ describe("viewed-related's re-ranker, served", () => {
       expect(errors).toEqual([expect.stringMatching(/re-ranker of merchant "shop" \(served\) refused: sha256 [0-9a-f]{64}, expected/)]);
     } finally {
       console.error = error;
+    }
+    await store.close();
+  });
+
+  it("answers with the shop's ranking when its re-ranker fails to score, and says so", async () => {
+    const { store, tuning } = await tunedShop();
+    await withReranker(store, tuning, rankerGraph(byFeature("knn_score_share_of_best", -1)));
+    expect(await answers(store)).not.toEqual(rankings(store)); // loaded, and re-ranking
+    const failing = vi.spyOn(RankerSession.prototype, "score").mockRejectedValue(new Error("the run failed"));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await answers(store)).toEqual(rankings(store));
+      expect(logged).toHaveBeenCalledWith(
+        expect.stringMatching(/re-ranker of merchant "shop" \(served\) failed to score: Error: the run failed/),
+      );
+    } finally {
+      failing.mockRestore();
+      logged.mockRestore();
     }
     await store.close();
   });
