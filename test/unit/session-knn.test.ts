@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn, topInOrder, type SessionSource } from "../../src/core/recs/session-knn.js";
+import { topInOrder } from "../../src/core/recs/ranking.js";
+import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn, type SessionSource } from "../../src/core/recs/session-knn.js";
 import { referenceQuery, sessionsOfStream, type View } from "../helpers/session-knn-reference.js";
 
 /** The stream's sessions as a store would keep them: each item's `kept` most recent sessions, exact counts. */

@@ -50,3 +50,13 @@ function swap(items: Int32Array | number[], a: number, b: number): void {
   items[a] = items[b]!;
   items[b] = item;
 }
+
+/**
+ * The first `count` of `values` in `order` (a strict total order), sorted:
+ * what sorting all of them and taking the head gives, but a quickselect moves
+ * the head to the front first, so only `count` values are sorted.
+ */
+export function topInOrder(values: number[], count: number, order: (a: number, b: number) => number): number[] {
+  if (values.length > count) selectFirst(values, count, order);
+  return values.slice(0, count).sort(order);
+}

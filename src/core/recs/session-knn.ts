@@ -7,7 +7,7 @@
 
 import { grownTo } from "../typed-arrays.js";
 import { KeySlots } from "./key-slots.js";
-import { selectFirst } from "./ranking.js";
+import { topInOrder } from "./ranking.js";
 
 export interface SessionKnnConfig {
   /** The most recent sessions sharing any prefix item considered as neighbours. */
@@ -297,14 +297,4 @@ function positionWeight(distance: number, decay: number): number {
   const { weights } = positionWeights;
   while (weights.length <= distance) weights.push(Math.exp(-weights.length / decay));
   return weights[distance]!;
-}
-
-/**
- * The first `count` of `values` in `order` (a strict total order), sorted:
- * what sorting all of them and taking the head gives, but a quickselect moves
- * the head to the front first, so only `count` values are sorted.
- */
-export function topInOrder(values: number[], count: number, order: (a: number, b: number) => number): number[] {
-  if (values.length > count) selectFirst(values, count, order);
-  return values.slice(0, count).sort(order);
 }
