@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { listOptionsFrom, type RecommendationContext, type RecommendedTask } from "../core/products/query.js";
 import { recommended } from "../lists/recommended.js";
 import { buildSimilarModel, DEFAULT_BUILD } from "../similar/build.js";
-import { RankingMetrics } from "./metrics.js";
+import { bootstrapInterval, RankingMetrics } from "./metrics.js";
 import { fbtCases, loadOnlineRetail, protocolSplit, type RetailSplit } from "./online-retail.js";
 import { loadRetailMerchant, type RetailMerchant } from "./retail-merchant.js";
 
@@ -17,6 +17,8 @@ export interface SimilarEvalOptions {
 }
 
 const K = 10;
+/** Seeds the bootstrap's resamples: the same for every system, so their intervals are paired. */
+const BOOTSTRAP_SEED = 1;
 const decoder = new TextDecoder();
 
 interface Case {
@@ -24,9 +26,22 @@ interface Case {
   relevant: Set<number>;
 }
 
+/** A case's hit (0 or 1) and NDCG@K, as RankingMetrics counts them: what the intervals resample. */
+function caseScores(ranked: readonly number[], relevant: ReadonlySet<number>): { hit: number; ndcg: number } {
+  let dcg = 0;
+  ranked.slice(0, K).forEach((id, index) => {
+    if (relevant.has(id)) dcg += 1 / Math.log2(index + 2);
+  });
+  let ideal = 0;
+  for (let index = 0; index < Math.min(relevant.size, K); index++) ideal += 1 / Math.log2(index + 2);
+  return { hit: dcg > 0 ? 1 : 0, ndcg: ideal > 0 ? dcg / ideal : 0 };
+}
+
 function score(retail: RetailMerchant, cases: Case[], context: RecommendationContext, catalogueSize: number) {
   const list = listOptionsFrom({ limit: K, filter_oos: false }, "reduced", { ranked: true });
   const metrics = new RankingMetrics(K);
+  const hits: number[] = [];
+  const gains: number[] = [];
   let ms = 0;
   for (const { query, relevant } of cases) {
     const task: RecommendedTask = {
@@ -39,12 +54,18 @@ function score(retail: RetailMerchant, cases: Case[], context: RecommendationCon
     const started = performance.now();
     const body = recommended(retail.store, task);
     ms += performance.now() - started;
-    metrics.add(
-      (JSON.parse(decoder.decode(body)) as { data: { id: number }[] }).data.map((product) => product.id),
-      relevant,
-    );
+    const ranked = (JSON.parse(decoder.decode(body)) as { data: { id: number }[] }).data.map((product) => product.id);
+    metrics.add(ranked, relevant);
+    const { hit, ndcg } = caseScores(ranked, relevant);
+    hits.push(hit);
+    gains.push(ndcg);
   }
-  return { ...metrics.result(catalogueSize), ms_per_query: ms / Math.max(1, cases.length) };
+  return {
+    ...metrics.result(catalogueSize),
+    hr_95: bootstrapInterval(hits, BOOTSTRAP_SEED),
+    ndcg_95: bootstrapInterval(gains, BOOTSTRAP_SEED),
+    ms_per_query: ms / Math.max(1, cases.length),
+  };
 }
 
 export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<string, unknown>> {
@@ -79,11 +100,12 @@ export async function evalSimilar(options: SimilarEvalOptions): Promise<Record<s
     }
     rows.bought_together = score(retail, cases, "bought_together", catalogueSize);
 
-    const line = (name: string, r: { hr: number; ndcg: number; coverage: number; ms_per_query: number }) =>
-      `${name.padEnd(44)} ${r.hr.toFixed(3).padStart(6)} ${r.ndcg.toFixed(3).padStart(8)} ${r.coverage.toFixed(3).padStart(12)} ${r.ms_per_query.toFixed(3).padStart(9)}`;
+    const interval = ([low, high]: [number, number]) => `[${low.toFixed(3)}, ${high.toFixed(3)}]`;
+    const line = (name: string, r: ReturnType<typeof score>) =>
+      `${name.padEnd(44)} ${r.hr.toFixed(3).padStart(6)} ${r.ndcg.toFixed(3).padStart(8)} ${r.coverage.toFixed(3).padStart(12)} ${r.ms_per_query.toFixed(3).padStart(9)}   HR ${interval(r.hr_95)}, NDCG ${interval(r.ndcg_95)}`;
     options.log("");
     options.log(
-      `${"system".padEnd(44)} ${"HR@10".padStart(6)} ${"NDCG@10".padStart(8)} ${"coverage@10".padStart(12)} ${"ms/query".padStart(9)}`,
+      `${"system".padEnd(44)} ${"HR@10".padStart(6)} ${"NDCG@10".padStart(8)} ${"coverage@10".padStart(12)} ${"ms/query".padStart(9)}   95% bootstrap intervals over cases`,
     );
     options.log(line("similar: text-only starting point", rows.text_only!));
     options.log(line("similar: behaviour-tuned (served model)", rows.behaviour_tuned!));

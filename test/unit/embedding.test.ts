@@ -9,7 +9,15 @@ import {
   type HashingScheme,
 } from "../../src/core/embedding/features.js";
 import { dot, embedInto } from "../../src/core/embedding/model.js";
-import { DEFAULT_TRAINING, fineTune, groupsOf, textOnlyModel, type BehaviourGroups } from "../../src/core/embedding/train.js";
+import {
+  DEFAULT_TRAINING,
+  fineTune,
+  groupsOf,
+  logSamplingShares,
+  softmaxGradient,
+  textOnlyModel,
+  type BehaviourGroups,
+} from "../../src/core/embedding/train.js";
 
 const scheme: HashingScheme = { ...DEFAULT_HASHING, buckets: 1 << 14 };
 const text = (id: number, title: string, productType: string) => ({
@@ -122,5 +130,81 @@ describe("training", () => {
     expect(cosine(model, 0, 5)).toBeGreaterThan(before + 0.2);
     expect(summary.lastLoss).toBeLessThan(summary.firstLoss);
     expect(summary.samples).toBe(options.minSamples);
+  });
+});
+
+describe("the popularity correction", () => {
+  it("takes each product's log share of drawn pair members: a group's weight split equally among its members", () => {
+    const groups = groupsOf(
+      [
+        [0, 1],
+        [0, 2, 3],
+      ],
+      [1, 2],
+      [0, 0],
+    );
+    const shares = logSamplingShares(groups, 5);
+    // Of the weight 3: product 0 has 1/2 + 2/3, product 1 has 1/2, products 2 and 3 have 2/3 each.
+    expect(Array.from(shares.subarray(0, 4))).toEqual(
+      [7 / 6 / 3, 1 / 2 / 3, 2 / 3 / 3, 2 / 3 / 3].map((share) => expect.closeTo(Math.log(share), 6)),
+    );
+    expect(shares[4]).toBe(0);
+  });
+
+  it("lowers each column's logits by its correction: the loss and its gradient match the corrected softmax and finite differences", () => {
+    const size = 3;
+    const logits = Float32Array.from([2, 0.5, -1, 0.3, 1.5, 0.2, -0.4, 0.8, 1.1]);
+    const correction = Float32Array.from([-1, -3, -2]);
+    const at = (row: number, column: number) => row * size + column;
+    const lossOf = (values: Float32Array) => softmaxGradient(values, new Float32Array(size * size), size, at, correction);
+    let expected = 0;
+    for (let row = 0; row < size; row++) {
+      const corrected = [0, 1, 2].map((column) => logits[at(row, column)]! - correction[column]!);
+      expected += Math.log(corrected.reduce((sum, value) => sum + Math.exp(value), 0)) - corrected[row]!;
+    }
+    const gradient = new Float32Array(size * size);
+    expect(softmaxGradient(logits, gradient, size, at, correction)).toBeCloseTo(expected, 5);
+    // Equal corrections in every column change nothing; these unequal ones must.
+    expect(
+      Math.abs(lossOf(logits) - softmaxGradient(logits, new Float32Array(size * size), size, at, new Float32Array(size))),
+    ).toBeGreaterThan(0.1);
+    const step = 1e-2;
+    for (let index = 0; index < logits.length; index++) {
+      const up = Float32Array.from(logits);
+      const down = Float32Array.from(logits);
+      up[index]! += step;
+      down[index]! -= step;
+      expect(gradient[index]).toBeCloseTo((lossOf(up) - lossOf(down)) / (2 * step), 3);
+    }
+  });
+
+  it("changes training only where products are drawn unequally often", () => {
+    const tableAfter = (groups: BehaviourGroups, popularityCorrection: number) => {
+      const model = textOnlyModel(features, ids, scheme, DEFAULT_TRAINING);
+      fineTune(model, features, groups, { ...options, popularityCorrection });
+      return model.table;
+    };
+    const largestDifference = (groups: BehaviourGroups) => {
+      const [without, withIt] = [tableAfter(groups, 0), tableAfter(groups, 1)];
+      return without.reduce((largest, value, index) => Math.max(largest, Math.abs(value - withIt[index]!)), 0);
+    };
+    const evenly = groupsOf(
+      [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ],
+      [1, 1, 1],
+      [0, 0, 0],
+    );
+    // The kettle (2) is in every order: its logits as a candidate are lowered most.
+    const aroundTheKettle = groupsOf(
+      [0, 1, 3, 4, 5].map((partner) => [2, partner]),
+      [1, 1, 1, 1, 1],
+      [0, 0, 0, 0, 0],
+    );
+    // Equal shares lower every logit of a softmax alike, which changes none of its probabilities (up to rounding).
+    expect(largestDifference(evenly)).toBeLessThan(1e-4);
+    expect(largestDifference(aroundTheKettle)).toBeGreaterThan(1e-2);
   });
 });

@@ -17,6 +17,15 @@ export interface TrainingOptions {
   /** Softmax temperature of the in-batch contrastive loss. */
   temperature: number;
   learningRate: number;
+  /**
+   * How much of each candidate's log sampling share is taken off its logit
+   * (the logQ correction of sampled softmax). In-batch negatives are other
+   * pairs' members, so a product turns up as a negative as often as it is
+   * bought: uncorrected (0), the loss pushes popular products away from
+   * everything, bestsellers included in their own partners' lists. 1 removes
+   * that bias exactly.
+   */
+  popularityCorrection: number;
 }
 
 export const DEFAULT_TRAINING: TrainingOptions = {
@@ -29,6 +38,8 @@ export const DEFAULT_TRAINING: TrainingOptions = {
   batchSize: 64,
   temperature: 0.1,
   learningRate: 0.05,
+  // The exact correction; 0.75 and 1.25 scored within 0.006 HR@10 of it on the validation month, 0 scored 0.08 lower.
+  popularityCorrection: 1,
 };
 
 /**
@@ -163,7 +174,7 @@ export function fineTune(
     ? Math.min(options.maxSamples, Math.max(options.minSamples, options.samplesPerProduct * withBehaviour.size))
     : 0;
   const batches = Math.ceil(samples / options.batchSize);
-  const step = new ContrastiveStep(model, catalogue, options);
+  const step = new ContrastiveStep(model, catalogue, options, logSamplingShares(groups, catalogue.length));
   let firstLoss = Number.NaN;
   let recentLoss = 0;
   const reportEvery = Math.max(1, Math.floor(batches / 100));
@@ -181,6 +192,26 @@ export function fineTune(
   return { samples, batches, firstLoss, lastLoss: recentLoss };
 }
 
+/**
+ * Per catalogue index: the natural log of the share of drawn pair members that
+ * are this product, as PairSampler draws them (a group is drawn by weight,
+ * each of its members equally likely on either side: exact for orders, close
+ * for view windows, whose ends are drawn a little less). 0 for products in no
+ * group: they are never drawn, so never corrected.
+ */
+export function logSamplingShares(groups: BehaviourGroups, products: number): Float32Array {
+  const shares = new Float64Array(products);
+  let total = 0;
+  for (let group = 0; group < groups.weights.length; group++) {
+    const start = groups.starts[group]!;
+    const end = groups.starts[group + 1]!;
+    const weight = groups.weights[group]!;
+    total += weight;
+    for (let member = start; member < end; member++) shares[groups.items[member]!]! += weight / (end - start);
+  }
+  return Float32Array.from(shares, (share) => (share > 0 ? Math.log(share / total) : 0));
+}
+
 /** One optimisation step; owns the scratch buffers so batches allocate nothing. */
 class ContrastiveStep {
   private readonly dims: number;
@@ -196,6 +227,8 @@ class ContrastiveStep {
     private readonly model: EmbeddingModel,
     private readonly catalogue: Features[],
     private readonly options: TrainingOptions,
+    /** logSamplingShares of the behaviour trained on. */
+    private readonly logShares: Float32Array,
   ) {
     this.dims = model.dims;
     this.scale = 1 / options.temperature;
@@ -231,8 +264,10 @@ class ContrastiveStep {
     // d loss / d logits for both directions (rows: left → right, columns: right → left).
     const dLogits = new Float32Array(size * size);
     let loss = 0;
-    loss += softmaxGradient(logits, dLogits, size, (i, j) => i * size + j);
-    loss += softmaxGradient(logits, dLogits, size, (i, j) => j * size + i);
+    const leftCorrection = this.corrections(left);
+    const rightCorrection = this.corrections(right);
+    loss += softmaxGradient(logits, dLogits, size, (i, j) => i * size + j, rightCorrection);
+    loss += softmaxGradient(logits, dLogits, size, (i, j) => j * size + i, leftCorrection);
     const normaliser = 1 / (2 * size);
     const dLeft = new Float32Array(size * dims);
     const dRight = new Float32Array(size * dims);
@@ -252,6 +287,12 @@ class ContrastiveStep {
     touchedCount = this.backpropagate(right, rightUnit, rightNorms, dRight, touchedCount);
     this.applyAdagrad(touchedCount);
     return loss * normaliser;
+  }
+
+  /** What each product's logit as a candidate is lowered by. */
+  private corrections(products: Int32Array): Float32Array {
+    const { popularityCorrection } = this.options;
+    return Float32Array.from(products, (product) => popularityCorrection * this.logShares[product]!);
   }
 
   /** Unnormalised vectors of the given products into `out`; returns their norms. */
@@ -333,21 +374,29 @@ function unitRows(raw: Float32Array, norms: Float32Array, dims: number): Float32
 
 /**
  * Cross-entropy of a softmax over each row of a square matrix (addressed
- * through `at`, so the same code does columns) with the diagonal as the target;
- * adds the gradient into `dLogits` and returns the summed loss.
+ * through `at`, so the same code does columns) with the diagonal as the target,
+ * column c's logits lowered by `correction[c]`; adds the gradient with respect
+ * to the logits into `dLogits` and returns the summed loss.
  */
-function softmaxGradient(logits: Float32Array, dLogits: Float32Array, size: number, at: (row: number, column: number) => number): number {
+export function softmaxGradient(
+  logits: Float32Array,
+  dLogits: Float32Array,
+  size: number,
+  at: (row: number, column: number) => number,
+  correction: Float32Array,
+): number {
+  const corrected = (row: number, column: number) => logits[at(row, column)]! - correction[column]!;
   let loss = 0;
   for (let row = 0; row < size; row++) {
     let max = -Infinity;
-    for (let column = 0; column < size; column++) max = Math.max(max, logits[at(row, column)]!);
+    for (let column = 0; column < size; column++) max = Math.max(max, corrected(row, column));
     let total = 0;
-    for (let column = 0; column < size; column++) total += Math.exp(logits[at(row, column)]! - max);
+    for (let column = 0; column < size; column++) total += Math.exp(corrected(row, column) - max);
     for (let column = 0; column < size; column++) {
-      const probability = Math.exp(logits[at(row, column)]! - max) / total;
+      const probability = Math.exp(corrected(row, column) - max) / total;
       dLogits[at(row, column)]! += probability - (row === column ? 1 : 0);
     }
-    loss += -(logits[at(row, row)]! - max - Math.log(total));
+    loss += -(corrected(row, row) - max - Math.log(total));
   }
   return loss;
 }
