@@ -399,7 +399,6 @@ program
         );
         console.log(`  ${JSON.stringify(tuning.settings[mode])}`);
         console.log(`  ${describeReranker(tuning.rerankers?.[mode] ?? null)}`);
-        console.log(`  ${JSON.stringify(tuning.settings[mode])}`);
       }
     } finally {
       await store.close();

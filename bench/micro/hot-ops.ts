@@ -20,7 +20,7 @@ import type { Product } from "../../src/core/types.js";
 import { relatedToViews } from "../../src/recs/related-to-views.js";
 import { scoreNextViews } from "../../src/recs/session-model.js";
 import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "../../src/recs/tune-viewed-related.js";
-import { answerListTask, type ListTask } from "../../src/lists/list-task.js";
+import { answerListTask, type SyncListTask } from "../../src/lists/list-task.js";
 import { flexsearchOnlyRanking } from "../../src/search/flexsearch-baseline.js";
 import { merchantCatalog } from "../../src/stores/catalog.js";
 import type { Store } from "../../src/stores/store.js";
@@ -159,16 +159,16 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
 }
 
 /** The list tasks the miss budget names, each kind over rotating inputs of the demo store. */
-function missTaskKinds(store: Store, merchantId: string, ids: number[], withNeighbours: number[]): [string, ListTask[]][] {
+function missTaskKinds(store: Store, merchantId: string, ids: number[], withNeighbours: number[]): [string, SyncListTask[]][] {
   // As the routes make them: ranked lists leave out what is unpublished or tagged exclude_service.
   const ranked = { ranked: true };
-  const staticTasks: ListTask[] = inputSets(ids, SETS, () => 5, 47).map((set) => ({
+  const staticTasks: SyncListTask[] = inputSets(ids, SETS, () => 5, 47).map((set) => ({
     kind: "static_products",
     merchantId,
     selection: staticSelectionFrom({ ids: set }),
     list: listOptionsFrom({ limit: 5 }, STATIC_PRODUCTS.answer.projection),
   }));
-  const recommendedTasks: ListTask[] = inputSets(withNeighbours, SETS, (k) => 1 + (k % 3), 53).map((set) => ({
+  const recommendedTasks: SyncListTask[] = inputSets(withNeighbours, SETS, (k) => 1 + (k % 3), 53).map((set) => ({
     kind: "recommended",
     merchantId,
     context: "bought_together",
@@ -176,7 +176,7 @@ function missTaskKinds(store: Store, merchantId: string, ids: number[], withNeig
     list: listOptionsFrom({ limit: 5 }, RECOMMENDED.answer.projection, ranked),
   }));
   const collections = store.catalogue.collectionsOf(merchantId).map(({ id }) => id);
-  const trendingTasks: ListTask[] = [null, ...collections].map((collectionId) => ({
+  const trendingTasks: SyncListTask[] = [null, ...collections].map((collectionId) => ({
     kind: "trending",
     merchantId,
     list: listOptionsFrom({ limit: 5 }, TRENDING_PRODUCTS.answer.projection, ranked),

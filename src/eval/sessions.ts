@@ -220,7 +220,12 @@ export async function evalSessions(options: SessionsOptions): Promise<Record<str
     await run({ name: "aisle viewed-related, defaults (before tuning)", mode: "served", rank: endpoint("served") });
     await run({ name: "aisle viewed-related, defaults (before tuning)", mode: "protocol", rank: endpoint("protocol") });
 
-    const tuned = tuneViewedRelated(store, merchant, { ...DEFAULT_TUNE_OPTIONS, seed: options.seed });
+    // The service trains the served setting's re-ranker only (the one the endpoint serves); both are scored here.
+    const tuned = tuneViewedRelated(store, merchant, {
+      ...DEFAULT_TUNE_OPTIONS,
+      seed: options.seed,
+      rerankerModes: ["served", "protocol"],
+    });
     if (tuned === null) throw new Error("the train sessions left the session index empty");
     const { tuning } = tuned;
     await store.viewedRelatedTuning.write(merchant, tuning, tuned.rerankers);

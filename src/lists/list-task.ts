@@ -1,6 +1,7 @@
 // Every product list task answered by its list module: one table for the pool
 // workers (workers/entry.ts) and for the HTTP thread's inline answers
 // (inline-answers.ts).
+import type { ViewedTask } from "../core/products/query.js";
 import type { Task, TaskResult } from "../pool/protocol.js";
 import type { Store } from "../stores/store.js";
 import { customSource } from "./custom-source.js";
@@ -13,7 +14,7 @@ import { viewedRelated } from "./viewed-related.js";
 /** The tasks that answer a product list. */
 export type ListTask = Exclude<Task, { kind: "quick_view" } | { kind: "ping" }>;
 /** Those answered without awaiting anything: viewed-related may await its re-ranker in ONNX Runtime. */
-export type SyncListTask = Exclude<ListTask, { kind: "viewed_related" }>;
+export type SyncListTask = Exclude<ListTask, ViewedTask> | (ViewedTask & { kind: "viewed" });
 
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 

@@ -3,7 +3,7 @@
 // once it has one), never the viewed products themselves.
 import type { ViewedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
-import { recentProducts, type History } from "../core/recs/history.js";
+import { productsWithVerb, recentProducts, type History } from "../core/recs/history.js";
 import { rankRelatedToViews, relatedToViews } from "../recs/related-to-views.js";
 import { withStoreFallbacks } from "../recs/sales-rankings.js";
 import { merchantCatalog } from "../stores/catalog.js";
@@ -14,13 +14,14 @@ type ViewedSubject = Omit<ViewedTask, "kind" | "list">;
 
 function viewsOf(store: Store, task: ViewedSubject): { history: History; viewedInOrder: number[] } {
   const history = historyOf(store, task.merchantId, task.subject, task.pending);
-  return { history, viewedInOrder: history.products.filter((_, i) => history.verbs[i] === task.subject.verb) };
+  return { history, viewedInOrder: productsWithVerb(history, task.subject.verb) };
 }
 
 /**
  * Products related to the subject's views by the shop's tuned ranking, with
  * the viewed products (which the list leaves out): what a custom source's
- * rule reads, synchronously, so without the re-ranker.
+ * rule reads. Rules are evaluated synchronously, so this is the ranking
+ * before the shop's re-ranker (which awaits ONNX Runtime).
  */
 export function viewedRelatedCandidates(store: Store, task: ViewedSubject): { candidates: Iterable<number>; viewed: number[] } {
   const { history, viewedInOrder } = viewsOf(store, task);

@@ -6,7 +6,7 @@ import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
 import { scoreNextViewsIn, storedSessions } from "./session-model.js";
-import { rerankerFor } from "./viewed-rerankers.js";
+import { dropReranker, forgetReranker, rerankerFor } from "./viewed-rerankers.js";
 
 /** Recent viewed products that seed the bought-together part of the blend. */
 const MAX_COPURCHASE_INPUTS = 5;
@@ -39,7 +39,8 @@ export interface ViewedRelatedRanking {
  * sessions that viewed the same products, blended with what is bought together
  * with the most recent ones, by the shop's tuned settings (the endpoint's:
  * `served`). `rerank` is set once the shop's tuning has adopted a learned
- * re-ranker for the setting. `uuid` is the viewing session itself, if stored.
+ * re-ranker for the setting; call it at once, if at all. `uuid` is the
+ * viewing session itself, if stored.
  */
 export function rankRelatedToViews(
   store: Store,
@@ -53,30 +54,32 @@ export function rankRelatedToViews(
   const summary = tuning?.rerankers?.[mode];
   const sessions = storedSessions(store, merchant, uuid);
   const sessionScores = sessions === null ? new Map<number, number>() : scoreNextViewsIn(sessions, viewedInOrder, setting.knn);
-  // Read now, at the snapshot the tuning was read at: the model and its record were written together.
-  const reranker = sessions !== null && summary?.adopted === true ? rerankerFor(store, merchant, mode, summary) : null;
+  const reranker = sessions !== null && summary?.adopted === true ? summary : null;
+  if (reranker === null) forgetReranker(store, merchant, mode);
   const copurchaseScores =
     setting.copurchaseWeight > 0 || reranker !== null
       ? boughtTogetherScores(store, merchant, copurchaseInputs(viewedInOrder))
       : new Map<number, number>();
   const ranking = rankByScore(blendRelated(sessionScores, copurchaseScores, setting));
   if (reranker === null || sessions === null) return { ranking, rerank: null };
-  const candidates = rerankCandidates({
-    prefix: viewedInOrder,
-    knn: sessionScores,
-    boughtTogether: copurchaseScores,
-    source: sessions.source,
-    self: sessions.self,
-    remind: setting.knn.remind,
-  });
+  // Called at once (before anything awaits), rerank reads at the snapshot the tuning was read at: the model's bytes
+  // and its record were written together. A caller that wants only the ranking pays for no candidate.
   const rerank = async () => {
-    const model = await reranker;
+    const candidates = rerankCandidates({
+      prefix: viewedInOrder,
+      knn: sessionScores,
+      boughtTogether: copurchaseScores,
+      source: sessions.source,
+      self: sessions.self,
+      remind: setting.knn.remind,
+    });
+    const model = await rerankerFor(store, merchant, mode, reranker);
     if (model === null || candidates.ids.length === 0) return ranking;
     try {
       return rerankedOrder(candidates.ids, await model.score(candidates.features, candidates.ids.length), ranking);
     } catch (error) {
       // The shop's ranking is a good answer; a failed run is the model's problem, not the request's.
-      console.error(`viewed-related re-ranker of merchant "${merchant}" (${mode}) failed to score: ${String(error)}`);
+      dropReranker(store, merchant, mode, `failed to score: ${String(error)}`);
       return ranking;
     }
   };

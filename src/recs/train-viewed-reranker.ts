@@ -4,10 +4,12 @@
 // seeded draw, into those the model is fitted on and those it is checked
 // on; the model is adopted only when it ranks the check cases better than
 // the setting's own ranking does, by more than chance would (the paired
-// gain's one-sided 95% bound above zero), both ranked by the code the
-// endpoint serves (rerankCandidates, rerankedOrder): a model that is not
-// clearly better is not worth its cost per query. Until a shop has an
-// adopted re-ranker, its setting's kNN ranking answers.
+// gain's one-sided 95% bound above zero): a model that is not clearly
+// better is not worth its cost per query. Both are ranked as the endpoint
+// ranks (rerankCandidates, rerankedOrder), the model scored by the
+// TypeScript reference of its ONNX graph (scoreRows), which ONNX Runtime
+// matches within 1e-5. Until a shop has an adopted re-ranker, its setting's
+// kNN ranking answers.
 import { createHash } from "node:crypto";
 import { groupedBootstrapInterval } from "../core/bootstrap.js";
 import type { NextItemCase } from "../core/recs/next-item-cases.js";
@@ -47,7 +49,6 @@ interface PreparedCase {
   ranking: number[];
   next: number;
   prefix: readonly number[];
-  session: number;
 }
 
 /** One case's part of the objective (HR@20 + MRR@20, in points) from its rank (-1: a miss). */
@@ -81,33 +82,41 @@ export function trainViewedReranker(
   const knn = new SessionKnn();
   const remind = setting.knn.remind;
   const prepare = (c: NextItemCase): PreparedCase => {
+    if (options.stop?.() === true) throw new RankerTrainingCancelled();
     const knnScores = knn.query(source, c.prefix, setting.knn);
     const bought = boughtTogether(c.prefix);
     const candidates = rerankCandidates({ prefix: c.prefix, knn: knnScores, boughtTogether: bought, source, self: -1, remind });
-    const ranking = rankByScore(blendRelated(knnScores, bought, setting));
-    return { ...candidates, ranking, next: c.next, prefix: c.prefix, session: c.session };
+    // Only the head of the ranking can be shown: the top K once the session's own views (served, never shown) are skipped.
+    const ranking = rankByScore(blendRelated(knnScores, bought, setting)).slice(0, NEXT_ITEM_K + c.prefix.length);
+    return { ...candidates, ranking, next: c.next, prefix: c.prefix };
   };
+  // The fitted queries are held together (the training passes over them several times); check cases are scored one at
+  // a time once the model is trained, so a shop's training holds one set of candidates, not two.
   const fit: RankingList[] = [];
-  const check: PreparedCase[] = [];
+  const check: NextItemCase[] = [];
   for (const c of cases) {
-    if (options.stop?.() === true) throw new RankerTrainingCancelled();
-    const prepared = prepare(c);
-    if (checked.has(c.session)) check.push(prepared);
-    else {
-      const target = prepared.ids.indexOf(c.next);
-      if (target >= 0) fit.push({ features: prepared.features, rows: prepared.ids.length, target });
+    if (checked.has(c.session)) {
+      check.push(c);
+      continue;
     }
+    const prepared = prepare(c);
+    const target = prepared.ids.indexOf(c.next);
+    if (target >= 0) fit.push({ features: prepared.features, rows: prepared.ids.length, target });
   }
-  if (fit.length < options.minCases || check.length < options.minCases) return null;
+  const fitted = fit.length;
+  if (fitted < options.minCases || check.length < options.minCases) return null;
   const training = { ...DEFAULT_RANKER_TRAINING, seed: options.seed, ...(options.stop ? { stop: options.stop } : {}) };
   const model = trainRankerMlp(fit, RERANK_INPUTS, training);
+  fit.length = 0;
 
   const ranking = new FiguresTally();
   const reranked = new FiguresTally();
   const gains = new Float64Array(check.length);
   check.forEach((c, index) => {
-    const before = shownRank(c.ranking, c, remind);
-    const after = shownRank(rerankedOrder(c.ids, scoreRows(model, c.features, c.ids.length), c.ranking), c, remind);
+    const prepared = prepare(c);
+    const before = shownRank(prepared.ranking, prepared, remind);
+    const scores = scoreRows(model, prepared.features, prepared.ids.length);
+    const after = shownRank(rerankedOrder(prepared.ids, scores, prepared.ranking), prepared, remind);
     ranking.add(before);
     reranked.add(after);
     gains[index] = caseObjective(after) - caseObjective(before);
@@ -129,14 +138,14 @@ export function trainViewedReranker(
     inputs: RERANK_INPUTS,
     hidden: model.hidden,
     check: { ...figures, gain },
-    fitted: fit.length,
+    fitted,
   };
   return { summary, bytes: adopted ? bytes : null };
 }
 
 /** One line on a setting's re-ranker: whether it serves, and its check figures beside the setting's own ranking's. */
 export function describeReranker(summary: RerankerSummary | null): string {
-  if (summary === null) return "re-ranker: not trained (too few validation cases)";
+  if (summary === null) return "re-ranker: not trained";
   const figures = (f: { hr: number; mrr: number }) => `${f.hr.toFixed(2)} / ${f.mrr.toFixed(2)}`;
   const { ranking, reranked } = summary.check;
   const [low, high] = summary.check.gain;

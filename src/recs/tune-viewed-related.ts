@@ -17,7 +17,12 @@ import { MemorySessionSource } from "../core/recs/memory-session-source.js";
 import { carveNextItemCases, type NextItemCase } from "../core/recs/next-item-cases.js";
 import { FiguresTally, hitRank, type NextItemFigures } from "../core/recs/next-item-figures.js";
 import { SessionKnn } from "../core/recs/session-knn.js";
-import { DEFAULT_VIEWED_RELATED, type ViewedRelatedSetting, type ViewedRelatedSettings } from "../core/recs/viewed-related-settings.js";
+import {
+  DEFAULT_VIEWED_RELATED,
+  type ViewedRelatedMode,
+  type ViewedRelatedSetting,
+  type ViewedRelatedSettings,
+} from "../core/recs/viewed-related-settings.js";
 import { Rng } from "../core/random.js";
 import type { MerchantId } from "../core/types.js";
 import { SESSIONS_KEPT_PER_ITEM } from "../stores/session-index.js";
@@ -39,6 +44,8 @@ export interface TuneOptions {
   maxCases: number;
   /** Validation cases sampled (whole sessions) for each setting's re-ranker: fitted on most, checked on the rest. */
   maxRerankerCases: number;
+  /** The settings a re-ranker is trained for: the endpoint serves `served`; `aisle eval sessions` scores both. */
+  rerankerModes: readonly ViewedRelatedMode[];
   /** Settings scored, per setting tuned (served, protocol). */
   maxEvaluations: number;
   maxPasses: number;
@@ -68,6 +75,7 @@ export const DEFAULT_TUNE_OPTIONS: TuneOptions = {
   validationShare: 0.1,
   maxCases: 4_000,
   maxRerankerCases: 40_000,
+  rerankerModes: ["served"],
   maxEvaluations: 60,
   maxPasses: 2,
 };
@@ -187,7 +195,7 @@ function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions):
   const boughtTogether = (prefix: readonly number[]) => boughtTogetherScores(store, merchant, copurchaseInputs(prefix));
   const rerankers: Record<"served" | "protocol", RerankerSummary | null> = { served: null, protocol: null };
   const bytes: RerankerBytes = {};
-  for (const mode of ["served", "protocol"] as const) {
+  for (const mode of options.rerankerModes) {
     const trainedReranker = trainViewedReranker(source, rerankerCases, trained[mode], boughtTogether, rerankerOptions);
     rerankers[mode] = trainedReranker?.summary ?? null;
     if (trainedReranker?.bytes) bytes[mode] = trainedReranker.bytes;

@@ -5,6 +5,7 @@
 // session index at its own snapshot and writes one record at its end.
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
+import { tunedByEarlierBuild } from "../stores/viewed-related-tuning.js";
 import { ShopJob, type TunerLog } from "./shop-job.js";
 import { tuneInThread } from "./tune-thread.js";
 import { TuneCancelled } from "./tune-viewed-related.js";
@@ -20,10 +21,15 @@ const LOOK_EVERY_MS = 60_000;
 /** The seed of every background tuning: a shop's settings depend on its sessions alone. */
 const TUNE_SEED = 1;
 
-/** Whether a shop whose index has numbered `numbered` sessions is due a tuning, `last` at its last one (undefined: never tuned). */
-export function tuneDue(numbered: number, last: number | undefined): boolean {
+/**
+ * Whether a shop whose index has numbered `numbered` sessions is due a
+ * tuning, `last` at its last one (undefined: never tuned). A tuning an
+ * earlier build wrote (`outdated`: no re-ranker, or one this build refuses)
+ * is done again at once, not when sessions have grown.
+ */
+export function tuneDue(numbered: number, last: number | undefined, outdated = false): boolean {
   if (numbered < MIN_SESSIONS_TO_TUNE) return false;
-  return last === undefined || numbered >= GROWTH_TO_RETUNE * last || numbered - last >= SESSIONS_TO_RETUNE;
+  return last === undefined || outdated || numbered >= GROWTH_TO_RETUNE * last || numbered - last >= SESSIONS_TO_RETUNE;
 }
 
 export class ViewedRelatedTuner extends ShopJob {
@@ -38,7 +44,8 @@ export class ViewedRelatedTuner extends ShopJob {
 
   protected due(merchant: MerchantId): boolean {
     const numbered = this.store.sessionIndex.head(merchant)?.next ?? 0;
-    return tuneDue(numbered, this.store.viewedRelatedTuning.read(merchant)?.sessionsNumbered);
+    const tuning = this.store.viewedRelatedTuning.read(merchant);
+    return tuneDue(numbered, tuning?.sessionsNumbered, tuning !== undefined && tunedByEarlierBuild(tuning));
   }
 
   protected async run(merchant: MerchantId): Promise<void> {

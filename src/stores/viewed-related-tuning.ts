@@ -45,7 +45,7 @@ export interface RerankerSummary {
 
 export interface ViewedRelatedTuning {
   settings: ViewedRelatedSettings;
-  /** Per setting: its re-ranker (null: none was trained, too few cases). Absent in tunings written before re-rankers. */
+  /** Per setting: its re-ranker (null: none was trained: too few cases, or not asked for). Absent in tunings written before re-rankers. */
   rerankers?: Record<ViewedRelatedMode, RerankerSummary | null>;
   validation: { served: ValidationFigures; protocol: ValidationFigures };
   /** Sessions the index had numbered when it was tuned: what "grown since" is counted against. */
@@ -60,6 +60,12 @@ export interface ViewedRelatedTuning {
   seed: number;
   tunedAt: number;
   seconds: number;
+}
+
+/** Whether a tuning was written by an earlier build: without re-rankers, or with one in a format this build refuses. */
+export function tunedByEarlierBuild(tuning: ViewedRelatedTuning): boolean {
+  if (tuning.rerankers === undefined) return true;
+  return Object.values(tuning.rerankers).some((summary) => summary !== null && summary.format !== RERANKER_FORMAT);
 }
 
 /** An adopted re-ranker's ONNX bytes, for the tuning record to store beside it. */

@@ -78,7 +78,7 @@ describe("tuning viewed-related on a shop's own sessions", () => {
   it("trains a re-ranker per setting on the validation sessions, deterministic for a seed, its bytes kept only when adopted", async () => {
     const store = await storeWithMerchant(tempDir());
     await store.applied.appendEvents("shop", shopSessions(6_000));
-    const options = { ...DEFAULT_TUNE_OPTIONS, seed: 2, maxEvaluations: 4 };
+    const options = { ...DEFAULT_TUNE_OPTIONS, seed: 2, maxEvaluations: 4, rerankerModes: ["served", "protocol"] as const };
     const first = tuneViewedRelated(store, "shop", options)!;
     const again = tuneViewedRelated(store, "shop", options)!;
     expect(again.tuning.rerankers).toEqual(first.tuning.rerankers);

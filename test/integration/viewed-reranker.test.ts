@@ -96,14 +96,16 @@ describe("viewed-related's re-ranker, served", () => {
     try {
       await withReranker(store, tuning, rankerGraph(byFeature("knn_score_share_of_best", -1)), rankerGraph(byFeature("popularity", 1)));
       expect(await answers(store)).toEqual(rankings(store));
-      expect(errors).toEqual([expect.stringMatching(/re-ranker of merchant "shop" \(served\) refused: sha256 [0-9a-f]{64}, expected/)]);
+      expect(errors).toEqual([
+        expect.stringMatching(/re-ranker [0-9a-f]{16} of merchant "shop" \(served\) refused: sha256 [0-9a-f]{64}, expected/),
+      ]);
     } finally {
       console.error = error;
     }
     await store.close();
   });
 
-  it("answers with the shop's ranking when its re-ranker fails to score, and says so", async () => {
+  it("answers with the shop's ranking when its re-ranker fails to score, says so once, and stops asking it", async () => {
     const { store, tuning } = await tunedShop();
     await withReranker(store, tuning, rankerGraph(byFeature("knn_score_share_of_best", -1)));
     expect(await answers(store)).not.toEqual(rankings(store)); // loaded, and re-ranking
@@ -111,9 +113,15 @@ describe("viewed-related's re-ranker, served", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       expect(await answers(store)).toEqual(rankings(store));
+      expect(logged).toHaveBeenCalledOnce();
       expect(logged).toHaveBeenCalledWith(
-        expect.stringMatching(/re-ranker of merchant "shop" \(served\) failed to score: Error: the run failed/),
+        expect.stringMatching(/re-ranker [0-9a-f]{16} of merchant "shop" \(served\) dropped: failed to score: Error: the run failed/),
       );
+      // The four answers asked at once all failed; from now on the dropped model is not asked.
+      expect(failing).toHaveBeenCalledTimes(PREFIXES.length);
+      expect(await answers(store)).toEqual(rankings(store));
+      expect(failing).toHaveBeenCalledTimes(PREFIXES.length);
+      expect(logged).toHaveBeenCalledOnce();
     } finally {
       failing.mockRestore();
       logged.mockRestore();

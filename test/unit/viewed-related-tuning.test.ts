@@ -12,6 +12,12 @@ import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn } from "../../sr
 import { sessionPopularity } from "../../src/core/recs/session-popularity.js";
 import { groupedBootstrapInterval } from "../../src/core/bootstrap.js";
 import { tuneDue, MIN_SESSIONS_TO_TUNE } from "../../src/recs/viewed-related-tuner.js";
+import {
+  RERANKER_FORMAT,
+  tunedByEarlierBuild,
+  type RerankerSummary,
+  type ViewedRelatedTuning,
+} from "../../src/stores/viewed-related-tuning.js";
 import { referenceQuery } from "../helpers/session-knn-reference.js";
 
 describe("carveNextItemCases", () => {
@@ -133,5 +139,16 @@ describe("tuneDue", () => {
     expect(tuneDue(15_000, 10_000)).toBe(true);
     expect(tuneDue(1_249_999, 1_000_000)).toBe(false);
     expect(tuneDue(1_250_000, 1_000_000)).toBe(true);
+  });
+
+  it("tunes again at once a shop an earlier build tuned (no re-ranker, or one in a format this build refuses)", () => {
+    expect(tuneDue(10_001, 10_000, true)).toBe(true);
+    expect(tuneDue(MIN_SESSIONS_TO_TUNE - 1, 500, true)).toBe(false);
+    const tuning = (rerankers: ViewedRelatedTuning["rerankers"]) => ({ rerankers }) as ViewedRelatedTuning;
+    const summary = (format: string) => ({ format }) as RerankerSummary;
+    expect(tunedByEarlierBuild(tuning(undefined))).toBe(true);
+    expect(tunedByEarlierBuild(tuning({ served: summary("aisle-viewed-reranker-1"), protocol: null }))).toBe(true);
+    expect(tunedByEarlierBuild(tuning({ served: summary(RERANKER_FORMAT), protocol: null }))).toBe(false);
+    expect(tunedByEarlierBuild(tuning({ served: null, protocol: null }))).toBe(false);
   });
 });
