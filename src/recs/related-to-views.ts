@@ -16,12 +16,18 @@ export function copurchaseInputs(viewedInOrder: readonly number[]): number[] {
   return [...new Set([...viewedInOrder].reverse())].slice(0, MAX_COPURCHASE_INPUTS);
 }
 
-/** Session neighbours' scores blended with bought-together's as the setting weighs them. */
+/**
+ * Session neighbours' scores blended with bought-together's as the setting
+ * weighs them. Without bought-together they are the session scores themselves:
+ * scaling one signal alone changes no order, and a tuning blends each of its
+ * thousands of cases for every setting it scores.
+ */
 export function blendRelated(
   sessionScores: Map<number, number>,
   copurchaseScores: Map<number, number>,
   setting: ViewedRelatedSetting,
 ): Map<number, number> {
+  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return sessionScores;
   return blendScores([
     { scores: sessionScores, weight: 1 },
     { scores: copurchaseScores, weight: setting.copurchaseWeight },
