@@ -134,14 +134,10 @@ export class AppliedEvents {
    * lists the carts change.
    */
   private writeDerived(merchant: MerchantId, events: readonly BehaviourEvent[], through: number): number[] {
-    // Each history touched by this batch, and the events the batch adds to it.
-    const touched = new Map<string, { key: Key; appended: BehaviourEvent[] }>();
-    const entryOf = (key: Key) => {
-      const id = key.join("\u0000");
-      let entry = touched.get(id);
-      if (!entry) touched.set(id, (entry = { key, appended: [] }));
-      return entry;
-    };
+    // Each history touched by this batch, and the events the batch adds to it: keyed by the event's own
+    // uuid string and customer id, so that no key is built per event (a 16k slice looks one up per event).
+    const sessions = new Map<string, Appended>();
+    const customers = new Map<number, Appended>();
     const adds: CountChange[] = [];
     const carts = new CopurchaseDelta();
     for (const event of events) {
@@ -149,16 +145,19 @@ export class AppliedEvents {
         adds.push([dayNumber(event.at), event.product_id, 1]);
         if (event.uuid !== null) {
           // Only an add-to-cart needs the session's history: its earlier adds are the cart.
-          const key: Key = [merchant, "session", event.uuid];
-          const history = this.histories.read(key) ?? emptyHistory();
-          for (const earlier of entryOf(key).appended) appendToHistory(history, earlier);
+          const entry = appendedTo(sessions, merchant, "session", event.uuid);
+          const history = this.histories.read(entry.key) ?? emptyHistory();
+          for (const earlier of entry.events) appendToHistory(history, earlier);
           carts.addCartItem(productsWithVerb(history, "added"), event.product_id, event.at, this.parts.orders.copurchase);
         }
       }
-      if (event.uuid !== null) entryOf([merchant, "session", event.uuid]).appended.push(event);
-      if (event.customer_id !== null) entryOf([merchant, "customer", event.customer_id]).appended.push(event);
+      if (event.uuid !== null) appendedTo(sessions, merchant, "session", event.uuid).events.push(event);
+      if (event.customer_id !== null) {
+        appendedTo(customers, merchant, "customer", event.customer_id).events.push(event);
+      }
     }
-    for (const { key, appended } of touched.values()) this.histories.append(key, appended);
+    for (const { key, events: appended } of sessions.values()) this.histories.append(key, appended);
+    for (const { key, events: appended } of customers.values()) this.histories.append(key, appended);
     this.dailyAdds.add(merchant, adds);
     if (carts.items.size === 0) return [];
     this.parts.orders.addCarts(merchant, through, carts);
@@ -173,4 +172,22 @@ export class AppliedEvents {
   customerHistory(merchant: MerchantId, customerId: number): History | undefined {
     return this.histories.read([merchant, "customer", customerId]);
   }
+}
+
+/** A history a batch of events touches, and the events the batch adds to it. */
+interface Appended {
+  key: Key;
+  events: BehaviourEvent[];
+}
+
+/** The entry of the `kind` history `id` in `entries`, added if it is not there yet. */
+function appendedTo<Id extends string | number>(
+  entries: Map<Id, Appended>,
+  merchant: MerchantId,
+  kind: "session" | "customer",
+  id: Id,
+): Appended {
+  let entry = entries.get(id);
+  if (entry === undefined) entries.set(id, (entry = { key: [merchant, kind, id], events: [] }));
+  return entry;
 }

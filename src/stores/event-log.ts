@@ -21,6 +21,12 @@ function eventSequenceKey(merchant: MerchantId): string {
   return `event_sequence:${merchant}`;
 }
 
+/** A session logEvents indexed lately: the merchant that last logged it, and the day the pair of the two holds. */
+interface IndexedSession {
+  merchant: MerchantId;
+  day: number;
+}
+
 export class EventLog {
   /** The event log up to format 4: one record per event, keyed [merchant, sequence]. Read, never written (but by the migration to format 4). */
   readonly eventsOneByOne: Database<BehaviourEvent, Key>;
@@ -42,8 +48,14 @@ export class EventLog {
   private readonly sessionMerchantPairs: Database<SessionPairDay, [string, MerchantId]>;
   /** Per merchant, the next sequence number logEvents hands out, once it has logged for that merchant. */
   private readonly nextSequences = new Map<MerchantId, number>();
-  /** Sessions logEvents has indexed lately: most events come from a session it has seen, and a Map is cheaper than an LMDB read. */
-  private readonly indexedSessions = new RecentMap<string, number>(RECENT_SESSIONS);
+  /**
+   * Sessions logEvents has indexed lately, by uuid, with the merchant that last logged each and the day its pair
+   * holds: most events come from a session it has seen, and a Map is cheaper than an LMDB read. Keyed by the
+   * event's own uuid string, so no key is built per event on the HTTP thread; a session two merchants log in
+   * turn is read each time the merchant changes. That string keeps nothing else alive: the service's uuids
+   * are copies of their own (request parameters are detached, a cluster node's events are parsed from JSON).
+   */
+  private readonly indexedSessions = new RecentMap<string, IndexedSession>(RECENT_SESSIONS);
   private readonly watermarks: StreamWatermarks;
 
   constructor(
@@ -117,12 +129,12 @@ export class EventLog {
    * transaction under way: once a day per session at most.
    */
   private indexSession(uuid: string, merchant: MerchantId, at: number): void {
-    const memo = `${merchant}\u0000${uuid}`;
     const day = dayNumber(at);
-    if ((this.indexedSessions.get(memo) ?? -1) >= day) return;
+    const memo = this.indexedSessions.get(uuid);
+    if (memo !== undefined && memo.merchant === merchant && memo.day >= day) return;
     const stored = this.sessionMerchantPairs.get([uuid, merchant]);
     if (typeof stored !== "number" || stored < day) void this.sessionMerchantPairs.put([uuid, merchant], day);
-    this.indexedSessions.set(memo, Math.max(day, typeof stored === "number" ? stored : day));
+    this.indexedSessions.set(uuid, { merchant, day: Math.max(day, typeof stored === "number" ? stored : day) });
   }
 
   /**

@@ -139,19 +139,23 @@ export class SessionIndex {
     const after = this.through(merchant);
     const applied = Math.min(log.derivedSequence(merchant), upTo);
     if (after >= applied) return true;
-    const events: BehaviourEvent[] = [];
+    // Each event is taken in as it is read, not gathered first: a slice's tens of thousands of decoded
+    // events then die young, where an array of them outlived the young generation and was copied by GC.
+    const batch = this.batch(merchant);
+    let taken = 0;
     let through = after;
     let full = false;
     for (const { sequence, event } of log.eventsSince(merchant, after)) {
       if (sequence > applied) break;
-      if (events.length === maxEvents) {
+      if (taken === maxEvents) {
         full = true;
         break;
       }
-      events.push(event);
+      batch.take(event);
+      taken++;
       through = sequence;
     }
-    this.apply(merchant, events);
+    batch.write();
     // Sequence numbers a failed log commit took stay unused: past the last event, the index is at the watermark.
     const reached = full ? through : applied;
     this.markThrough(merchant, reached);
@@ -183,30 +187,41 @@ export class SessionIndex {
    * same however the log is cut into batches.
    */
   apply(merchant: MerchantId, events: readonly BehaviourEvent[]): void {
+    const batch = this.batch(merchant);
+    for (const event of events) batch.take(event);
+    batch.write();
+  }
+
+  /** A batch of the merchant's events, taken in one by one (take) and written at once (write). */
+  private batch(merchant: MerchantId): { take(event: BehaviourEvent): void; write(): void } {
     const head = this.head(merchant) ?? { next: 0, live: 0, views: 0 };
     const viewsBefore = head.views;
     const touched = new Map<string, Touched>();
     // Per product, the sessions that view it for the first time, in order.
     const newViewers = new Map<number, number[]>();
-    for (const event of events) {
-      if (event.verb !== "viewed" || event.uuid === null) continue;
-      let entry = touched.get(event.uuid);
-      if (entry === undefined) touched.set(event.uuid, (entry = this.touch(merchant, event, head)));
-      const { stored, added } = entry;
-      if (stored.length + added.length >= MAX_SESSION_VIEWS) continue;
-      const product = event.product_id;
-      if (!added.includes(product) && !stored.includes(product)) {
-        const viewers = newViewers.get(product);
-        if (viewers) viewers.push(entry.number);
-        else newViewers.set(product, [entry.number]);
-      }
-      added.push(product);
-      head.views++;
-    }
-    if (head.views === viewsBefore) return;
-    for (const entry of touched.values()) if (entry.added.length > 0) this.writeSession(merchant, entry);
-    for (const [product, viewers] of newViewers) this.addViewers(merchant, product, viewers);
-    this.tables.heads.put(merchant, encodeHead(head));
+    return {
+      take: (event) => {
+        if (event.verb !== "viewed" || event.uuid === null) return;
+        let entry = touched.get(event.uuid);
+        if (entry === undefined) touched.set(event.uuid, (entry = this.touch(merchant, event, head)));
+        const { stored, added } = entry;
+        if (stored.length + added.length >= MAX_SESSION_VIEWS) return;
+        const product = event.product_id;
+        if (!added.includes(product) && !stored.includes(product)) {
+          const viewers = newViewers.get(product);
+          if (viewers) viewers.push(entry.number);
+          else newViewers.set(product, [entry.number]);
+        }
+        added.push(product);
+        head.views++;
+      },
+      write: () => {
+        if (head.views === viewsBefore) return;
+        for (const entry of touched.values()) if (entry.added.length > 0) this.writeSession(merchant, entry);
+        for (const [product, viewers] of newViewers) this.addViewers(merchant, product, viewers);
+        this.tables.heads.put(merchant, encodeHead(head));
+      },
+    };
   }
 
   /**

@@ -5,6 +5,7 @@
 import { open } from "lmdb";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { dayNumber } from "../../src/core/recs/days.js";
 import type { BehaviourEvent } from "../../src/core/types.js";
 import { EventWriter } from "../../src/ingest/event-writer.js";
 import { TAIL_ENTRIES } from "../../src/stores/event-histories.js";
@@ -100,6 +101,28 @@ describe("retention in the store", () => {
     expect(store.applied.sessionHistory("shop", "recent-short")?.products).toEqual([1]);
     expect(store.applied.customerHistory("shop", 8)?.products).toEqual([2]);
     await store.close();
+  });
+
+  it("keeps a pair per shop for a session two shops log in turn, each at the day that shop last logged it", async () => {
+    const dir = tempDir();
+    const store = await storeWithMerchant(dir);
+    const logView = (merchant: string, at: number) => store.events.logEvents([[merchant, [view("shared", 1, at)]]]).durable;
+    await logView("shop", NOW - 2 * DAY_MS);
+    // The same day, another shop: a pair of its own.
+    await logView("other", NOW - 2 * DAY_MS);
+    await logView("shop", NOW - DAY_MS);
+    await logView("shop", NOW);
+    await logView("other", NOW - 2 * DAY_MS);
+    expect(store.events.merchantsOfSession("shared").sort()).toEqual(["other", "shop"]);
+    await store.close();
+
+    const log = open({ path: join(dir, "events.lmdb"), maxDbs: 8, readOnly: true });
+    const pairs = log.openDB({ name: "session_merchant_pairs", encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+    expect([...pairs.getRange({})].map(({ key, value }) => [key, value])).toEqual([
+      [["shared", "other"], dayNumber(NOW - 2 * DAY_MS)],
+      [["shared", "shop"], dayNumber(NOW)],
+    ]);
+    await log.close();
   });
 
   it("prunes a session's pair once its merchant last logged it past the retention, and gives it back when the session returns", async () => {

@@ -33,6 +33,8 @@ export interface IndexHead {
 }
 
 const SESSION_UUID_AT = 14;
+/** Whether this machine's typed arrays are little-endian, as the stored values are. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
 const ITEM_TAIL_RECENT_AT = 4;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -80,9 +82,14 @@ export function sessionViews(bytes: Uint8Array): Float64Array {
 
 /** Copies an encoded session's views into `into` (at least sessionViewCount long). */
 export function readSessionViews(bytes: Uint8Array, into: Float64Array): void {
-  const view = readable(bytes);
   const start = viewsAt(bytes);
   const count = uint32At(bytes, 0);
+  if (LITTLE_ENDIAN_HOST) {
+    // The stored bytes are the array's own: one copy, where a read per view cost the applier's follow a tenth of its time.
+    new Uint8Array(into.buffer, into.byteOffset, 8 * count).set(bytes.subarray(start, start + 8 * count));
+    return;
+  }
+  const view = readable(bytes);
   for (let i = 0; i < count; i++) into[i] = view.getFloat64(start + 8 * i, true);
 }
 
