@@ -7,7 +7,7 @@
 // Every feature is a ratio or a share, so that a model learned on one
 // stretch of a shop's sessions reads the same way on the whole index.
 import type { SessionSource } from "./session-knn.js";
-import { selectFirst } from "./ranking.js";
+import { topInOrder } from "./ranking.js";
 
 /** The features of a candidate, in row order: the ONNX model's input width is their number. */
 export const RERANK_FEATURE_NAMES = [
@@ -105,12 +105,18 @@ function previousProduct(prefix: readonly number[]): number | undefined {
   return undefined;
 }
 
-/** The `count` best-scored keys of a map (ties: the smaller id first). */
+/** The `count` best-scored keys of a map (ties: the smaller id first), compared in flat arrays rather than by lookups. */
 function best(scores: ReadonlyMap<number, number>, count: number): number[] {
-  const ids = [...scores.keys()];
-  const order = (a: number, b: number) => scores.get(b)! - scores.get(a)! || a - b;
-  if (ids.length > count) selectFirst(ids, count, order);
-  return ids.slice(0, count).sort(order);
+  const ids = new Float64Array(scores.size);
+  const values = new Float64Array(scores.size);
+  let size = 0;
+  for (const [id, score] of scores) {
+    ids[size] = id;
+    values[size++] = score;
+  }
+  const positions = Array.from({ length: size }, (_, position) => position);
+  const order = (a: number, b: number) => values[b]! - values[a]! || ids[a]! - ids[b]!;
+  return topInOrder(positions, count, order).map((position) => ids[position]!);
 }
 
 function bestScore(scores: ReadonlyMap<number, number>): number {
@@ -166,27 +172,24 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
     (rules?.sessionsRead ?? 0) / RULE_SESSIONS,
   ];
 
+  // Written in place, in RERANK_FEATURE_NAMES' order: no row is built apart and copied.
   const features = new Float32Array(ids.length * RERANK_INPUTS);
-  ids.forEach((id, row) => {
+  let at = 0;
+  for (const id of ids) {
     const rank = knnRank.get(id);
     const steps = stepsBack.get(id);
-    features.set(
-      [
-        knnBest > 0 ? (knn.get(id) ?? 0) / knnBest : 0,
-        rank === undefined ? 0 : 1 / (1 + rank),
-        (rules?.after.get(id) ?? 0) / read,
-        (rules?.before.get(id) ?? 0) / read,
-        (rules?.rightAfter.get(id) ?? 0) / read,
-        (previousRules?.after.get(id) ?? 0) / previousRead,
-        boughtBest > 0 ? (boughtTogether.get(id) ?? 0) / boughtBest : 0,
-        logShare(source.sessionCountWith(id), sessionCount),
-        steps === undefined ? 0 : 1 / steps,
-        (counts.get(id) ?? 0) / prefix.length,
-        ...context,
-      ],
-      row * RERANK_INPUTS,
-    );
-  });
+    features[at++] = knnBest > 0 ? (knn.get(id) ?? 0) / knnBest : 0;
+    features[at++] = rank === undefined ? 0 : 1 / (1 + rank);
+    features[at++] = (rules?.after.get(id) ?? 0) / read;
+    features[at++] = (rules?.before.get(id) ?? 0) / read;
+    features[at++] = (rules?.rightAfter.get(id) ?? 0) / read;
+    features[at++] = (previousRules?.after.get(id) ?? 0) / previousRead;
+    features[at++] = boughtBest > 0 ? (boughtTogether.get(id) ?? 0) / boughtBest : 0;
+    features[at++] = logShare(source.sessionCountWith(id), sessionCount);
+    features[at++] = steps === undefined ? 0 : 1 / steps;
+    features[at++] = (counts.get(id) ?? 0) / prefix.length;
+    for (const value of context) features[at++] = value;
+  }
   return { ids, features };
 }
 

@@ -23,12 +23,24 @@ export function addOrderChange(delta: SalesDelta, before: Order | undefined, aft
   if (countsAsSale(after)) apply(after, +1);
 }
 
-/** Product ids by descending score; ties by id so lists are stable between requests. */
-export function rankByScore(scores: Map<number, number>, keep: (score: number) => boolean = (s) => s > 0): number[] {
-  return [...scores]
-    .filter(([, score]) => keep(score))
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .map(([id]) => id);
+/**
+ * Product ids by descending score; ties by id so lists are stable between
+ * requests. Sorted as positions into two flat arrays, not as [id, score]
+ * pairs: a viewed-related answer ranks thousands of scores, and a pair each
+ * was most of its garbage.
+ */
+export function rankByScore(scores: ReadonlyMap<number, number>, keep: (score: number) => boolean = (s) => s > 0): number[] {
+  const ids = new Float64Array(scores.size);
+  const values = new Float64Array(scores.size);
+  let count = 0;
+  for (const [id, score] of scores) {
+    if (!keep(score)) continue;
+    ids[count] = id;
+    values[count++] = score;
+  }
+  const positions = Int32Array.from({ length: count }, (_, position) => position);
+  positions.sort((a, b) => values[b]! - values[a]! || ids[a]! - ids[b]!);
+  return Array.from(positions, (position) => ids[position]!);
 }
 
 /** An add-to-cart counts for this much of a sale in momentum: intent, not yet a purchase. */
