@@ -54,5 +54,5 @@ export function scoreNextViews(
 ): Map<number, number> {
   checkSampleKept(config);
   const sessions = storedSessions(store, merchant, uuid);
-  return sessions === null ? new Map() : scoreNextViewsIn(sessions, viewed, config);
+  return sessions === null ? new Map() : knn.query(sessions.source, viewed, config, sessions.self);
 }

@@ -30,7 +30,7 @@ import type { Store } from "../stores/store.js";
 import type { RerankerBytes, RerankerSummary, ViewedRelatedTuning } from "../stores/viewed-related-tuning.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
 import { blendRelated, copurchaseInputs } from "./related-to-views.js";
-import { trainViewedReranker } from "./train-viewed-reranker.js";
+import { DEFAULT_RERANKER_TRAIN_OPTIONS, trainViewedReranker } from "./train-viewed-reranker.js";
 import { RankerTrainingCancelled } from "../core/recs/ranker-mlp.js";
 
 export interface TuneOptions {
@@ -187,7 +187,7 @@ function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions):
 
   const rerankerCases = sampleBySession(allCases, options.maxRerankerCases, options.seed);
   const rerankerOptions = {
-    checkShare: 0.25,
+    ...DEFAULT_RERANKER_TRAIN_OPTIONS,
     minCases: MIN_VALIDATION_CASES,
     seed: options.seed,
     ...(options.stop ? { stop: options.stop } : {}),

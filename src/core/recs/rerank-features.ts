@@ -7,7 +7,7 @@
 // Every feature is a ratio or a share, so that a model learned on one
 // stretch of a shop's sessions reads the same way on the whole index.
 import type { SessionSource } from "./session-knn.js";
-import { topInOrder } from "./ranking.js";
+import { rankByScore } from "./sales.js";
 
 /** The features of a candidate, in row order: the ONNX model's input width is their number. */
 export const RERANK_FEATURE_NAMES = [
@@ -105,19 +105,8 @@ function previousProduct(prefix: readonly number[]): number | undefined {
   return undefined;
 }
 
-/** The `count` best-scored keys of a map (ties: the smaller id first), compared in flat arrays rather than by lookups. */
-function best(scores: ReadonlyMap<number, number>, count: number): number[] {
-  const ids = new Float64Array(scores.size);
-  const values = new Float64Array(scores.size);
-  let size = 0;
-  for (const [id, score] of scores) {
-    ids[size] = id;
-    values[size++] = score;
-  }
-  const positions = Array.from({ length: size }, (_, position) => position);
-  const order = (a: number, b: number) => values[b]! - values[a]! || ids[a]! - ids[b]!;
-  return topInOrder(positions, count, order).map((position) => ids[position]!);
-}
+/** The `count` best-scored keys of a map (ties: the smaller id first), whatever their scores. */
+const best = (scores: ReadonlyMap<number, number>, count: number) => rankByScore(scores, () => true, count);
 
 function bestScore(scores: ReadonlyMap<number, number>): number {
   let top = 0;

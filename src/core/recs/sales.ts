@@ -1,5 +1,6 @@
 import type { Order } from "../types.js";
 import { dayOfTimestamp } from "./days.js";
+import { topInOrder } from "./ranking.js";
 
 /** Per day, per product: units to add (negative to take back). */
 export type SalesDelta = Map<number, Map<number, number>>;
@@ -24,23 +25,27 @@ export function addOrderChange(delta: SalesDelta, before: Order | undefined, aft
 }
 
 /**
- * Product ids by descending score; ties by id so lists are stable between
- * requests. Sorted as positions into two flat arrays, not as [id, score]
- * pairs: a viewed-related answer ranks thousands of scores, and a pair each
- * was most of its garbage.
+ * Product ids by descending score, the first `count` of them (all by
+ * default); ties by id so lists are stable between requests. Ordered as
+ * positions into two flat arrays, not as [id, score] pairs: a viewed-related
+ * answer ranks thousands of scores, and a pair each was most of its garbage.
  */
-export function rankByScore(scores: ReadonlyMap<number, number>, keep: (score: number) => boolean = (s) => s > 0): number[] {
+export function rankByScore(
+  scores: ReadonlyMap<number, number>,
+  keep: (score: number) => boolean = (s) => s > 0,
+  count = Number.POSITIVE_INFINITY,
+): number[] {
   const ids = new Float64Array(scores.size);
   const values = new Float64Array(scores.size);
-  let count = 0;
+  let kept = 0;
   for (const [id, score] of scores) {
     if (!keep(score)) continue;
-    ids[count] = id;
-    values[count++] = score;
+    ids[kept] = id;
+    values[kept++] = score;
   }
-  const positions = Int32Array.from({ length: count }, (_, position) => position);
-  positions.sort((a, b) => values[b]! - values[a]! || ids[a]! - ids[b]!);
-  return Array.from(positions, (position) => ids[position]!);
+  const positions = Array.from({ length: kept }, (_, position) => position);
+  const order = (a: number, b: number) => values[b]! - values[a]! || ids[a]! - ids[b]!;
+  return topInOrder(positions, count, order).map((position) => ids[position]!);
 }
 
 /** An add-to-cart counts for this much of a sale in momentum: intent, not yet a purchase. */
