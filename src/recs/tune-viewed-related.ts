@@ -15,8 +15,9 @@
 import { coordinateDescent, objective, type Dimension } from "../core/recs/coordinate-descent.js";
 import { MemorySessionSource } from "../core/recs/memory-session-source.js";
 import { carveNextItemCases, type NextItemCase } from "../core/recs/next-item-cases.js";
-import { FiguresTally, hitRank, type NextItemFigures } from "../core/recs/next-item-figures.js";
+import { FiguresTally, type NextItemFigures } from "../core/recs/next-item-figures.js";
 import { SessionKnn } from "../core/recs/session-knn.js";
+import { TuningCase } from "../core/recs/tuning-case.js";
 import {
   DEFAULT_VIEWED_RELATED,
   type ViewedRelatedMode,
@@ -29,7 +30,7 @@ import { SESSIONS_KEPT_PER_ITEM } from "../stores/session-index.js";
 import type { Store } from "../stores/store.js";
 import type { RerankerBytes, RerankerSummary, ViewedRelatedTuning } from "../stores/viewed-related-tuning.js";
 import { boughtTogetherScores } from "./copurchase-ranking.js";
-import { blendRelated, copurchaseInputs } from "./related-to-views.js";
+import { copurchaseInputs } from "./related-to-views.js";
 import { DEFAULT_RERANKER_TRAIN_OPTIONS, trainViewedReranker } from "./train-viewed-reranker.js";
 import { RankerTrainingCancelled } from "../core/recs/ranker-mlp.js";
 
@@ -61,9 +62,10 @@ export class TuneCancelled extends Error {
 }
 
 /**
- * About a minute of one core for a shop with plenty of sessions (4,000 cases
- * at about 0.2 ms a query, up to 60 settings twice). 4,000 cases tell apart
- * settings about a point of HR@20 apart: finer differences are noise. The
+ * Seconds of one core for a shop with plenty of sessions: 4,000 cases, each
+ * case's neighbours found once per sample size, then up to 60 settings twice
+ * at tens of microseconds a case. 4,000 cases tell apart settings about a
+ * point of HR@20 apart: finer differences are noise. The
  * re-rankers then take up to 40,000 cases each (their candidates and
  * features, about 0.25 ms a case, then a few seconds of training): a model's
  * gain is a fraction of a point, which only that many check cases can tell
@@ -93,8 +95,15 @@ const knnDimension = (name: keyof Knn, values: readonly number[]): Dimension<Vie
 });
 
 /** The session kNN's own dimensions; a sample never larger than the index keeps per item. */
+const NEIGHBOUR_COUNTS = [25, 50, 100, 200];
+/** The most neighbours any setting scored asks for: the defaults' or a tried one. */
+const MAX_NEIGHBOURS = Math.max(
+  ...NEIGHBOUR_COUNTS,
+  DEFAULT_VIEWED_RELATED.served.knn.neighbours,
+  DEFAULT_VIEWED_RELATED.protocol.knn.neighbours,
+);
 const KNN_DIMENSIONS: Dimension<ViewedRelatedSetting>[] = [
-  knnDimension("neighbours", [25, 50, 100, 200]),
+  knnDimension("neighbours", NEIGHBOUR_COUNTS),
   knnDimension("sampleSize", [250, 500, SESSIONS_KEPT_PER_ITEM]),
   knnDimension("recencyFade", [0, 0.05, 0.2, 0.8, 3]),
   knnDimension("positionDecay", [0, 1, 2.5, 5, 10]),
@@ -145,6 +154,24 @@ function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions):
   const copurchase = cases.map((c) => boughtTogetherScores(store, merchant, copurchaseInputs(c.prefix)));
   const copurchaseTuned = copurchase.filter((scores) => scores.size > 0).length >= MIN_COPURCHASE_REACH * cases.length;
 
+  // Each case's neighbours depend on the sample size alone (of what is tuned): found once per size, as many as any
+  // setting asks for, and voted on under each setting.
+  const viewed = cases.map((c) => new Set(c.prefix));
+  const casesBySampleSize = new Map<number, TuningCase[]>();
+  let scratch = new Int32Array(0);
+  const casesOf = (sampleSize: number): TuningCase[] => {
+    let found = casesBySampleSize.get(sampleSize);
+    if (found === undefined) {
+      found = cases.map(({ prefix, next }, index) => {
+        const hood = knn.neighbourhood(source, prefix, sampleSize, MAX_NEIGHBOURS);
+        if (hood.items.length > scratch.length) scratch = new Int32Array(hood.items.length);
+        return new TuningCase(hood, next, viewed[index]!, copurchase[index]!);
+      });
+      casesBySampleSize.set(sampleSize, found);
+    }
+    return found;
+  };
+
   const scored = new Map<string, NextItemFigures>();
   const evaluate = (setting: ViewedRelatedSetting): NextItemFigures => {
     const key = JSON.stringify(setting);
@@ -152,11 +179,11 @@ function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions):
     if (known !== undefined) return known;
     if (options.stop?.() === true) throw new TuneCancelled();
     const tally = new FiguresTally();
-    cases.forEach(({ prefix, next }, index) => {
-      const scores = blendRelated(knn.query(source, prefix, setting.knn), copurchase[index]!, setting);
+    for (const tuningCase of casesOf(setting.knn.sampleSize)) {
+      const vote = knn.vote(source, tuningCase.hood, setting.knn);
       // Served: nothing viewed is shown, whatever bought-together scored it.
-      tally.add(hitRank(scores, next, setting.knn.remind ? undefined : new Set(prefix)));
-    });
+      tally.add(tuningCase.rank(vote, setting.copurchaseWeight, !setting.knn.remind, scratch));
+    }
     const figures = tally.figures();
     scored.set(key, figures);
     return figures;

@@ -80,6 +80,44 @@ export interface SessionSource {
 }
 
 /**
+ * What a query finds in the index before any setting but its sample size
+ * weighs it: the prefix items the index knows, the most similar of the sampled
+ * sessions with their views, and where each is anchored to the prefix. Scoring
+ * it (SessionKnn.score) under a setting with the same sample size and no more
+ * neighbours gives what SessionKnn.query gives: a tuning that scores dozens of
+ * settings on the same cases finds each case's neighbours once per sample size.
+ * Items are numbered locally (prefix items first); a neighbourhood is scored
+ * with the source it was found in.
+ */
+export interface Neighbourhood {
+  /** The prefix's items the index knows, as local items, in view order (repeats kept). */
+  readonly known: Int32Array;
+  /** Product id by local item number. */
+  readonly items: Float64Array;
+  /** Per local item: steps back from the prefix's end to its last view there (1 = the latest; 0: not in the prefix). */
+  readonly itemStep: Int32Array;
+  /** Per local item: its idf in the index (see SessionKnnConfig.idfWeight), read when a score first needs it (NaN: not yet). */
+  readonly idf: Float64Array;
+  /** The neighbours, most similar first: arrival number, similarity to the prefix. */
+  readonly sessions: Int32Array;
+  readonly similarity: Float64Array;
+  /** Per neighbour: steps back to the latest prefix item it shares (0: it votes for nothing), and where that sits in its views. */
+  readonly nearest: Int32Array;
+  readonly anchor: Int32Array;
+  /** Per neighbour: its views as local items, from viewStart[n] to viewStart[n + 1] in viewItems. */
+  readonly viewStart: Int32Array;
+  readonly viewItems: Int32Array;
+}
+
+/** A vote: the first `count` of `items` (local items, in the order first scored) and, per local item, whether it was scored and its score. */
+export interface KnnVote {
+  readonly count: number;
+  readonly items: Int32Array;
+  readonly scored: Uint8Array;
+  readonly scores: Float64Array;
+}
+
+/**
  * The session kNN query with its scratch: per-item and per-session values live
  * in typed arrays indexed by slots (KeySlots) that one query hands out and the
  * next forgets, standing in for maps and sets. One instance serves any number
@@ -105,6 +143,10 @@ export class SessionKnn {
   private recent = new Int32Array(SCRATCH);
   /** Candidates' arrival numbers, for the sort that finds the oldest sampled (oldestSampled). */
   private numbers = new Int32Array(SCRATCH);
+  /** The items a vote scored, as local items, in the order first scored. */
+  private voted = new Int32Array(SCRATCH);
+  /** The neighbours' views as item slots, one after another, while a neighbourhood is gathered. */
+  private viewSlots = new Int32Array(SCRATCH);
 
   /**
    * Scores for the next item after `prefix` (product ids in view order),
@@ -114,6 +156,11 @@ export class SessionKnn {
    * prefix, as if never viewed.
    */
   query(source: SessionSource, prefix: readonly number[], config: SessionKnnConfig, self = -1): Map<number, number> {
+    return this.score(source, this.neighbourhood(source, prefix, config.sampleSize, config.neighbours, self), config);
+  }
+
+  /** The `neighbours` sessions most similar to `prefix` among the `sampleSize` most recent that share its items, but `self`. */
+  neighbourhood(source: SessionSource, prefix: readonly number[], sampleSize: number, neighbours: number, self = -1): Neighbourhood {
     const { items, sessions } = this;
     items.clear();
     sessions.clear();
@@ -147,14 +194,14 @@ export class SessionKnn {
     // numbers grow with time), scored by the weights of the items they share.
     // Only the sampleSize most recent of them are sampled, so only those are scored.
     const prefixSlots = items.size;
-    const oldestSampled = this.oldestSampled(prefixSlots, config.sampleSize, self);
+    const oldestSampled = this.oldestSampled(prefixSlots, sampleSize, self);
     for (let slot = 0; slot < prefixSlots; slot++) {
       const count = this.recentLength[slot]!;
       if (count < 0) continue;
       const weight = this.itemWeight[slot]!;
       const first = this.recentStart[slot]!;
       const last = first + count - 1;
-      for (let k = last; k >= Math.max(first, last + 1 - config.sampleSize); k--) {
+      for (let k = last; k >= Math.max(first, last + 1 - sampleSize); k--) {
         const session = this.recent[k]!;
         if (session === self || session < oldestSampled) continue;
         const before = sessions.size;
@@ -169,69 +216,149 @@ export class SessionKnn {
     const similarity = this.similarity;
     const sample = Array.from({ length: sessions.size }, (_, slot) => slot);
     const bySimilarity = (a: number, b: number) => similarity[b]! - similarity[a]! || sessions.keyOf(b) - sessions.keyOf(a);
-    const neighbours = topInOrder(sample, config.neighbours, bySimilarity);
+    const chosen = topInOrder(sample, neighbours, bySimilarity);
+    return this.gatherNeighbours(source, known, prefixSlots, chosen);
+  }
 
-    // Each neighbour votes for its items with its similarity, divided by how far
-    // back the latest prefix item it shares sits.
-    const voted: number[] = [];
-    const newest = source.newestSession;
-    const fadeOver = config.recencyFade * source.sessionCount;
-    let ballot = 0;
-    for (const neighbour of neighbours) {
+  /**
+   * The chosen neighbours with their views as item slots, and the latest
+   * prefix item each shares: what scoring reads, copied out of the scratch.
+   */
+  private gatherNeighbours(source: SessionSource, known: number[], prefixSlots: number, chosen: number[]): Neighbourhood {
+    const { items, sessions } = this;
+    const count = chosen.length;
+    const neighbourSessions = new Int32Array(count);
+    const neighbourSimilarity = new Float64Array(count);
+    const nearest = new Int32Array(count);
+    const anchor = new Int32Array(count);
+    const viewStart = new Int32Array(count + 1);
+    let written = 0;
+    chosen.forEach((neighbour, n) => {
       const session = sessions.keyOf(neighbour);
+      neighbourSessions[n] = session;
+      neighbourSimilarity[n] = this.similarity[neighbour]!;
+      viewStart[n] = written;
       const views = source.viewsOf(session);
-      if (views === null) continue;
-      let nearest = Number.POSITIVE_INFINITY;
-      let anchor = -1;
+      if (views === null) return;
+      let closest = 0;
+      let at = -1;
       for (let i = 0; i < views.length; i++) {
         const slot = items.find(views[i]!);
-        const step = slot >= 0 && this.itemStep[slot]! > 0 ? this.itemStep[slot]! : Number.POSITIVE_INFINITY;
-        if (step < nearest || (step === nearest && i > anchor)) {
-          nearest = step;
-          anchor = i;
+        const step = slot >= 0 ? this.itemStep[slot]! : 0;
+        if (step > 0 && (closest === 0 || step < closest || (step === closest && i > at))) {
+          closest = step;
+          at = i;
         }
       }
-      if (nearest === Number.POSITIVE_INFINITY) continue;
-      let vote = similarity[neighbour]! / nearest;
-      if (fadeOver > 0) vote *= Math.exp(-(newest - session) / fadeOver);
+      if (closest === 0) return;
+      nearest[n] = closest;
+      anchor[n] = at;
+      if (written + views.length > this.viewSlots.length) this.viewSlots = grownTo(this.viewSlots, 2 * (written + views.length));
+      for (let i = 0; i < views.length; i++) this.viewSlots[written++] = this.itemSlot(views[i]!);
+    });
+    viewStart[count] = written;
+    const itemStep = new Int32Array(items.size);
+    itemStep.set(this.itemStep.subarray(0, prefixSlots));
+    return {
+      known: Int32Array.from(known, (item) => items.find(item)),
+      items: Float64Array.from({ length: items.size }, (_, slot) => items.keyOf(slot)),
+      itemStep,
+      idf: new Float64Array(items.size).fill(Number.NaN),
+      sessions: neighbourSessions,
+      similarity: neighbourSimilarity,
+      nearest,
+      anchor,
+      viewStart,
+      viewItems: this.viewSlots.slice(0, written),
+    };
+  }
+
+  /**
+   * Scores a neighbourhood found in `source` (by neighbourhood(), with the
+   * setting's sample size and at least its neighbours) under `config`, as
+   * item → score in the order the items were first scored.
+   */
+  score(source: SessionSource, hood: Neighbourhood, config: SessionKnnConfig): Map<number, number> {
+    const { count, items, scores } = this.vote(source, hood, config);
+    const scored = new Map<number, number>();
+    for (let k = 0; k < count; k++) scored.set(hood.items[items[k]!]!, scores[items[k]!]!);
+    return scored;
+  }
+
+  /**
+   * What score() returns, left in this instance's scratch until its next vote
+   * (a tuning ranks a case from it without building a map): each of the
+   * setting's nearest neighbours votes for its items with its similarity,
+   * divided by how far back the latest prefix item it shares sits.
+   */
+  vote(source: SessionSource, hood: Neighbourhood, config: SessionKnnConfig): KnnVote {
+    const itemCount = hood.items.length;
+    if (itemCount > this.itemScore.length) {
+      this.itemScore = grownTo(this.itemScore, 2 * itemCount);
+      this.itemVoted = grownTo(this.itemVoted, 2 * itemCount);
+      this.itemBallot = grownTo(this.itemBallot, 2 * itemCount);
+      this.voted = grownTo(this.voted, 2 * itemCount);
+    }
+    this.itemVoted.fill(0, 0, itemCount);
+    this.itemBallot.fill(0, 0, itemCount);
+    const { itemStep, nearest, viewStart, viewItems } = hood;
+    const itemScore = this.itemScore;
+    let count = 0;
+    const newest = source.newestSession;
+    const fadeOver = config.recencyFade * source.sessionCount;
+    const neighbours = Math.min(config.neighbours, hood.sessions.length);
+    let ballot = 0;
+    for (let n = 0; n < neighbours; n++) {
+      if (nearest[n] === 0) continue;
+      let vote = hood.similarity[n]! / nearest[n]!;
+      if (fadeOver > 0) vote *= Math.exp(-(newest - hood.sessions[n]!) / fadeOver);
       // Each of its items votes once.
       ballot++;
-      for (let i = 0; i < views.length; i++) {
-        const slot = this.itemSlot(views[i]!);
-        if (this.itemBallot[slot] === ballot || (!config.remind && this.itemStep[slot]! > 0)) continue;
-        this.itemBallot[slot] = ballot;
-        const position = config.positionDecay > 0 ? positionWeight(Math.abs(i - anchor), config.positionDecay) : 1;
-        if (this.itemVoted[slot] === 0) {
-          this.itemVoted[slot] = 1;
-          this.itemScore[slot] = 0;
-          voted.push(slot);
+      const first = viewStart[n]!;
+      const anchor = first + hood.anchor[n]!;
+      for (let k = first; k < viewStart[n + 1]!; k++) {
+        const item = viewItems[k]!;
+        if (this.itemBallot[item] === ballot || (!config.remind && itemStep[item]! > 0)) continue;
+        this.itemBallot[item] = ballot;
+        const position = config.positionDecay > 0 ? positionWeight(Math.abs(k - anchor), config.positionDecay) : 1;
+        if (this.itemVoted[item] === 0) {
+          this.itemVoted[item] = 1;
+          itemScore[item] = 0;
+          this.voted[count++] = item;
         }
-        this.itemScore[slot] = this.itemScore[slot]! + vote * position;
+        itemScore[item] = itemScore[item]! + vote * position;
       }
     }
-    const scores = new Map<number, number>();
     const sessionCount = source.sessionCount;
-    const lift = config.idfWeight > 0 && sessionCount > 1;
-    const logSessions = Math.log(sessionCount);
-    for (const slot of voted) {
-      const item = items.keyOf(slot);
-      const score = this.itemScore[slot]!;
-      if (!lift) scores.set(item, score);
-      else {
-        const idf = Math.log(sessionCount / Math.max(1, source.sessionCountWith(item))) / logSessions;
-        scores.set(item, score * (1 + config.idfWeight * idf));
+    if (config.idfWeight > 0 && sessionCount > 1) {
+      const logSessions = Math.log(sessionCount);
+      for (let k = 0; k < count; k++) {
+        const item = this.voted[k]!;
+        let idf = hood.idf[item]!;
+        if (Number.isNaN(idf)) {
+          idf = Math.log(sessionCount / Math.max(1, source.sessionCountWith(hood.items[item]!))) / logSessions;
+          hood.idf[item] = idf;
+        }
+        itemScore[item] = itemScore[item]! * (1 + config.idfWeight * idf);
       }
     }
     if (config.remind && config.boost > 0) {
       let best = 0;
-      for (const score of scores.values()) best = Math.max(best, score);
-      if (best > 0) for (const [item, score] of scores) scores.set(item, score / best);
+      for (let k = 0; k < count; k++) best = Math.max(best, itemScore[this.voted[k]!]!);
+      if (best > 0) for (let k = 0; k < count; k++) itemScore[this.voted[k]!] = itemScore[this.voted[k]!]! / best;
+      const { known } = hood;
+      const length = known.length;
       for (let p = 0; p < length; p++) {
         const item = known[p]!;
-        scores.set(item, (scores.get(item) ?? 0) + config.boost * config.boostDecay ** (length - p - 1));
+        if (this.itemVoted[item] === 0) {
+          this.itemVoted[item] = 1;
+          itemScore[item] = 0;
+          this.voted[count++] = item;
+        }
+        itemScore[item] = itemScore[item]! + config.boost * config.boostDecay ** (length - p - 1);
       }
     }
-    return scores;
+    return { count, items: this.voted, scores: itemScore, scored: this.itemVoted };
   }
 
   /**
@@ -273,15 +400,10 @@ export class SessionKnn {
       this.itemWeight = grownTo(this.itemWeight, size);
       this.recentStart = grownTo(this.recentStart, size);
       this.recentLength = grownTo(this.recentLength, size);
-      this.itemScore = grownTo(this.itemScore, size);
-      this.itemVoted = grownTo(this.itemVoted, size);
-      this.itemBallot = grownTo(this.itemBallot, size);
     }
     this.itemStep[slot] = 0;
     this.itemWeight[slot] = 0;
     this.recentLength[slot] = -1;
-    this.itemVoted[slot] = 0;
-    this.itemBallot[slot] = 0;
     return slot;
   }
 }
