@@ -1,4 +1,4 @@
-import { blendScores } from "../core/recs/blend.js";
+import { rankBlend } from "../core/recs/blend.js";
 import { rerankCandidates, rerankedOrder } from "../core/recs/rerank-features.js";
 import { rankByScore } from "../core/recs/sales.js";
 import { DEFAULT_VIEWED_RELATED, type ViewedRelatedMode, type ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
@@ -18,20 +18,24 @@ export function copurchaseInputs(viewedInOrder: readonly number[]): number[] {
 
 /**
  * Session neighbours' scores blended with bought-together's as the setting
- * weighs them. Without bought-together they are the session scores themselves:
- * scaling one signal alone changes no order, and a tuning blends each of its
- * thousands of cases for every setting it scores.
+ * weighs them, ranked (the first `count`). Without bought-together the
+ * session scores are ranked as they are: scaling one signal alone changes no
+ * order.
  */
-export function blendRelated(
-  sessionScores: Map<number, number>,
-  copurchaseScores: Map<number, number>,
+export function rankRelated(
+  sessionScores: ReadonlyMap<number, number>,
+  copurchaseScores: ReadonlyMap<number, number>,
   setting: ViewedRelatedSetting,
-): Map<number, number> {
-  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return sessionScores;
-  return blendScores([
-    { scores: sessionScores, weight: 1 },
-    { scores: copurchaseScores, weight: setting.copurchaseWeight },
-  ]);
+  count = Number.POSITIVE_INFINITY,
+): number[] {
+  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return rankByScore(sessionScores, undefined, count);
+  return rankBlend(
+    [
+      { scores: sessionScores, weight: 1 },
+      { scores: copurchaseScores, weight: setting.copurchaseWeight },
+    ],
+    count,
+  );
 }
 
 /** The shop's ranking after these views, and, when it has adopted a re-ranker, the re-ranking of it (to be awaited). */
@@ -66,7 +70,7 @@ export function rankRelatedToViews(
     setting.copurchaseWeight > 0 || reranker !== null
       ? boughtTogetherScores(store, merchant, copurchaseInputs(viewedInOrder))
       : new Map<number, number>();
-  const ranking = rankByScore(blendRelated(sessionScores, copurchaseScores, setting));
+  const ranking = rankRelated(sessionScores, copurchaseScores, setting);
   if (reranker === null || sessions === null) return { ranking, rerank: null };
   // Called at once (before anything awaits), rerank reads at the snapshot the tuning was read at: the model's bytes
   // and its record were written together. A caller that wants only the ranking pays for no candidate.

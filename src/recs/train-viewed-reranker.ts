@@ -16,13 +16,12 @@ import type { NextItemCase } from "../core/recs/next-item-cases.js";
 import { FiguresTally, NEXT_ITEM_K } from "../core/recs/next-item-figures.js";
 import { DEFAULT_RANKER_TRAINING, RankerTrainingCancelled, scoreRows, trainRankerMlp, type RankingList } from "../core/recs/ranker-mlp.js";
 import { RERANK_INPUTS, rerankCandidates, rerankedOrder } from "../core/recs/rerank-features.js";
-import { rankByScore } from "../core/recs/sales.js";
 import { SessionKnn, type SessionSource } from "../core/recs/session-knn.js";
 import type { ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
 import { Rng } from "../core/random.js";
 import { rankerGraph } from "../embeddings/ranker-graph.js";
 import { RERANKER_FORMAT, type RerankerSummary } from "../stores/viewed-related-tuning.js";
-import { blendRelated } from "./related-to-views.js";
+import { rankRelated } from "./related-to-views.js";
 
 export interface RerankerTrainOptions {
   /** Share of the validation sessions the model is checked on, not fitted on. */
@@ -87,7 +86,7 @@ export function trainViewedReranker(
     const bought = boughtTogether(c.prefix);
     const candidates = rerankCandidates({ prefix: c.prefix, knn: knnScores, boughtTogether: bought, source, self: -1, remind });
     // Only the head of the ranking can be shown: the top K once the session's own views (served, never shown) are skipped.
-    const ranking = rankByScore(blendRelated(knnScores, bought, setting)).slice(0, NEXT_ITEM_K + c.prefix.length);
+    const ranking = rankRelated(knnScores, bought, setting, NEXT_ITEM_K + c.prefix.length);
     return { ...candidates, ranking, next: c.next, prefix: c.prefix };
   };
   // The fitted queries are held together (the training passes over them several times); check cases are scored one at

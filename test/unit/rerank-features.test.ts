@@ -82,6 +82,33 @@ describe("viewed-related's re-ranking candidates", () => {
     expect(feature(candidates, 2, "viewed_after_last")).toBeCloseTo(1, 6);
   });
 
+  it("tallies every product near the last viewed one, however many (the tallies grow past their first size)", () => {
+    // 100 sessions viewed product 1 with three products of their own on each side: 600 products with one vote each.
+    const around = (session: number, side: number, steps: number) => 10_000 + session * 10 + side * 3 + steps;
+    const sessions = Array.from({ length: RULE_SESSIONS }, (_, session) =>
+      Float64Array.from([
+        around(session, 0, 3),
+        around(session, 0, 2),
+        around(session, 0, 1),
+        1,
+        ...[1, 2, 3].map((steps) => around(session, 1, steps)),
+      ]),
+    );
+    const wide = new MemorySessionSource(sessions, 1_000);
+    const everyone = sessions.flatMap((views) => [...views].filter((id) => id !== 1));
+    const limits = { knn: everyone.length, rules: everyone.length, boughtTogether: 0 };
+    const candidates = rerankCandidates(query({ prefix: [1], knn: new Map(everyone.map((id) => [id, 1])), source: wide }), limits);
+    for (let session = 0; session < RULE_SESSIONS; session++)
+      for (const steps of [1, 2, 3]) {
+        expect(feature(candidates, around(session, 1, steps), "viewed_after_last")).toBeCloseTo(1 / steps / RULE_SESSIONS, 6);
+        expect(feature(candidates, around(session, 0, steps), "viewed_before_last")).toBeCloseTo(1 / steps / RULE_SESSIONS, 6);
+        expect(feature(candidates, around(session, 1, steps), "viewed_right_after_last")).toBeCloseTo(
+          steps === 1 ? 1 / RULE_SESSIONS : 0,
+          6,
+        );
+      }
+  });
+
   it("keeps every feature finite for a session of products no one else viewed", () => {
     const candidates = rerankCandidates(query({ prefix: [99], knn: new Map(), remind: true }));
     expect(candidates.ids).toEqual([8, 99]);

@@ -2,13 +2,17 @@
 // neighbourhood per sample size, ranking it over typed arrays: both must give
 // exactly what the endpoint's path gives (SessionKnn.query, blendRelated,
 // hitRank), or the tuning would choose by figures the endpoint does not have.
+// The endpoint's own ranking of the blend is checked against the plain map
+// blend here too.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemorySessionSource } from "../../src/core/recs/memory-session-source.js";
 import { hitRank } from "../../src/core/recs/next-item-figures.js";
 import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn } from "../../src/core/recs/session-knn.js";
 import { TuningCase } from "../../src/core/recs/tuning-case.js";
-import { blendRelated } from "../../src/recs/related-to-views.js";
+import { rankRelated } from "../../src/recs/related-to-views.js";
+import { blendRelatedReference } from "../helpers/blend-reference.js";
+import { rankByScore } from "../../src/core/recs/sales.js";
 
 const sessionsArb = fc.array(fc.array(fc.integer({ min: 0, max: 25 }), { minLength: 1, maxLength: 7 }), { minLength: 1, maxLength: 80 });
 const settingArb = fc.record({
@@ -47,7 +51,11 @@ describe("a tuning's cases", () => {
 
           const endpoint = new SessionKnn();
           const expectedScores = endpoint.query(source, prefix, knn);
-          const expectedRank = hitRank(blendRelated(expectedScores, copurchase, setting), next, leftOut);
+          const blended = blendRelatedReference(expectedScores, copurchase, setting);
+          const expectedRank = hitRank(blended, next, leftOut);
+          // The endpoint's ranking of the blend, summed in flat arrays, is the reference blend's.
+          expect(rankRelated(expectedScores, copurchase, setting)).toEqual(rankByScore(blended));
+          expect(rankRelated(expectedScores, copurchase, setting, 3)).toEqual(rankByScore(blended).slice(0, 3));
 
           const tuning = new SessionKnn();
           const hood = tuning.neighbourhood(source, prefix, knn.sampleSize, knn.neighbours + drawn.extraNeighbours);

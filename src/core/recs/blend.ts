@@ -1,14 +1,46 @@
+// Blends of score maps: signals on different scales (session overlap,
+// co-purchase) mix by weight once each is scaled so its best score is 1.
+import { grownTo } from "../typed-arrays.js";
+import { KeySlots } from "./key-slots.js";
+import { rankFlat } from "./ranking.js";
+
+export interface WeightedScores {
+  scores: ReadonlyMap<number, number>;
+  weight: number;
+}
+
+/** The blend's scratch: a thread ranks one blend at a time. */
+const slots = new KeySlots();
+let sums = new Float64Array(1024);
+
 /**
- * A weighted sum of score maps, each first scaled so its best score is 1:
- * signals on different scales (session overlap, co-purchase) mix by weight.
+ * The ids of positive score in the weighted sum of `parts`, each scaled so
+ * its best score is 1 (a part without a positive score, or weighed 0, adds
+ * nothing), ranked as rankByScore ranks (higher first, ties by the smaller
+ * id), the first `count` of them. Summed into flat arrays, not a map: a
+ * viewed-related answer blends hundreds of scores per request, and a map's
+ * entries were most of its garbage.
  */
-export function blendScores(parts: { scores: Map<number, number>; weight: number }[]): Map<number, number> {
-  const blended = new Map<number, number>();
+export function rankBlend(parts: readonly WeightedScores[], count = Number.POSITIVE_INFINITY): number[] {
+  slots.clear();
   for (const { scores, weight } of parts) {
     let best = 0;
-    for (const score of scores.values()) best = Math.max(best, score);
+    scores.forEach((score) => (best = Math.max(best, score)));
     if (!(best > 0) || weight === 0) continue;
-    for (const [id, score] of scores) blended.set(id, (blended.get(id) ?? 0) + (weight * score) / best);
+    scores.forEach((score, id) => {
+      const before = slots.size;
+      const slot = slots.slotOf(id);
+      if (slot === sums.length) sums = grownTo(sums, 2 * slot);
+      sums[slot] = (slot === before ? 0 : sums[slot]!) + (weight * score) / best;
+    });
   }
-  return blended;
+  const ids = new Float64Array(slots.size);
+  const values = new Float64Array(slots.size);
+  let kept = 0;
+  for (let slot = 0; slot < slots.size; slot++) {
+    if (!(sums[slot]! > 0)) continue;
+    ids[kept] = slots.keyOf(slot);
+    values[kept++] = sums[slot]!;
+  }
+  return rankFlat(ids, values, kept, count);
 }

@@ -9,7 +9,7 @@
 // the Gram matrix becomes its inverse, then B. That is nearly the whole memory
 // cost (8·size² bytes; the inversion adds 256·size for copies of 16 rows) and
 // the inverse the whole time cost (size³/2 multiply-adds).
-import { topInOrder } from "./ranking.js";
+import { byScoreThenId, topInOrder } from "./ranking.js";
 
 /** A basket as dense item indices (0 … size − 1, distinct) and what it counts for. */
 export interface WeightedBasket {
@@ -232,6 +232,6 @@ export function topOfRow(weights: Float64Array, size: number, i: number, k: numb
   const order: number[] = [];
   for (let j = 0; j < size; j++) if (row[j]! > 0) order.push(j);
   // Only the first k are kept: select them, then sort those alone (a row holds thousands of positive weights).
-  const top = topInOrder(order, k, (a, b) => row[b]! - row[a]! || a - b);
+  const top = topInOrder(order, k, (a, b) => byScoreThenId(row[a]!, row[b]!, a, b));
   return { indices: top, weights: top.map((j) => row[j]!) };
 }

@@ -7,6 +7,9 @@
 // Every feature is a ratio or a share, so that a model learned on one
 // stretch of a shop's sessions reads the same way on the whole index.
 import type { SessionSource } from "./session-knn.js";
+import { grownTo } from "../typed-arrays.js";
+import { KeySlots } from "./key-slots.js";
+import { byScoreThenId, rankFlat } from "./ranking.js";
 import { rankByScore } from "./sales.js";
 
 /** The features of a candidate, in row order: the ONNX model's input width is their number. */
@@ -64,39 +67,99 @@ export interface RerankCandidates {
   features: Float32Array;
 }
 
-/** What sessions viewed near the last viewed product, each product's votes summed as 1/steps. */
-interface Rules {
-  after: Map<number, number>;
-  before: Map<number, number>;
-  rightAfter: Map<number, number>;
-  sessionsRead: number;
+/**
+ * What sessions viewed near one product, each product's votes summed as
+ * 1/steps, by slot in typed arrays: a query tallies thousands of votes, and
+ * the boxed sums of a map were most of its garbage. Two instances (the last
+ * viewed product's rules and the one before's) serve every query in turn.
+ */
+class RuleVotes {
+  private readonly slots = new KeySlots();
+  private afterVotes = new Float64Array(256);
+  private beforeVotes = new Float64Array(256);
+  private rightAfterVotes = new Float64Array(256);
+  sessionsRead = 0;
+
+  /** Tallies the rules of `product` from its most recent sessions but `self`. */
+  read(source: SessionSource, product: number, self: number): this {
+    this.slots.clear();
+    this.sessionsRead = 0;
+    // A copy: the source's arrays do not outlive its next read, and each session's views are read below.
+    const sessions = source.recentSessionsWith(product)?.slice(-(RULE_SESSIONS + 1));
+    if (sessions === undefined) return this;
+    for (let k = sessions.length - 1; k >= 0 && this.sessionsRead < RULE_SESSIONS; k--) {
+      if (sessions[k] === self) continue;
+      const views = source.viewsOf(sessions[k]!);
+      if (views === null) continue;
+      this.sessionsRead++;
+      for (let i = 0; i < views.length; i++) {
+        if (views[i] !== product) continue;
+        for (let steps = 1; steps <= RULE_WINDOW; steps++) {
+          const after = views[i + steps];
+          if (after !== undefined && after !== product) this.add("afterVotes", after, 1 / steps);
+          const before = views[i - steps];
+          if (before !== undefined && before !== product) this.add("beforeVotes", before, 1 / steps);
+        }
+        const next = views[i + 1];
+        if (next !== undefined && next !== product) this.add("rightAfterVotes", next, 1);
+      }
+    }
+    return this;
+  }
+
+  after(item: number): number {
+    const slot = this.slots.find(item);
+    return slot < 0 ? 0 : this.afterVotes[slot]!;
+  }
+
+  before(item: number): number {
+    const slot = this.slots.find(item);
+    return slot < 0 ? 0 : this.beforeVotes[slot]!;
+  }
+
+  rightAfter(item: number): number {
+    const slot = this.slots.find(item);
+    return slot < 0 ? 0 : this.rightAfterVotes[slot]!;
+  }
+
+  /** The `count` products most viewed after it (ties: the smaller id first). */
+  bestAfter(count: number): number[] {
+    const ids = new Float64Array(this.slots.size);
+    const votes = new Float64Array(this.slots.size);
+    let kept = 0;
+    for (let slot = 0; slot < this.slots.size; slot++) {
+      if (!(this.afterVotes[slot]! > 0)) continue;
+      ids[kept] = this.slots.keyOf(slot);
+      votes[kept++] = this.afterVotes[slot]!;
+    }
+    return rankFlat(ids, votes, kept, count);
+  }
+
+  private add(kind: "afterVotes" | "beforeVotes" | "rightAfterVotes", item: number, vote: number): void {
+    // The slot first: a new one may grow the arrays.
+    const slot = this.slotOf(item);
+    this[kind][slot] = this[kind][slot]! + vote;
+  }
+
+  /** The item's slot, its votes zero when new. */
+  private slotOf(item: number): number {
+    const before = this.slots.size;
+    const slot = this.slots.slotOf(item);
+    if (slot < before) return slot;
+    if (slot === this.afterVotes.length) {
+      this.afterVotes = grownTo(this.afterVotes, 2 * slot);
+      this.beforeVotes = grownTo(this.beforeVotes, 2 * slot);
+      this.rightAfterVotes = grownTo(this.rightAfterVotes, 2 * slot);
+    }
+    this.afterVotes[slot] = 0;
+    this.beforeVotes[slot] = 0;
+    this.rightAfterVotes[slot] = 0;
+    return slot;
+  }
 }
 
-function sequentialRules(source: SessionSource, last: number, self: number): Rules {
-  const rules: Rules = { after: new Map(), before: new Map(), rightAfter: new Map(), sessionsRead: 0 };
-  // A copy: the source's arrays do not outlive its next read, and each session's views are read below.
-  const sessions = source.recentSessionsWith(last)?.slice(-(RULE_SESSIONS + 1));
-  if (sessions === undefined) return rules;
-  const add = (map: Map<number, number>, item: number, vote: number) => map.set(item, (map.get(item) ?? 0) + vote);
-  for (let k = sessions.length - 1; k >= 0 && rules.sessionsRead < RULE_SESSIONS; k--) {
-    if (sessions[k] === self) continue;
-    const views = source.viewsOf(sessions[k]!);
-    if (views === null) continue;
-    rules.sessionsRead++;
-    for (let i = 0; i < views.length; i++) {
-      if (views[i] !== last) continue;
-      for (let steps = 1; steps <= RULE_WINDOW; steps++) {
-        const after = views[i + steps];
-        if (after !== undefined && after !== last) add(rules.after, after, 1 / steps);
-        const before = views[i - steps];
-        if (before !== undefined && before !== last) add(rules.before, before, 1 / steps);
-      }
-      const next = views[i + 1];
-      if (next !== undefined && next !== last) add(rules.rightAfter, next, 1);
-    }
-  }
-  return rules;
-}
+const lastRules = new RuleVotes();
+const previousRules = new RuleVotes();
 
 /** The most recent product viewed before the last viewed one, other than it. */
 function previousProduct(prefix: readonly number[]): number | undefined {
@@ -125,9 +188,9 @@ const logShare = (value: number, ceiling: number) => Math.log1p(Math.max(0, valu
 export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = DEFAULT_CANDIDATE_LIMITS): RerankCandidates {
   const { prefix, knn, boughtTogether, source, remind } = query;
   const last = prefix[prefix.length - 1];
-  const rules = last === undefined ? null : sequentialRules(source, last, query.self);
+  const rules = last === undefined ? null : lastRules.read(source, last, query.self);
   const previous = previousProduct(prefix);
-  const previousRules = previous === undefined ? null : sequentialRules(source, previous, query.self);
+  const before = previous === undefined ? null : previousRules.read(source, previous, query.self);
   const knnRanked = best(knn, limits.knn);
 
   const ids: number[] = [];
@@ -139,11 +202,12 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
     ids.push(id);
   };
   knnRanked.forEach(take);
-  if (rules !== null) best(rules.after, limits.rules).forEach(take);
+  if (rules !== null) rules.bestAfter(limits.rules).forEach(take);
   best(boughtTogether, limits.boughtTogether).forEach(take);
   if (remind) for (let i = prefix.length - 1; i >= 0; i--) take(prefix[i]!);
 
-  const knnRank = new Map(knnRanked.map((id, rank) => [id, rank]));
+  const knnRank = new Map<number, number>();
+  knnRanked.forEach((id, rank) => knnRank.set(id, rank));
   const knnBest = bestScore(knn);
   const boughtBest = bestScore(boughtTogether);
   const stepsBack = new Map<number, number>();
@@ -153,7 +217,7 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
     counts.set(id, (counts.get(id) ?? 0) + 1);
   });
   const read = Math.max(1, rules?.sessionsRead ?? 0);
-  const previousRead = Math.max(1, previousRules?.sessionsRead ?? 0);
+  const previousRead = Math.max(1, before?.sessionsRead ?? 0);
   const sessionCount = source.sessionCount;
   const context = [
     logShare(prefix.length, LONG_SESSION),
@@ -169,10 +233,10 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
     const steps = stepsBack.get(id);
     features[at++] = knnBest > 0 ? (knn.get(id) ?? 0) / knnBest : 0;
     features[at++] = rank === undefined ? 0 : 1 / (1 + rank);
-    features[at++] = (rules?.after.get(id) ?? 0) / read;
-    features[at++] = (rules?.before.get(id) ?? 0) / read;
-    features[at++] = (rules?.rightAfter.get(id) ?? 0) / read;
-    features[at++] = (previousRules?.after.get(id) ?? 0) / previousRead;
+    features[at++] = (rules?.after(id) ?? 0) / read;
+    features[at++] = (rules?.before(id) ?? 0) / read;
+    features[at++] = (rules?.rightAfter(id) ?? 0) / read;
+    features[at++] = (before?.after(id) ?? 0) / previousRead;
     features[at++] = boughtBest > 0 ? (boughtTogether.get(id) ?? 0) / boughtBest : 0;
     features[at++] = logShare(source.sessionCountWith(id), sessionCount);
     features[at++] = steps === undefined ? 0 : 1 / steps;
@@ -188,7 +252,7 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
  * order, so a re-ranked list is never shorter than the ranking it replaces.
  */
 export function rerankedOrder(ids: readonly number[], scores: ArrayLike<number>, ranking: readonly number[]): number[] {
-  const order = ids.map((_, row) => row).sort((a, b) => scores[b]! - scores[a]! || ids[a]! - ids[b]!);
+  const order = ids.map((_, row) => row).sort((a, b) => byScoreThenId(scores[a]!, scores[b]!, ids[a]!, ids[b]!));
   const reranked = order.map((row) => ids[row]!);
   const placed = new Set(reranked);
   for (const id of ranking) if (!placed.has(id)) reranked.push(id);

@@ -1,6 +1,6 @@
 import type { Order } from "../types.js";
 import { dayOfTimestamp } from "./days.js";
-import { topInOrder } from "./ranking.js";
+import { rankFlat } from "./ranking.js";
 
 /** Per day, per product: units to add (negative to take back). */
 export type SalesDelta = Map<number, Map<number, number>>;
@@ -38,14 +38,13 @@ export function rankByScore(
   const ids = new Float64Array(scores.size);
   const values = new Float64Array(scores.size);
   let kept = 0;
-  for (const [id, score] of scores) {
-    if (!keep(score)) continue;
+  // forEach, not for-of: destructuring each [id, score] entry makes an array per entry.
+  scores.forEach((score, id) => {
+    if (!keep(score)) return;
     ids[kept] = id;
     values[kept++] = score;
-  }
-  const positions = Array.from({ length: kept }, (_, position) => position);
-  const order = (a: number, b: number) => values[b]! - values[a]! || ids[a]! - ids[b]!;
-  return topInOrder(positions, count, order).map((position) => ids[position]!);
+  });
+  return rankFlat(ids, values, kept, count);
 }
 
 /** An add-to-cart counts for this much of a sale in momentum: intent, not yet a purchase. */

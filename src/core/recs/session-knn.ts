@@ -7,7 +7,7 @@
 
 import { grownTo } from "../typed-arrays.js";
 import { KeySlots } from "./key-slots.js";
-import { topInOrder } from "./ranking.js";
+import { byScoreThenId, topInOrder } from "./ranking.js";
 
 export interface SessionKnnConfig {
   /** The most recent sessions sharing any prefix item considered as neighbours. */
@@ -214,8 +214,10 @@ export class SessionKnn {
       }
     }
     const similarity = this.similarity;
-    const sample = Array.from({ length: sessions.size }, (_, slot) => slot);
-    const bySimilarity = (a: number, b: number) => similarity[b]! - similarity[a]! || sessions.keyOf(b) - sessions.keyOf(a);
+    const sample = new Int32Array(sessions.size);
+    for (let slot = 0; slot < sample.length; slot++) sample[slot] = slot;
+    // The more similar first, ties by the more recent (the larger arrival number).
+    const bySimilarity = (a: number, b: number) => byScoreThenId(similarity[a]!, similarity[b]!, sessions.keyOf(b), sessions.keyOf(a));
     const chosen = topInOrder(sample, neighbours, bySimilarity);
     return this.gatherNeighbours(source, known, prefixSlots, chosen);
   }
@@ -224,7 +226,7 @@ export class SessionKnn {
    * The chosen neighbours with their views as item slots, and the latest
    * prefix item each shares: what scoring reads, copied out of the scratch.
    */
-  private gatherNeighbours(source: SessionSource, known: number[], prefixSlots: number, chosen: number[]): Neighbourhood {
+  private gatherNeighbours(source: SessionSource, known: number[], prefixSlots: number, chosen: Int32Array): Neighbourhood {
     const { items, sessions } = this;
     const count = chosen.length;
     const neighbourSessions = new Int32Array(count);

@@ -44,10 +44,10 @@ export class TuningCase {
 
   /**
    * Where the next view ranks (0: first; -1: unranked) among the vote's
-   * scores blended with bought-together at `copurchaseWeight`, as
-   * hitRank(blendRelated(scores, copurchase, setting), next, viewed or none)
-   * counts it. `scratch` has room for every local item and is zero on entry
-   * and on return.
+   * scores blended with bought-together at `copurchaseWeight` as
+   * viewed-related blends them (rankRelated), viewed products left out or
+   * not. `scratch` has room for every local item and is zero on entry and on
+   * return.
    */
   rank(vote: KnnVote, copurchaseWeight: number, leaveOutViewed: boolean, scratch: Int32Array): number {
     if (this.copurchaseIds.length === 0 || copurchaseWeight === 0) return this.rankOfVote(vote, leaveOutViewed);
