@@ -15,9 +15,7 @@
 import { coordinateDescent, objective, type Dimension } from "../core/recs/coordinate-descent.js";
 import { MemorySessionSource } from "../core/recs/memory-session-source.js";
 import { carveNextItemCases, type NextItemCase } from "../core/recs/next-item-cases.js";
-import { FiguresTally, type NextItemFigures } from "../core/recs/next-item-figures.js";
-import { SessionKnn } from "../core/recs/session-knn.js";
-import { TuningCase } from "../core/recs/tuning-case.js";
+import { SettingScorer } from "../core/recs/setting-scorer.js";
 import {
   DEFAULT_VIEWED_RELATED,
   type ViewedRelatedMode,
@@ -94,7 +92,6 @@ const knnDimension = (name: keyof Knn, values: readonly number[]): Dimension<Vie
   with: (setting, value) => ({ ...setting, knn: { ...setting.knn, [name]: value } }),
 });
 
-/** The session kNN's own dimensions; a sample never larger than the index keeps per item. */
 const NEIGHBOUR_COUNTS = [25, 50, 100, 200];
 /** The most neighbours any setting scored asks for: the defaults' or a tried one. */
 const MAX_NEIGHBOURS = Math.max(
@@ -102,6 +99,7 @@ const MAX_NEIGHBOURS = Math.max(
   DEFAULT_VIEWED_RELATED.served.knn.neighbours,
   DEFAULT_VIEWED_RELATED.protocol.knn.neighbours,
 );
+/** The session kNN's own dimensions; a sample never larger than the index keeps per item. */
 const KNN_DIMENSIONS: Dimension<ViewedRelatedSetting>[] = [
   knnDimension("neighbours", NEIGHBOUR_COUNTS),
   knnDimension("sampleSize", [250, 500, SESSIONS_KEPT_PER_ITEM]),
@@ -147,70 +145,17 @@ function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions):
   if (head === undefined || head.live === 0) return null;
   const sessions = store.sessionIndex.recentSessions(merchant, options.maxSessions);
   const { train, cases: allCases } = carveNextItemCases(sessions, options.validationShare);
-  const cases = sampleBySession(allCases, options.maxCases, options.seed);
   const source = new MemorySessionSource(train, SESSIONS_KEPT_PER_ITEM);
-  const knn = new SessionKnn();
-  // Bought-together does not depend on the setting: read once per case.
-  const copurchase = cases.map((c) => boughtTogetherScores(store, merchant, copurchaseInputs(c.prefix)));
-  const copurchaseTuned = copurchase.filter((scores) => scores.size > 0).length >= MIN_COPURCHASE_REACH * cases.length;
-
-  // Each case's neighbours depend on the sample size alone (of what is tuned): found once per size, as many as any
-  // setting asks for, and voted on under each setting.
-  const viewed = cases.map((c) => new Set(c.prefix));
-  const casesBySampleSize = new Map<number, TuningCase[]>();
-  let scratch = new Int32Array(0);
-  const casesOf = (sampleSize: number): TuningCase[] => {
-    let found = casesBySampleSize.get(sampleSize);
-    if (found === undefined) {
-      found = cases.map(({ prefix, next }, index) => {
-        const hood = knn.neighbourhood(source, prefix, sampleSize, MAX_NEIGHBOURS);
-        if (hood.items.length > scratch.length) scratch = new Int32Array(hood.items.length);
-        return new TuningCase(hood, next, viewed[index]!, copurchase[index]!);
-      });
-      casesBySampleSize.set(sampleSize, found);
-    }
-    return found;
-  };
-
-  const scored = new Map<string, NextItemFigures>();
-  const evaluate = (setting: ViewedRelatedSetting): NextItemFigures => {
-    const key = JSON.stringify(setting);
-    const known = scored.get(key);
-    if (known !== undefined) return known;
-    if (options.stop?.() === true) throw new TuneCancelled();
-    const tally = new FiguresTally();
-    for (const tuningCase of casesOf(setting.knn.sampleSize)) {
-      const vote = knn.vote(source, tuningCase.hood, setting.knn);
-      // Served: nothing viewed is shown, whatever bought-together scored it.
-      tally.add(tuningCase.rank(vote, setting.copurchaseWeight, !setting.knn.remind, scratch));
-    }
-    const figures = tally.figures();
-    scored.set(key, figures);
-    return figures;
-  };
-
-  const defaults = DEFAULT_VIEWED_RELATED;
-  const limits = { maxEvaluations: options.maxEvaluations, maxPasses: options.maxPasses };
-  let settings: ViewedRelatedSettings = defaults;
-  // The settings as tuned over the training part (before inServedTerms restates them for the whole index).
-  let trained: ViewedRelatedSettings = defaults;
-  let served = { defaults: evaluate(defaults.served), tuned: evaluate(defaults.served) };
-  let protocol = { defaults: evaluate(defaults.protocol), tuned: evaluate(defaults.protocol) };
-  if (cases.length >= MIN_VALIDATION_CASES) {
-    const extra = copurchaseTuned ? [COPURCHASE_DIMENSION] : [];
-    const servedSearch = coordinateDescent(defaults.served, [...KNN_DIMENSIONS, ...extra], evaluate, limits);
-    // The protocol's search starts from the served setting with the default boost: the same neighbours, repeats counted.
-    const reminding = { ...servedSearch.best, knn: { ...servedSearch.best.knn, remind: true, boost: defaults.protocol.knn.boost } };
-    const protocolSearch = coordinateDescent(reminding, [...BOOST_DIMENSIONS, ...KNN_DIMENSIONS, ...extra], evaluate, limits);
-    const protocolBest = objective(protocolSearch.figures) > objective(protocol.defaults) ? protocolSearch : null;
-    trained = { served: servedSearch.best, protocol: protocolBest?.best ?? defaults.protocol };
-    settings = {
-      served: inServedTerms(trained.served, train.length, head.live),
-      protocol: protocolBest === null ? defaults.protocol : inServedTerms(trained.protocol, train.length, head.live),
-    };
-    served = { defaults: served.defaults, tuned: servedSearch.figures };
-    protocol = { defaults: protocol.defaults, tuned: protocolBest?.figures ?? protocol.defaults };
-  }
+  // The search's neighbourhoods (hundreds of MB on a large shop) are garbage once it returns, before the re-rankers train.
+  const inServed = (setting: ViewedRelatedSetting) => inServedTerms(setting, train.length, head.live);
+  const { settings, trained, validation, copurchaseTuned, evaluated } = searchSettings(
+    store,
+    merchant,
+    source,
+    allCases,
+    inServed,
+    options,
+  );
 
   const rerankerCases = sampleBySession(allCases, options.maxRerankerCases, options.seed);
   const rerankerOptions = {
@@ -230,17 +175,78 @@ function tuneAndTrain(store: Store, merchant: MerchantId, options: TuneOptions):
   const tuning: ViewedRelatedTuning = {
     settings,
     rerankers,
-    validation: { served, protocol },
+    validation,
     sessionsNumbered: head.next,
     trainSessions: train.length,
     validationSessions: sessions.length - train.length,
     copurchaseTuned,
-    evaluated: scored.size,
+    evaluated,
     seed: options.seed,
     tunedAt: Date.now(),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
   return { tuning, rerankers: bytes };
+}
+
+/** What the bounded search chose, and how it scored. */
+interface SearchResult {
+  /** As the endpoint reads them (over the whole index). */
+  settings: ViewedRelatedSettings;
+  /** As tuned over the training part (what the re-rankers are trained with). */
+  trained: ViewedRelatedSettings;
+  validation: ViewedRelatedTuning["validation"];
+  copurchaseTuned: boolean;
+  evaluated: number;
+}
+
+/**
+ * The served and protocol settings chosen by coordinate descent on a seeded
+ * sample of validation cases (the defaults when there are too few to tell
+ * settings apart), `inServed` restating a tuned setting for the whole index.
+ */
+function searchSettings(
+  store: Store,
+  merchant: MerchantId,
+  source: MemorySessionSource,
+  allCases: readonly NextItemCase[],
+  inServed: (setting: ViewedRelatedSetting) => ViewedRelatedSetting,
+  options: TuneOptions,
+): SearchResult {
+  const cases = sampleBySession(allCases, options.maxCases, options.seed);
+  // Bought-together does not depend on the setting: read once per case.
+  const copurchase = cases.map((c) => boughtTogetherScores(store, merchant, copurchaseInputs(c.prefix)));
+  const copurchaseTuned = copurchase.filter((scores) => scores.size > 0).length >= MIN_COPURCHASE_REACH * cases.length;
+  const stop = () => options.stop?.() === true;
+  const scorer = new SettingScorer(source, cases, copurchase, MAX_NEIGHBOURS, stop, () => new TuneCancelled());
+  const evaluate = (setting: ViewedRelatedSetting) => scorer.score(setting);
+
+  const defaults = DEFAULT_VIEWED_RELATED;
+  const untuned = { served: evaluate(defaults.served), protocol: evaluate(defaults.protocol) };
+  const searched = { settings: defaults, trained: defaults, copurchaseTuned };
+  if (cases.length < MIN_VALIDATION_CASES) {
+    const validation = {
+      served: { defaults: untuned.served, tuned: untuned.served },
+      protocol: { defaults: untuned.protocol, tuned: untuned.protocol },
+    };
+    return { ...searched, validation, evaluated: scorer.evaluated };
+  }
+  const limits = { maxEvaluations: options.maxEvaluations, maxPasses: options.maxPasses };
+  const extra = copurchaseTuned ? [COPURCHASE_DIMENSION] : [];
+  const servedSearch = coordinateDescent(defaults.served, [...KNN_DIMENSIONS, ...extra], evaluate, limits);
+  // The protocol's search starts from the served setting with the default boost: the same neighbours, repeats counted.
+  const reminding = { ...servedSearch.best, knn: { ...servedSearch.best.knn, remind: true, boost: defaults.protocol.knn.boost } };
+  const protocolSearch = coordinateDescent(reminding, [...BOOST_DIMENSIONS, ...KNN_DIMENSIONS, ...extra], evaluate, limits);
+  const protocolBest = objective(protocolSearch.figures) > objective(untuned.protocol) ? protocolSearch : null;
+  return {
+    settings: { served: inServed(servedSearch.best), protocol: protocolBest === null ? defaults.protocol : inServed(protocolBest.best) },
+    trained: { served: servedSearch.best, protocol: protocolBest?.best ?? defaults.protocol },
+    validation: {
+      served: { defaults: untuned.served, tuned: servedSearch.figures },
+      protocol: { defaults: untuned.protocol, tuned: protocolBest?.figures ?? untuned.protocol },
+    },
+    copurchaseTuned,
+    evaluated: scorer.evaluated,
+  };
 }
 
 /**

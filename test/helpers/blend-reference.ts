@@ -3,7 +3,7 @@
 import type { ViewedRelatedSetting } from "../../src/core/recs/viewed-related-settings.js";
 
 /** A weighted sum of score maps, each first scaled so its best score is 1; a part with no positive score, or weighed 0, adds nothing. */
-export function blendReference(parts: { scores: ReadonlyMap<number, number>; weight: number }[]): Map<number, number> {
+function blendReference(parts: { scores: ReadonlyMap<number, number>; weight: number }[]): Map<number, number> {
   const blended = new Map<number, number>();
   for (const { scores, weight } of parts) {
     const best = Math.max(0, ...scores.values());

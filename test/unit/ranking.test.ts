@@ -11,7 +11,13 @@ function scored(count: number, seed: number): { ids: number[]; scores: Float64Ar
   return { ids, scores };
 }
 
-const reference = (ids: number[], scores: Float64Array) => rankByScore(new Map(ids.map((id, slot) => [id, scores[slot]!])));
+/** Ids of positive score by a full sort: the higher score first, ties by the smaller id. */
+const reference = (ids: number[], scores: Float64Array) =>
+  ids
+    .map((id, slot) => ({ id, score: scores[slot]! }))
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => (a.score !== b.score ? b.score - a.score : a.id - b.id))
+    .map(({ id }) => id);
 
 describe("rankedSlots", () => {
   it("ranks the slots of positive score like a full sort by score, then product id", () => {
@@ -24,6 +30,22 @@ describe("rankedSlots", () => {
     ] as const) {
       const { ids, scores } = scored(count, seed);
       expect(Array.from(rankedSlots(ids, scores), (slot) => ids[slot])).toEqual(reference(ids, scores));
+    }
+  });
+});
+
+describe("rankByScore", () => {
+  it("ranks a map's positive scores like a full sort by score, then product id, the first `count` of them when asked", () => {
+    for (const [count, seed] of [
+      [0, 1],
+      [1, 2],
+      [257, 5],
+      [5_000, 6],
+    ] as const) {
+      const { ids, scores } = scored(count, seed);
+      const map = new Map(ids.map((id, slot) => [id, scores[slot]!]));
+      expect(rankByScore(map)).toEqual(reference(ids, scores));
+      expect(rankByScore(map, undefined, 20)).toEqual(reference(ids, scores).slice(0, 20));
     }
   });
 });

@@ -7,9 +7,8 @@
 // Every feature is a ratio or a share, so that a model learned on one
 // stretch of a shop's sessions reads the same way on the whole index.
 import type { SessionSource } from "./session-knn.js";
-import { grownTo } from "../typed-arrays.js";
-import { KeySlots } from "./key-slots.js";
-import { byScoreThenId, rankFlat } from "./ranking.js";
+import { RuleVotes } from "./sequential-rules.js";
+import { byScoreThenId } from "./ranking.js";
 import { rankByScore } from "./sales.js";
 
 /** The features of a candidate, in row order: the ONNX model's input width is their number. */
@@ -67,99 +66,9 @@ export interface RerankCandidates {
   features: Float32Array;
 }
 
-/**
- * What sessions viewed near one product, each product's votes summed as
- * 1/steps, by slot in typed arrays: a query tallies thousands of votes, and
- * the boxed sums of a map were most of its garbage. Two instances (the last
- * viewed product's rules and the one before's) serve every query in turn.
- */
-class RuleVotes {
-  private readonly slots = new KeySlots();
-  private afterVotes = new Float64Array(256);
-  private beforeVotes = new Float64Array(256);
-  private rightAfterVotes = new Float64Array(256);
-  sessionsRead = 0;
-
-  /** Tallies the rules of `product` from its most recent sessions but `self`. */
-  read(source: SessionSource, product: number, self: number): this {
-    this.slots.clear();
-    this.sessionsRead = 0;
-    // A copy: the source's arrays do not outlive its next read, and each session's views are read below.
-    const sessions = source.recentSessionsWith(product)?.slice(-(RULE_SESSIONS + 1));
-    if (sessions === undefined) return this;
-    for (let k = sessions.length - 1; k >= 0 && this.sessionsRead < RULE_SESSIONS; k--) {
-      if (sessions[k] === self) continue;
-      const views = source.viewsOf(sessions[k]!);
-      if (views === null) continue;
-      this.sessionsRead++;
-      for (let i = 0; i < views.length; i++) {
-        if (views[i] !== product) continue;
-        for (let steps = 1; steps <= RULE_WINDOW; steps++) {
-          const after = views[i + steps];
-          if (after !== undefined && after !== product) this.add("afterVotes", after, 1 / steps);
-          const before = views[i - steps];
-          if (before !== undefined && before !== product) this.add("beforeVotes", before, 1 / steps);
-        }
-        const next = views[i + 1];
-        if (next !== undefined && next !== product) this.add("rightAfterVotes", next, 1);
-      }
-    }
-    return this;
-  }
-
-  after(item: number): number {
-    const slot = this.slots.find(item);
-    return slot < 0 ? 0 : this.afterVotes[slot]!;
-  }
-
-  before(item: number): number {
-    const slot = this.slots.find(item);
-    return slot < 0 ? 0 : this.beforeVotes[slot]!;
-  }
-
-  rightAfter(item: number): number {
-    const slot = this.slots.find(item);
-    return slot < 0 ? 0 : this.rightAfterVotes[slot]!;
-  }
-
-  /** The `count` products most viewed after it (ties: the smaller id first). */
-  bestAfter(count: number): number[] {
-    const ids = new Float64Array(this.slots.size);
-    const votes = new Float64Array(this.slots.size);
-    let kept = 0;
-    for (let slot = 0; slot < this.slots.size; slot++) {
-      if (!(this.afterVotes[slot]! > 0)) continue;
-      ids[kept] = this.slots.keyOf(slot);
-      votes[kept++] = this.afterVotes[slot]!;
-    }
-    return rankFlat(ids, votes, kept, count);
-  }
-
-  private add(kind: "afterVotes" | "beforeVotes" | "rightAfterVotes", item: number, vote: number): void {
-    // The slot first: a new one may grow the arrays.
-    const slot = this.slotOf(item);
-    this[kind][slot] = this[kind][slot]! + vote;
-  }
-
-  /** The item's slot, its votes zero when new. */
-  private slotOf(item: number): number {
-    const before = this.slots.size;
-    const slot = this.slots.slotOf(item);
-    if (slot < before) return slot;
-    if (slot === this.afterVotes.length) {
-      this.afterVotes = grownTo(this.afterVotes, 2 * slot);
-      this.beforeVotes = grownTo(this.beforeVotes, 2 * slot);
-      this.rightAfterVotes = grownTo(this.rightAfterVotes, 2 * slot);
-    }
-    this.afterVotes[slot] = 0;
-    this.beforeVotes[slot] = 0;
-    this.rightAfterVotes[slot] = 0;
-    return slot;
-  }
-}
-
-const lastRules = new RuleVotes();
-const previousRules = new RuleVotes();
+/** Two tallies (the last viewed product's rules and the one before's) serve every query in turn. */
+const lastRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
+const previousRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 
 /** The most recent product viewed before the last viewed one, other than it. */
 function previousProduct(prefix: readonly number[]): number | undefined {

@@ -90,14 +90,17 @@ export interface SessionSource {
  * with the source it was found in.
  */
 export interface Neighbourhood {
+  /** The sample size it was found with, and the most neighbours it holds: what a setting scoring it must not exceed. */
+  readonly sampleSize: number;
+  readonly neighbours: number;
   /** The prefix's items the index knows, as local items, in view order (repeats kept). */
   readonly known: Int32Array;
   /** Product id by local item number. */
   readonly items: Float64Array;
   /** Per local item: steps back from the prefix's end to its last view there (1 = the latest; 0: not in the prefix). */
   readonly itemStep: Int32Array;
-  /** Per local item: its idf in the index (see SessionKnnConfig.idfWeight), read when a score first needs it (NaN: not yet). */
-  readonly idf: Float64Array;
+  /** Per local item: its idf in the index (see SessionKnnConfig.idfWeight), filled in when a vote first needs it (NaN: not yet). */
+  readonly idfCache: Float64Array;
   /** The neighbours, most similar first: arrival number, similarity to the prefix. */
   readonly sessions: Int32Array;
   readonly similarity: Float64Array;
@@ -135,7 +138,7 @@ export class SessionKnn {
   private recentLength = new Int32Array(SCRATCH);
   private itemScore = new Float64Array(SCRATCH);
   private itemVoted = new Uint8Array(SCRATCH);
-  /** Per item slot: the last neighbour that voted for it (neighbours are numbered from 1 per query). */
+  /** Per item slot: the last neighbour that voted for it (neighbours are numbered from 1 per vote). */
   private itemBallot = new Int32Array(SCRATCH);
   /** Per session slot: its similarity to the prefix. */
   private similarity = new Float64Array(SCRATCH);
@@ -219,14 +222,19 @@ export class SessionKnn {
     // The more similar first, ties by the more recent (the larger arrival number).
     const bySimilarity = (a: number, b: number) => byScoreThenId(similarity[a]!, similarity[b]!, sessions.keyOf(b), sessions.keyOf(a));
     const chosen = topInOrder(sample, neighbours, bySimilarity);
-    return this.gatherNeighbours(source, known, prefixSlots, chosen);
+    return { sampleSize, neighbours, ...this.gatherNeighbours(source, known, prefixSlots, chosen) };
   }
 
   /**
    * The chosen neighbours with their views as item slots, and the latest
    * prefix item each shares: what scoring reads, copied out of the scratch.
    */
-  private gatherNeighbours(source: SessionSource, known: number[], prefixSlots: number, chosen: Int32Array): Neighbourhood {
+  private gatherNeighbours(
+    source: SessionSource,
+    known: number[],
+    prefixSlots: number,
+    chosen: Int32Array,
+  ): Omit<Neighbourhood, "sampleSize" | "neighbours"> {
     const { items, sessions } = this;
     const count = chosen.length;
     const neighbourSessions = new Int32Array(count);
@@ -261,11 +269,16 @@ export class SessionKnn {
     viewStart[count] = written;
     const itemStep = new Int32Array(items.size);
     itemStep.set(this.itemStep.subarray(0, prefixSlots));
+    // Loops, not from() with a mapping function: each value it returns would be boxed first.
+    const knownItems = new Int32Array(known.length);
+    for (let p = 0; p < known.length; p++) knownItems[p] = items.find(known[p]!);
+    const itemIds = new Float64Array(items.size);
+    for (let slot = 0; slot < items.size; slot++) itemIds[slot] = items.keyOf(slot);
     return {
-      known: Int32Array.from(known, (item) => items.find(item)),
-      items: Float64Array.from({ length: items.size }, (_, slot) => items.keyOf(slot)),
+      known: knownItems,
+      items: itemIds,
       itemStep,
-      idf: new Float64Array(items.size).fill(Number.NaN),
+      idfCache: new Float64Array(items.size).fill(Number.NaN),
       sessions: neighbourSessions,
       similarity: neighbourSimilarity,
       nearest,
@@ -294,6 +307,10 @@ export class SessionKnn {
    * divided by how far back the latest prefix item it shares sits.
    */
   vote(source: SessionSource, hood: Neighbourhood, config: SessionKnnConfig): KnnVote {
+    if (config.sampleSize !== hood.sampleSize || config.neighbours > hood.neighbours)
+      throw new RangeError(
+        `a setting of ${config.neighbours} neighbours of ${config.sampleSize} sampled cannot score a neighbourhood of ${hood.neighbours} of ${hood.sampleSize}`,
+      );
     const itemCount = hood.items.length;
     if (itemCount > this.itemScore.length) {
       this.itemScore = grownTo(this.itemScore, 2 * itemCount);
@@ -336,10 +353,10 @@ export class SessionKnn {
       const logSessions = Math.log(sessionCount);
       for (let k = 0; k < count; k++) {
         const item = this.voted[k]!;
-        let idf = hood.idf[item]!;
+        let idf = hood.idfCache[item]!;
         if (Number.isNaN(idf)) {
           idf = Math.log(sessionCount / Math.max(1, source.sessionCountWith(hood.items[item]!))) / logSessions;
-          hood.idf[item] = idf;
+          hood.idfCache[item] = idf;
         }
         itemScore[item] = itemScore[item]! * (1 + config.idfWeight * idf);
       }
