@@ -24,7 +24,7 @@ export function resolveInputs(store: Store, task: RecommendedTask): number[] {
 }
 
 /** The model's own ranking for the inputs; a shop whose embedding model is not trained yet gets its starter vectors' neighbours. */
-function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): number[] {
+function modelRanking(store: Store, task: RecommendedTask, inputs: number[]): Iterable<number> {
   if (task.context === "bought_together") return boughtTogether(store, task.merchantId, inputs);
   return hasSimilarModel(store, task.merchantId)
     ? similarTo(store, task.merchantId, inputs)

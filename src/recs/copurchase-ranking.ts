@@ -1,5 +1,5 @@
 import { blendBoughtTogether } from "../core/recs/fbt-blend.js";
-import { rankByScore } from "../core/recs/sales.js";
+import { rankByScoreLazily } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
@@ -18,7 +18,7 @@ export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs:
   return blendBoughtTogether(lists, blend, new Set(inputs));
 }
 
-/** Products bought together with the inputs, best first. */
-export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): number[] {
-  return rankByScore(boughtTogetherScores(store, merchant, inputs));
+/** Products bought together with the inputs, best first, sorted as they are read. */
+export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
+  return rankByScoreLazily(boughtTogetherScores(store, merchant, inputs));
 }

@@ -1,6 +1,6 @@
 import { nearestByStarter, starterQuery, starterSignature } from "../core/embedding/starter.js";
 import { combineNeighbours } from "../core/recs/copurchase.js";
-import { rankByScore } from "../core/recs/sales.js";
+import { rankByScoreLazily } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 
@@ -37,10 +37,11 @@ export function similarByStarter(store: Store, merchant: MerchantId, inputs: rea
 }
 
 /**
- * Products closest to the inputs in the embedding space, best first: each
- * input's stored neighbour list, cosine similarities summed over inputs.
+ * Products closest to the inputs in the embedding space, best first (sorted
+ * as they are read): each input's stored neighbour list, cosine similarities
+ * summed over inputs.
  */
-export function similarTo(store: Store, merchant: MerchantId, inputs: readonly number[]): number[] {
+export function similarTo(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
   const lists = inputs.flatMap((id) => store.similar.neighboursOf(merchant, id) ?? []);
-  return rankByScore(combineNeighbours(lists, new Set(inputs)));
+  return rankByScoreLazily(combineNeighbours(lists, new Set(inputs)));
 }

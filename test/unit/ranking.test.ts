@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rankedSlots, selectFirst } from "../../src/core/recs/ranking.js";
-import { rankByScore } from "../../src/core/recs/sales.js";
+import { rankByScore, rankByScoreLazily } from "../../src/core/recs/sales.js";
 
 /** Scores with many ties (small integers, as units sold are) and some left out (zero). */
 function scored(count: number, seed: number): { ids: number[]; scores: Float64Array } {
@@ -46,6 +46,28 @@ describe("rankByScore", () => {
       const map = new Map(ids.map((id, slot) => [id, scores[slot]!]));
       expect(rankByScore(map)).toEqual(reference(ids, scores));
       expect(rankByScore(map, undefined, 20)).toEqual(reference(ids, scores).slice(0, 20));
+    }
+  });
+});
+
+describe("rankByScoreLazily", () => {
+  it("reads as the full sort, whole or in part, however many it sorts at a time", () => {
+    for (const [count, seed] of [
+      [0, 1],
+      [1, 2],
+      [16, 3],
+      [17, 4],
+      [81, 8],
+      [257, 5],
+      [5_000, 6],
+    ] as const) {
+      const { ids, scores } = scored(count, seed);
+      const map = new Map(ids.map((id, slot) => [id, scores[slot]!]));
+      const full = reference(ids, scores);
+      expect([...rankByScoreLazily(map)]).toEqual(full);
+      const read: number[] = [];
+      for (const id of rankByScoreLazily(map)) if (read.push(id) === 20) break;
+      expect(read).toEqual(full.slice(0, 20));
     }
   });
 });

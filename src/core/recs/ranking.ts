@@ -32,6 +32,28 @@ export function rankFlat(ids: Float64Array, scores: Float64Array, kept: number, 
   return ranked;
 }
 
+/** The first part a lazy ranking sorts; each next one is this many times the last. */
+const FIRST_SORTED = 16;
+const SORTED_GROWTH = 4;
+
+/**
+ * What rankFlat gives, all of it, sorted as it is read: a list answer reads
+ * its first few eligible products from a ranking of hundreds, so the best
+ * FIRST_SORTED are selected and sorted first, the next 4× as many only when
+ * read, and so on (a quickselect then a sort of those alone each time).
+ */
+export function* rankFlatLazily(ids: Float64Array, scores: Float64Array, kept: number): Generator<number> {
+  const positions = new Int32Array(kept);
+  for (let position = 0; position < kept; position++) positions[position] = position;
+  const order = (a: number, b: number) => byScoreThenId(scores[a]!, scores[b]!, ids[a]!, ids[b]!);
+  for (let from = 0, part = FIRST_SORTED; from < kept; from += part, part *= SORTED_GROWTH) {
+    const rest = positions.subarray(from);
+    if (rest.length > part) selectFirst(rest, part, order);
+    const head = rest.subarray(0, Math.min(part, rest.length)).sort(order);
+    for (let rank = 0; rank < head.length; rank++) yield ids[head[rank]!]!;
+  }
+}
+
 /**
  * The order of rankings: the higher score first, ties by the smaller id, as
  * -1, 0 or 1. V8's sort boxes a comparator's result that is not a small

@@ -1,6 +1,6 @@
 import type { Order } from "../types.js";
 import { dayOfTimestamp } from "./days.js";
-import { rankFlat } from "./ranking.js";
+import { rankFlat, rankFlatLazily } from "./ranking.js";
 
 /** Per day, per product: units to add (negative to take back). */
 export type SalesDelta = Map<number, Map<number, number>>;
@@ -35,6 +35,17 @@ export function rankByScore(
   keep: (score: number) => boolean = (s) => s > 0,
   count = Number.POSITIVE_INFINITY,
 ): number[] {
+  const { ids, values, kept } = flatScores(scores, keep);
+  return rankFlat(ids, values, kept, count);
+}
+
+/** The positive scores' ids in rankByScore's order, sorted as they are read (rankFlatLazily): for a list that reads a few. */
+export function rankByScoreLazily(scores: ReadonlyMap<number, number>): Iterable<number> {
+  const { ids, values, kept } = flatScores(scores, (score) => score > 0);
+  return rankFlatLazily(ids, values, kept);
+}
+
+function flatScores(scores: ReadonlyMap<number, number>, keep: (score: number) => boolean) {
   const ids = new Float64Array(scores.size);
   const values = new Float64Array(scores.size);
   let kept = 0;
@@ -44,7 +55,7 @@ export function rankByScore(
     ids[kept] = id;
     values[kept++] = score;
   });
-  return rankFlat(ids, values, kept, count);
+  return { ids, values, kept };
 }
 
 /** An add-to-cart counts for this much of a sale in momentum: intent, not yet a purchase. */
