@@ -8,6 +8,7 @@
 // stretch of a shop's sessions reads the same way on the whole index.
 import type { SessionSource } from "./session-knn.js";
 import { RuleVotes } from "./sequential-rules.js";
+import { KeySlots } from "./key-slots.js";
 import { byScoreThenId } from "./ranking.js";
 import { rankByScore } from "./sales.js";
 
@@ -66,7 +67,8 @@ export interface RerankCandidates {
   features: Float32Array;
 }
 
-/** Two tallies (the last viewed product's rules and the one before's) serve every query in turn. */
+/** Scratch that every query uses in turn: the candidates taken so far, and two tallies (the last viewed product's rules and the one before's). */
+const candidates = new KeySlots();
 const lastRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 const previousRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 
@@ -103,20 +105,22 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
   const knnRanked = best(knn, limits.knn);
 
   const ids: number[] = [];
-  const seen = new Set<number>();
+  // Per candidate, its rank in kNN's best (-1: not among them): kNN's best are taken first, so a candidate any
+  // other model brings is not among them.
+  const knnRanks: number[] = [];
+  candidates.clear();
   const viewed = new Set(prefix);
-  const take = (id: number) => {
-    if (seen.has(id) || (!remind && viewed.has(id))) return;
-    seen.add(id);
+  const take = (id: number, knnRank = -1) => {
+    if ((!remind && viewed.has(id)) || candidates.find(id) >= 0) return;
+    candidates.slotOf(id);
     ids.push(id);
+    knnRanks.push(knnRank);
   };
-  knnRanked.forEach(take);
-  if (rules !== null) rules.bestAfter(limits.rules).forEach(take);
-  best(boughtTogether, limits.boughtTogether).forEach(take);
+  knnRanked.forEach((id, rank) => take(id, rank));
+  if (rules !== null) rules.bestAfter(limits.rules).forEach((id) => take(id));
+  best(boughtTogether, limits.boughtTogether).forEach((id) => take(id));
   if (remind) for (let i = prefix.length - 1; i >= 0; i--) take(prefix[i]!);
 
-  const knnRank = new Map<number, number>();
-  knnRanked.forEach((id, rank) => knnRank.set(id, rank));
   const knnBest = bestScore(knn);
   const boughtBest = bestScore(boughtTogether);
   const stepsBack = new Map<number, number>();
@@ -137,11 +141,12 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
   // Written in place, in RERANK_FEATURE_NAMES' order: no row is built apart and copied.
   const features = new Float32Array(ids.length * RERANK_INPUTS);
   let at = 0;
-  for (const id of ids) {
-    const rank = knnRank.get(id);
+  for (let row = 0; row < ids.length; row++) {
+    const id = ids[row]!;
+    const rank = knnRanks[row]!;
     const steps = stepsBack.get(id);
     features[at++] = knnBest > 0 ? (knn.get(id) ?? 0) / knnBest : 0;
-    features[at++] = rank === undefined ? 0 : 1 / (1 + rank);
+    features[at++] = rank < 0 ? 0 : 1 / (1 + rank);
     features[at++] = (rules?.after(id) ?? 0) / read;
     features[at++] = (rules?.before(id) ?? 0) / read;
     features[at++] = (rules?.rightAfter(id) ?? 0) / read;
