@@ -1,4 +1,5 @@
 import { rankBlend } from "../core/recs/blend.js";
+import type { ScoreLookup } from "../core/recs/item-scores.js";
 import { rerankCandidates, rerankedOrder } from "../core/recs/rerank-features.js";
 import { rankByScore } from "../core/recs/sales.js";
 import { DEFAULT_VIEWED_RELATED, type ViewedRelatedMode, type ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
@@ -23,12 +24,12 @@ export function copurchaseInputs(viewedInOrder: readonly number[]): number[] {
  * order.
  */
 export function rankRelated(
-  sessionScores: ReadonlyMap<number, number>,
-  copurchaseScores: ReadonlyMap<number, number>,
+  sessionScores: ScoreLookup,
+  copurchaseScores: ScoreLookup,
   setting: ViewedRelatedSetting,
   count = Number.POSITIVE_INFINITY,
 ): number[] {
-  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return rankByScore(sessionScores, undefined, count);
+  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return rankByScore(sessionScores, { count });
   return rankBlend(
     [
       { scores: sessionScores, weight: 1 },
@@ -63,7 +64,7 @@ export function rankRelatedToViews(
   const setting = (tuning?.settings ?? DEFAULT_VIEWED_RELATED)[mode];
   const summary = tuning?.rerankers?.[mode];
   const sessions = storedSessions(store, merchant, uuid);
-  const sessionScores = sessions === null ? new Map<number, number>() : scoreNextViewsIn(sessions, viewedInOrder, setting.knn);
+  const sessionScores: ScoreLookup = sessions === null ? new Map<number, number>() : scoreNextViewsIn(sessions, viewedInOrder, setting.knn);
   const reranker = sessions !== null && summary?.adopted === true ? summary : null;
   if (reranker === null) forgetReranker(store, merchant, mode);
   const copurchaseScores =

@@ -3,6 +3,7 @@
 // snapshot, so every worker answers from the same sessions, complete from the
 // first request after a start, and keeps no copy of them in its heap.
 import { DEFAULT_SESSION_KNN, SessionKnn, type SessionKnnConfig, type SessionSource } from "../core/recs/session-knn.js";
+import type { ItemScores, ScoreLookup } from "../core/recs/item-scores.js";
 import type { MerchantId } from "../core/types.js";
 import { SESSIONS_KEPT_PER_ITEM } from "../stores/session-index.js";
 import type { Store } from "../stores/store.js";
@@ -36,7 +37,7 @@ export function scoreNextViewsIn(
   sessions: StoredSessions,
   viewed: readonly number[],
   config: SessionKnnConfig = DEFAULT_SESSION_KNN,
-): Map<number, number> {
+): ItemScores {
   checkSampleKept(config);
   return knn.query(sessions.source, viewed, config, sessions.self);
 }
@@ -51,7 +52,7 @@ export function scoreNextViews(
   viewed: readonly number[],
   uuid: string | null,
   config: SessionKnnConfig = DEFAULT_SESSION_KNN,
-): Map<number, number> {
+): ScoreLookup {
   checkSampleKept(config);
   const sessions = storedSessions(store, merchant, uuid);
   return sessions === null ? new Map() : knn.query(sessions.source, viewed, config, sessions.self);

@@ -45,7 +45,7 @@ describe("rankByScore", () => {
       const { ids, scores } = scored(count, seed);
       const map = new Map(ids.map((id, slot) => [id, scores[slot]!]));
       expect(rankByScore(map)).toEqual(reference(ids, scores));
-      expect(rankByScore(map, undefined, 20)).toEqual(reference(ids, scores).slice(0, 20));
+      expect(rankByScore(map, { count: 20 })).toEqual(reference(ids, scores).slice(0, 20));
     }
   });
 });

@@ -1,11 +1,12 @@
 // Blends of score maps: signals on different scales (session overlap,
 // co-purchase) mix by weight once each is scaled so its best score is 1.
 import { grownTo } from "../typed-arrays.js";
+import { bestScore, ItemScores, type ScoreLookup } from "./item-scores.js";
 import { KeySlots } from "./key-slots.js";
 import { rankFlat } from "./ranking.js";
 
 export interface WeightedScores {
-  scores: ReadonlyMap<number, number>;
+  scores: ScoreLookup;
   weight: number;
 }
 
@@ -24,15 +25,17 @@ let sums = new Float64Array(1024);
 export function rankBlend(parts: readonly WeightedScores[], count = Number.POSITIVE_INFINITY): number[] {
   slots.clear();
   for (const { scores, weight } of parts) {
-    let best = 0;
-    scores.forEach((score) => (best = Math.max(best, score)));
+    const best = bestScore(scores);
     if (!(best > 0) || weight === 0) continue;
-    scores.forEach((score, id) => {
+    const add = (id: number, score: number) => {
       const before = slots.size;
       const slot = slots.slotOf(id);
       if (slot === sums.length) sums = grownTo(sums, 2 * slot);
       sums[slot] = (slot === before ? 0 : sums[slot]!) + (weight * score) / best;
-    });
+    };
+    // Session kNN's scores read in place: a callback would box each id and score.
+    if (scores instanceof ItemScores) for (let entry = 0; entry < scores.size; entry++) add(scores.items[entry]!, scores.scores[entry]!);
+    else scores.forEach((score, id) => add(id, score));
   }
   const ids = new Float64Array(slots.size);
   const values = new Float64Array(slots.size);

@@ -37,7 +37,7 @@ export class KeySlots {
   /** The slot of `key`, or -1 when it was not added since the last clear. */
   find(key: number): number {
     const mask = this.table.length - 1;
-    for (let position = hash(key) & mask; ; position = (position + 1) & mask) {
+    for (let position = keyHash(key) & mask; ; position = (position + 1) & mask) {
       if (this.marks[position] !== this.stamp) return -1;
       const slot = this.table[position]!;
       if (this.keys[slot] === key) return slot;
@@ -48,7 +48,7 @@ export class KeySlots {
   slotOf(key: number): number {
     if (2 * (this.count + 1) > this.table.length) this.grow();
     const mask = this.table.length - 1;
-    let position = hash(key) & mask;
+    let position = keyHash(key) & mask;
     for (; this.marks[position] === this.stamp; position = (position + 1) & mask) {
       const slot = this.table[position]!;
       if (this.keys[slot] === key) return slot;
@@ -67,7 +67,7 @@ export class KeySlots {
 
   private place(slot: number): void {
     const mask = this.table.length - 1;
-    let position = hash(this.keys[slot]!) & mask;
+    let position = keyHash(this.keys[slot]!) & mask;
     while (this.marks[position] === this.stamp) position = (position + 1) & mask;
     this.marks[position] = this.stamp;
     this.table[position] = slot;
@@ -82,7 +82,8 @@ export class KeySlots {
 }
 
 /** Murmur3's 32-bit finishing mix of the key's two 32-bit halves. */
-function hash(key: number): number {
+/** A key's hash, from both 32-bit halves: product ids reach past 2³¹. */
+export function keyHash(key: number): number {
   let h = (key | 0) ^ Math.imul(Math.floor(key / TWO_32), 0x9e3779b1);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -8,6 +8,7 @@
 // stretch of a shop's sessions reads the same way on the whole index.
 import type { SessionSource } from "./session-knn.js";
 import { RuleVotes } from "./sequential-rules.js";
+import { bestScore, type ScoreLookup } from "./item-scores.js";
 import { KeySlots } from "./key-slots.js";
 import { byScoreThenId } from "./ranking.js";
 import { rankByScore } from "./sales.js";
@@ -51,9 +52,9 @@ export interface RerankQuery {
   /** The session's views, oldest first. */
   prefix: readonly number[];
   /** Session kNN's scores for this prefix (the shop's tuned setting). */
-  knn: ReadonlyMap<number, number>;
+  knn: ScoreLookup;
   /** Bought-together's scores for its most recent views. */
-  boughtTogether: ReadonlyMap<number, number>;
+  boughtTogether: ScoreLookup;
   source: SessionSource;
   /** The session itself in the index, never its own neighbour (-1: not in it). */
   self: number;
@@ -69,6 +70,8 @@ export interface RerankCandidates {
 
 /** Scratch that every query uses in turn: the candidates taken so far, and two tallies (the last viewed product's rules and the one before's). */
 const candidates = new KeySlots();
+/** rerankedOrder's scratch: the candidates placed. */
+const placed = new KeySlots();
 const lastRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 const previousRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 
@@ -80,13 +83,7 @@ function previousProduct(prefix: readonly number[]): number | undefined {
 }
 
 /** The `count` best-scored keys of a map (ties: the smaller id first), whatever their scores. */
-const best = (scores: ReadonlyMap<number, number>, count: number) => rankByScore(scores, () => true, count);
-
-function bestScore(scores: ReadonlyMap<number, number>): number {
-  let top = 0;
-  for (const score of scores.values()) top = Math.max(top, score);
-  return top;
-}
+const best = (scores: ScoreLookup, count: number) => rankByScore(scores, { count, all: true });
 
 /** log(1 + value) / log(1 + ceiling), so the feature stays near 0 … 1. */
 const logShare = (value: number, ceiling: number) => Math.log1p(Math.max(0, value)) / Math.log1p(Math.max(1, ceiling));
@@ -166,9 +163,21 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
  * order, so a re-ranked list is never shorter than the ranking it replaces.
  */
 export function rerankedOrder(ids: readonly number[], scores: ArrayLike<number>, ranking: readonly number[]): number[] {
-  const order = ids.map((_, row) => row).sort((a, b) => byScoreThenId(scores[a]!, scores[b]!, ids[a]!, ids[b]!));
-  const reranked = order.map((row) => ids[row]!);
-  const placed = new Set(reranked);
-  for (const id of ranking) if (!placed.has(id)) reranked.push(id);
+  const order = new Int32Array(ids.length);
+  for (let row = 0; row < ids.length; row++) order[row] = row;
+  order.sort((a, b) => byScoreThenId(scores[a]!, scores[b]!, ids[a]!, ids[b]!));
+  // Sized once and filled in loops: the answer holds hundreds of ids.
+  const reranked = new Array<number>(ranking.length + ids.length);
+  placed.clear();
+  let length = 0;
+  for (const row of order) {
+    reranked[length++] = ids[row]!;
+    placed.slotOf(ids[row]!);
+  }
+  for (const id of ranking) {
+    if (placed.find(id) >= 0) continue;
+    reranked[length++] = id;
+  }
+  reranked.length = length;
   return reranked;
 }

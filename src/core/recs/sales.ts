@@ -1,5 +1,6 @@
 import type { Order } from "../types.js";
 import { dayOfTimestamp } from "./days.js";
+import { ItemScores, type ScoreLookup } from "./item-scores.js";
 import { rankFlat, rankFlatLazily } from "./ranking.js";
 
 /** Per day, per product: units to add (negative to take back). */
@@ -26,35 +27,42 @@ export function addOrderChange(delta: SalesDelta, before: Order | undefined, aft
 
 /**
  * Product ids by descending score, the first `count` of them (all by
- * default); ties by id so lists are stable between requests. Ordered as
- * positions into two flat arrays, not as [id, score] pairs: a viewed-related
- * answer ranks thousands of scores, and a pair each was most of its garbage.
+ * default), positive scores only unless `all`; ties by id so lists are stable
+ * between requests. Ordered as positions into two flat arrays, not as
+ * [id, score] pairs: a viewed-related answer ranks thousands of scores, and a
+ * pair each was most of its garbage.
  */
-export function rankByScore(
-  scores: ReadonlyMap<number, number>,
-  keep: (score: number) => boolean = (s) => s > 0,
-  count = Number.POSITIVE_INFINITY,
-): number[] {
-  const { ids, values, kept } = flatScores(scores, keep);
+export function rankByScore(scores: ScoreLookup, { count = Number.POSITIVE_INFINITY, all = false } = {}): number[] {
+  const { ids, values, kept } = flatScores(scores, all);
   return rankFlat(ids, values, kept, count);
 }
 
 /** The positive scores' ids in rankByScore's order, sorted as they are read (rankFlatLazily): for a list that reads a few. */
-export function rankByScoreLazily(scores: ReadonlyMap<number, number>): Iterable<number> {
-  const { ids, values, kept } = flatScores(scores, (score) => score > 0);
+export function rankByScoreLazily(scores: ScoreLookup): Iterable<number> {
+  const { ids, values, kept } = flatScores(scores, false);
   return rankFlatLazily(ids, values, kept);
 }
 
-function flatScores(scores: ReadonlyMap<number, number>, keep: (score: number) => boolean) {
+function flatScores(scores: ScoreLookup, all: boolean) {
   const ids = new Float64Array(scores.size);
   const values = new Float64Array(scores.size);
   let kept = 0;
-  // forEach, not for-of: destructuring each [id, score] entry makes an array per entry.
-  scores.forEach((score, id) => {
-    if (!keep(score)) return;
-    ids[kept] = id;
-    values[kept++] = score;
-  });
+  if (scores instanceof ItemScores) {
+    // Read in place: a callback would box each id and score.
+    for (let entry = 0; entry < scores.size; entry++) {
+      const score = scores.scores[entry]!;
+      if (!all && !(score > 0)) continue;
+      ids[kept] = scores.items[entry]!;
+      values[kept++] = score;
+    }
+  } else {
+    // forEach, not for-of: destructuring each [id, score] entry makes an array per entry.
+    scores.forEach((score, id) => {
+      if (!all && !(score > 0)) return;
+      ids[kept] = id;
+      values[kept++] = score;
+    });
+  }
   return { ids, values, kept };
 }
 

@@ -6,8 +6,12 @@
 // millisecond.
 
 import { grownTo } from "../typed-arrays.js";
+import { ItemScores } from "./item-scores.js";
 import { KeySlots } from "./key-slots.js";
+import { copyOf, NeighbourhoodBuffers, type Neighbourhood } from "./neighbourhood.js";
 import { byScoreThenId, topInOrder } from "./ranking.js";
+
+export type { Neighbourhood } from "./neighbourhood.js";
 
 export interface SessionKnnConfig {
   /** The most recent sessions sharing any prefix item considered as neighbours. */
@@ -79,39 +83,6 @@ export interface SessionSource {
   viewsOf(session: number): Float64Array | null;
 }
 
-/**
- * What a query finds in the index before any setting but its sample size
- * weighs it: the prefix items the index knows, the most similar of the sampled
- * sessions with their views, and where each is anchored to the prefix. Scoring
- * it (SessionKnn.score) under a setting with the same sample size and no more
- * neighbours gives what SessionKnn.query gives: a tuning that scores dozens of
- * settings on the same cases finds each case's neighbours once per sample size.
- * Items are numbered locally (prefix items first); a neighbourhood is scored
- * with the source it was found in.
- */
-export interface Neighbourhood {
-  /** The sample size it was found with, and the most neighbours it holds: what a setting scoring it must not exceed. */
-  readonly sampleSize: number;
-  readonly neighbours: number;
-  /** The prefix's items the index knows, as local items, in view order (repeats kept). */
-  readonly known: Int32Array;
-  /** Product id by local item number. */
-  readonly items: Float64Array;
-  /** Per local item: steps back from the prefix's end to its last view there (1 = the latest; 0: not in the prefix). */
-  readonly itemStep: Int32Array;
-  /** Per local item: its idf in the index (see SessionKnnConfig.idfWeight), filled in when a vote first needs it (NaN: not yet). */
-  readonly idfCache: Float64Array;
-  /** The neighbours, most similar first: arrival number, similarity to the prefix. */
-  readonly sessions: Int32Array;
-  readonly similarity: Float64Array;
-  /** Per neighbour: steps back to the latest prefix item it shares (0: it votes for nothing), and where that sits in its views. */
-  readonly nearest: Int32Array;
-  readonly anchor: Int32Array;
-  /** Per neighbour: its views as local items, from viewStart[n] to viewStart[n + 1] in viewItems. */
-  readonly viewStart: Int32Array;
-  readonly viewItems: Int32Array;
-}
-
 /** A vote: the first `count` of `items` (local items, in the order first scored) and, per local item, whether it was scored and its score. */
 export interface KnnVote {
   readonly count: number;
@@ -148,8 +119,8 @@ export class SessionKnn {
   private numbers = new Int32Array(SCRATCH);
   /** The items a vote scored, as local items, in the order first scored. */
   private voted = new Int32Array(SCRATCH);
-  /** The neighbours' views as item slots, one after another, while a neighbourhood is gathered. */
-  private viewSlots = new Int32Array(SCRATCH);
+  /** What a neighbourhood is gathered into. */
+  private readonly buffers = new NeighbourhoodBuffers();
 
   /**
    * Scores for the next item after `prefix` (product ids in view order),
@@ -158,12 +129,21 @@ export class SessionKnn {
    * caller sorts. Products no session in the index viewed are left out of the
    * prefix, as if never viewed.
    */
-  query(source: SessionSource, prefix: readonly number[], config: SessionKnnConfig, self = -1): Map<number, number> {
-    return this.score(source, this.neighbourhood(source, prefix, config.sampleSize, config.neighbours, self), config);
+  query(source: SessionSource, prefix: readonly number[], config: SessionKnnConfig, self = -1): ItemScores {
+    return this.score(source, this.find(source, prefix, config.sampleSize, config.neighbours, self), config);
   }
 
-  /** The `neighbours` sessions most similar to `prefix` among the `sampleSize` most recent that share its items, but `self`. */
+  /**
+   * The `neighbours` sessions most similar to `prefix` among the `sampleSize`
+   * most recent that share its items, but `self`: a copy the caller keeps (a
+   * tuning votes on it under many settings).
+   */
   neighbourhood(source: SessionSource, prefix: readonly number[], sampleSize: number, neighbours: number, self = -1): Neighbourhood {
+    return copyOf(this.find(source, prefix, sampleSize, neighbours, self));
+  }
+
+  /** neighbourhood() in this instance's buffers: valid until its next query. */
+  private find(source: SessionSource, prefix: readonly number[], sampleSize: number, neighbours: number, self: number): Neighbourhood {
     const { items, sessions } = this;
     items.clear();
     sessions.clear();
@@ -222,7 +202,7 @@ export class SessionKnn {
     // The more similar first, ties by the more recent (the larger arrival number).
     const bySimilarity = (a: number, b: number) => byScoreThenId(similarity[a]!, similarity[b]!, sessions.keyOf(b), sessions.keyOf(a));
     const chosen = topInOrder(sample, neighbours, bySimilarity);
-    return { sampleSize, neighbours, ...this.gatherNeighbours(source, known, prefixSlots, chosen) };
+    return this.gatherNeighbours(source, known, prefixSlots, chosen, sampleSize, neighbours);
   }
 
   /**
@@ -234,20 +214,18 @@ export class SessionKnn {
     known: number[],
     prefixSlots: number,
     chosen: Int32Array,
-  ): Omit<Neighbourhood, "sampleSize" | "neighbours"> {
-    const { items, sessions } = this;
+    sampleSize: number,
+    neighbours: number,
+  ): Neighbourhood {
+    const { items, sessions, buffers } = this;
     const count = chosen.length;
-    const neighbourSessions = new Int32Array(count);
-    const neighbourSimilarity = new Float64Array(count);
-    const nearest = new Int32Array(count);
-    const anchor = new Int32Array(count);
-    const viewStart = new Int32Array(count + 1);
+    buffers.forNeighbours(count);
     let written = 0;
     chosen.forEach((neighbour, n) => {
       const session = sessions.keyOf(neighbour);
-      neighbourSessions[n] = session;
-      neighbourSimilarity[n] = this.similarity[neighbour]!;
-      viewStart[n] = written;
+      buffers.sessions[n] = session;
+      buffers.similarity[n] = this.similarity[neighbour]!;
+      buffers.viewStart[n] = written;
       const views = source.viewsOf(session);
       if (views === null) return;
       let closest = 0;
@@ -261,31 +239,19 @@ export class SessionKnn {
         }
       }
       if (closest === 0) return;
-      nearest[n] = closest;
-      anchor[n] = at;
-      if (written + views.length > this.viewSlots.length) this.viewSlots = grownTo(this.viewSlots, 2 * (written + views.length));
-      for (let i = 0; i < views.length; i++) this.viewSlots[written++] = this.itemSlot(views[i]!);
+      buffers.nearest[n] = closest;
+      buffers.anchor[n] = at;
+      buffers.forViews(written + views.length);
+      for (let i = 0; i < views.length; i++) buffers.viewItems[written++] = this.itemSlot(views[i]!);
     });
-    viewStart[count] = written;
-    const itemStep = new Int32Array(items.size);
-    itemStep.set(this.itemStep.subarray(0, prefixSlots));
-    // Loops, not from() with a mapping function: each value it returns would be boxed first.
-    const knownItems = new Int32Array(known.length);
-    for (let p = 0; p < known.length; p++) knownItems[p] = items.find(known[p]!);
-    const itemIds = new Float64Array(items.size);
-    for (let slot = 0; slot < items.size; slot++) itemIds[slot] = items.keyOf(slot);
-    return {
-      known: knownItems,
-      items: itemIds,
-      itemStep,
-      idfCache: new Float64Array(items.size).fill(Number.NaN),
-      sessions: neighbourSessions,
-      similarity: neighbourSimilarity,
-      nearest,
-      anchor,
-      viewStart,
-      viewItems: this.viewSlots.slice(0, written),
-    };
+    buffers.viewStart[count] = written;
+    buffers.forItems(items.size, known.length);
+    for (let slot = 0; slot < items.size; slot++) buffers.items[slot] = items.keyOf(slot);
+    buffers.itemStep.fill(0, 0, items.size);
+    buffers.itemStep.set(this.itemStep.subarray(0, prefixSlots));
+    buffers.idfCache.fill(Number.NaN, 0, items.size);
+    for (let p = 0; p < known.length; p++) buffers.known[p] = items.find(known[p]!);
+    return buffers.view(sampleSize, neighbours, count, written, items.size, known.length);
   }
 
   /**
@@ -293,11 +259,15 @@ export class SessionKnn {
    * setting's sample size and at least its neighbours) under `config`, as
    * item → score in the order the items were first scored.
    */
-  score(source: SessionSource, hood: Neighbourhood, config: SessionKnnConfig): Map<number, number> {
+  score(source: SessionSource, hood: Neighbourhood, config: SessionKnnConfig): ItemScores {
     const { count, items, scores } = this.vote(source, hood, config);
-    const scored = new Map<number, number>();
-    for (let k = 0; k < count; k++) scored.set(hood.items[items[k]!]!, scores[items[k]!]!);
-    return scored;
+    const ids = new Float64Array(count);
+    const values = new Float64Array(count);
+    for (let k = 0; k < count; k++) {
+      ids[k] = hood.items[items[k]!]!;
+      values[k] = scores[items[k]!]!;
+    }
+    return new ItemScores(ids, values);
   }
 
   /**
