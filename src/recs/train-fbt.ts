@@ -12,11 +12,12 @@
 // one matrix is 8·products² bytes (128 MB at 4,000) and each fit takes
 // products³/2 multiply-adds, 16 pivots per pass over the matrix (Online
 // Retail's 3,743 products: about 10 s of one core of a busy two-core machine;
-// the demo shop's whole training, 16–18 s); the search
+// the demo shop's whole training, 13–18 s); the search
 // fits at most `lambdas.length` penalties plus the final fit, usually four or
-// five in all. The text neighbours score every pair of products twice (for
-// the validation's products, then for all): about 4 s at 3,600 products.
-// There is no sampling: the same orders always give the same model.
+// five in all. The text neighbours score every pair of products, for the
+// validation's products and again for all when they are kept: about 1 s each
+// at 3,600 products. There is no sampling: the same orders always give the
+// same model.
 import { carveBasketCases, type BasketCase, type DatedBasket } from "../core/recs/basket-cases.js";
 import { basketOf, basketUnit, copurchaseLists, type Basket, type WeightedIds } from "../core/recs/copurchase.js";
 import { denseBaskets, easeBytes, easeWeights, topOfRow } from "../core/recs/ease.js";
