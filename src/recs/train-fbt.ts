@@ -1,25 +1,30 @@
 // Trains a shop's bought-together model on its own orders: EASE (closed form)
-// over every product the orders hold, blended with the co-purchase lists.
-// Nothing is taken from elsewhere: the most recent share of the orders is held
-// out (carveBasketCases), EASE and the co-purchase lists are fitted on the
-// earlier ones, and the penalty λ and the blend are chosen on the held-out
-// cases, scored through the endpoint's own blend (blendBoughtTogether). The
-// chosen λ is then fitted on all the orders, and each product keeps its best
-// `neighbours` weights.
+// over every product the orders hold, plus each product's text neighbours
+// (text-neighbours.ts), blended with the co-purchase lists. Nothing is taken
+// from elsewhere: the most recent share of the orders is held out
+// (carveBasketCases), EASE and the co-purchase lists are fitted on the earlier
+// ones, and the penalty λ, the text neighbours' weight and the blend are
+// chosen on the held-out cases, scored through the endpoint's own blend
+// (blendBoughtTogether). The chosen λ is then fitted on all the orders, and
+// each product keeps its best `neighbours` weights of EASE plus text.
 //
 // Bounds: a shop of more than `maxProducts` products keeps today's lists. The
 // one matrix is 8·products² bytes (128 MB at 4,000) and each fit takes
 // products³/2 multiply-adds, 16 pivots per pass over the matrix (Online
 // Retail's 3,743 products: about 10 s of one core of a busy two-core machine;
-// the demo shop's whole training, 16–18 s); the search
+// the demo shop's whole training, 13–18 s); the search
 // fits at most `lambdas.length` penalties plus the final fit, usually four or
-// five in all. There is no sampling: the same orders always give the same model.
+// five in all. The text neighbours score every pair of products, for the
+// validation's products and again for all when they are kept: about 1 s each
+// at 3,600 products. There is no sampling: the same orders always give the
+// same model.
 import { carveBasketCases, type BasketCase, type DatedBasket } from "../core/recs/basket-cases.js";
 import { basketOf, basketUnit, copurchaseLists, type Basket, type WeightedIds } from "../core/recs/copurchase.js";
 import { denseBaskets, easeBytes, easeWeights, topOfRow } from "../core/recs/ease.js";
 import { blendBoughtTogether, typicalTopWeight, type FbtBlend } from "../core/recs/fbt-blend.js";
 import { walkGrid } from "../core/recs/grid-walk.js";
 import { hitRank } from "../core/recs/next-item-figures.js";
+import { addWeighted, textNeighbourLists, type ProductVector } from "../core/recs/text-neighbours.js";
 import type { MerchantId } from "../core/types.js";
 import type { FbtFigures, FbtManifest, FbtSettings } from "../stores/fbt-model.js";
 import type { Store } from "../stores/store.js";
@@ -33,6 +38,8 @@ export interface FbtTrainOptions {
   minValidationCases: number;
   /** EASE penalties tried, ascending: the search walks from the middle one towards the better neighbour (walkGrid). */
   lambdas: readonly number[];
+  /** Weights of the text neighbours tried for each penalty besides 0 (EASE alone), on EASE's scale. */
+  textWeights: readonly number[];
   /** Co-purchase shares tried for each penalty (1: today's lists alone). */
   copurchaseWeights: readonly number[];
   /** Weights kept per product. */
@@ -46,6 +53,7 @@ export const DEFAULT_FBT_TRAIN_OPTIONS: FbtTrainOptions = {
   validationShare: 0.1,
   minValidationCases: 200,
   lambdas: [12.5, 25, 50, 100, 200, 400, 800],
+  textWeights: [0.05, 0.1, 0.2, 0.4],
   copurchaseWeights: [0, 0.2, 0.35, 0.5, 0.65, 0.8, 1],
   neighbours: 100,
 };
@@ -117,28 +125,46 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
     unit,
   );
   const copurchaseFigures = score(cases, validationCopurchase, new Map(), null);
+  const validationText = textNeighbourLists(productVectors(store, merchant, train), options.neighbours);
   const tuned = walkGrid(
     options.lambdas,
     (lambda) => {
-      const lists = fit(train, lambda);
-      const scale = scaleBetween(lists.values(), validationCopurchase.values());
-      return options.copurchaseWeights
-        .map((copurchaseWeight) => {
-          const blend = { copurchaseWeight, copurchaseScale: scale };
-          return { lambda, blend, figures: score(cases, validationCopurchase, lists, blend) };
-        })
-        .reduce((best, next) => (objective(next.figures) > objective(best.figures) ? next : best));
+      const ease = fit(train, lambda);
+      const models = new Map<number, { lists: Map<number, WeightedIds>; scale: number }>();
+      const trial = (textWeight: number, copurchaseWeight: number) => {
+        let model = models.get(textWeight);
+        if (model === undefined) {
+          const lists = withTextNeighbours(ease, validationText, textWeight, options.neighbours);
+          models.set(textWeight, (model = { lists, scale: scaleBetween(lists.values(), validationCopurchase.values()) }));
+        }
+        const blend = { copurchaseWeight, copurchaseScale: model.scale };
+        return { lambda, textWeight, blend, figures: score(cases, validationCopurchase, model.lists, blend) };
+      };
+      // One step of coordinate descent (every pair of weights would score twice as many settings):
+      // the co-purchase share with EASE alone, the text weight at that share, then the share again at that weight.
+      let best = bestOf(options.copurchaseWeights.map((share) => trial(0, share)));
+      best = bestOf([best, ...options.textWeights.map((weight) => trial(weight, best.blend.copurchaseWeight))]);
+      if (best.textWeight === 0) return best;
+      const { textWeight, blend } = best;
+      return bestOf([
+        best,
+        ...options.copurchaseWeights.filter((share) => share !== blend.copurchaseWeight).map((share) => trial(textWeight, share)),
+      ]);
     },
     (candidate) => objective(candidate.figures),
   );
 
-  const lists = fit(
-    orders.map((order) => order.dated),
-    tuned.lambda,
+  const all = orders.map((order) => order.dated);
+  const lists = withTextNeighbours(
+    fit(all, tuned.lambda),
+    tuned.textWeight === 0 ? new Map() : textNeighbourLists(productVectors(store, merchant, all), options.neighbours),
+    tuned.textWeight,
+    options.neighbours,
   );
   const storedCopurchase = [...lists.keys()].flatMap((id) => store.orders.copurchaseNeighbours(merchant, id) ?? []);
   const settings: FbtSettings = {
     lambda: tuned.lambda,
+    textWeight: tuned.textWeight,
     blend: { copurchaseWeight: tuned.blend.copurchaseWeight, copurchaseScale: scaleBetween(lists.values(), storedCopurchase) },
   };
   const validation = { copurchase: copurchaseFigures, tuned: tuned.figures, cases: cases.length };
@@ -182,11 +208,41 @@ function easeLists(
   return { lists, bytes: easeBytes(size) };
 }
 
-/** What brings co-purchase scores to EASE's scale (1 when either model has no list). */
-function scaleBetween(ease: Iterable<WeightedIds>, copurchase: Iterable<WeightedIds>): number {
+/** The starter vectors of the products these baskets hold (a product without one has no text neighbours). */
+function productVectors(store: Store, merchant: MerchantId, baskets: readonly DatedBasket[]): ProductVector[] {
+  const ids = [...new Set(baskets.flatMap(({ items }) => items))].sort((a, b) => a - b);
+  return ids.flatMap((id) => {
+    const vector = store.starterVectors.vector(merchant, id);
+    return vector === undefined ? [] : [{ id, vector }];
+  });
+}
+
+/**
+ * Each product's EASE list plus its text neighbours at `weight` of EASE's
+ * scale (the lists' typical best weights made equal), its best `neighbours`
+ * kept. At weight 0 these are the EASE lists themselves.
+ */
+function withTextNeighbours(
+  ease: ReadonlyMap<number, WeightedIds>,
+  text: ReadonlyMap<number, WeightedIds>,
+  weight: number,
+  neighbours: number,
+): Map<number, WeightedIds> {
+  if (weight === 0) return new Map(ease);
+  const factor = weight * scaleBetween(ease.values(), text.values());
+  const lists = new Map<number, WeightedIds>();
+  for (const id of new Set([...ease.keys(), ...text.keys()])) {
+    const list = addWeighted(ease.get(id), text.get(id), factor, neighbours);
+    if (list.ids.length > 0) lists.set(id, list);
+  }
+  return lists;
+}
+
+/** What brings one model's scores to another's scale, here co-purchase's or text's to EASE's (1 when either model has no list). */
+function scaleBetween(ease: Iterable<WeightedIds>, other: Iterable<WeightedIds>): number {
   const easeTop = typicalTopWeight(ease);
-  const copurchaseTop = typicalTopWeight(copurchase);
-  return easeTop > 0 && copurchaseTop > 0 ? easeTop / copurchaseTop : 1;
+  const otherTop = typicalTopWeight(other);
+  return easeTop > 0 && otherTop > 0 ? easeTop / otherTop : 1;
 }
 
 /** HR@10 and NDCG@10 of the cases, scored as the endpoint blends the lists. */
@@ -206,6 +262,11 @@ function score(
     gain += 1 / Math.log2(rank + 2);
   }
   return { hr: hits / cases.length, ndcg: gain / cases.length };
+}
+
+/** The candidate whose figures score best by the objective (ties: the first). */
+function bestOf<T extends { figures: FbtFigures }>(candidates: readonly T[]): T {
+  return candidates.reduce((best, next) => (objective(next.figures) > objective(best.figures) ? next : best));
 }
 
 /** What the settings are chosen by: HR@10 and NDCG@10 alike. */

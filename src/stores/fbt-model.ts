@@ -1,5 +1,5 @@
 // Each shop's trained bought-together model (src/recs/train-fbt.ts): per
-// product its EASE list, and one manifest per merchant with the settings its
+// product its model list (EASE plus its text neighbours), and one manifest per merchant with the settings its
 // own orders chose, their validation figures and what the training cost. One
 // writer, the training's thread, replaces a merchant's whole model in one
 // transaction, so a reader sees the old model or the new one, never a mix.
@@ -14,8 +14,12 @@ import type { FbtBlend } from "../core/recs/fbt-blend.js";
 import type { MerchantId } from "../core/types.js";
 import { merchantRange, type Key } from "./merchant-keys.js";
 
-/** The format of the manifest and of every stored list; bump it when either changes shape or meaning. */
-export const FBT_MODEL_FORMAT = 1;
+/**
+ * The format of the manifest and of every stored list; bump it when either
+ * changes shape or meaning. 2: the settings name the text neighbours' weight
+ * and the lists may hold text neighbours.
+ */
+export const FBT_MODEL_FORMAT = 2;
 
 /** HR@10 and NDCG@10 on the shop's validation cases. */
 export interface FbtFigures {
@@ -26,6 +30,8 @@ export interface FbtFigures {
 export interface FbtSettings {
   /** EASE's ridge penalty. */
   lambda: number;
+  /** The text neighbours' weight in each product's list, on EASE's scale (0: EASE alone). */
+  textWeight: number;
   blend: FbtBlend;
 }
 
@@ -66,7 +72,7 @@ interface Serving {
 
 export class FbtModelStore {
   private readonly manifests: Database<FbtManifest, MerchantId>;
-  /** [merchant, product] → the product's EASE list. */
+  /** [merchant, product] → the product's EASE list (with its text neighbours, at the settings' text weight). */
   private readonly lists: Database<StoredList, Key>;
   /** merchant → its Serving record, written with the manifest. */
   private readonly serving: Database<Serving, MerchantId>;

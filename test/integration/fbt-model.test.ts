@@ -98,6 +98,7 @@ describe("training bought-together on a shop's own orders", () => {
     expect(skipped).toBeNull();
     expect(OPTIONS.lambdas).toContain(settings!.lambda);
     expect(OPTIONS.copurchaseWeights).toContain(settings!.blend.copurchaseWeight);
+    expect([0, ...OPTIONS.textWeights]).toContain(settings!.textWeight);
     // The 60 most recent orders are held out; those with two known products or more are the cases.
     expect(validation!.cases).toBeGreaterThan(40);
     expect(validation!.cases).toBeLessThanOrEqual(60);
@@ -121,7 +122,7 @@ describe("training bought-together on a shop's own orders", () => {
     // A hand-made model shows the endpoint reads it: all of it EASE, and product 1's list says 40.
     await store.fbtModel.replace(
       "shop",
-      { ...manifest, settings: { lambda: 1, blend: { copurchaseWeight: 0, copurchaseScale: 1 } } },
+      { ...manifest, settings: { lambda: 1, textWeight: 0, blend: { copurchaseWeight: 0, copurchaseScale: 1 } } },
       new Map([[1, { ids: [40, 39], weights: [2, 1] }]]),
     );
     expect(boughtTogether(store, "shop", [1])).toEqual([40, 39]);
@@ -133,6 +134,65 @@ describe("training bought-together on a shop's own orders", () => {
         .map(([id]) => id),
     );
     expect(today.size).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it("adds the products whose text says they are siblings when its validation shows siblings are bought together", async () => {
+    // 100 families of 5 siblings, each family's titles sharing two made-up words: an order buys 2–3 siblings of one
+    // family, so that 600 orders pair a family's siblings once each at most, on average, and their titles say the rest.
+    const families = 100;
+    const dir = tempDir();
+    const store = await storeWithMerchant(dir);
+    const words = new Rng(9);
+    const word = () => Array.from({ length: 7 }, () => String.fromCharCode(97 + words.int(0, 25))).join("");
+    const familyWords = Array.from({ length: families }, () => `${word()} ${word()}`);
+    const colours = ["red", "blue", "green", "ivory", "black"];
+    await store.catalogue.upsertProducts(
+      "shop",
+      Array.from({ length: families * 5 }, (_, i) => ({
+        path: `p${i}`,
+        value: normaliseProduct(
+          product(i + 1, { title: `${colours[i % 5]} ${familyWords[Math.floor(i / 5)]}`, body_html: "", product_type: "", tags: "" }),
+          `p${i}`,
+          "2026-01-01T00:00:00+00:00",
+        ),
+      })),
+    );
+    const rng = new Rng(5);
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    const orders: Order[] = Array.from({ length: 600 }, (_, n) => {
+      const family = rng.int(0, families - 1);
+      const items = new Set<number>();
+      for (let k = rng.int(2, 3); k > 0; k--) items.add(1 + family * 5 + rng.int(0, 4));
+      return {
+        id: n + 1,
+        created_at: new Date(start + n * 3_600_000).toISOString().replace(/\.\d+Z$/, "+00:00"),
+        customer_id: null,
+        line_items: [...items].map((id) => ({ product_id: id, variant_id: null, quantity: 1, price: "1.00" })),
+        cancelled_at: null,
+      };
+    });
+    await store.orders.upsertOrders(
+      "shop",
+      orders.map((value) => ({ path: "o", value })),
+    );
+
+    const withText = trainFbt(store, "shop", OPTIONS);
+    const without = trainFbt(store, "shop", { ...OPTIONS, textWeights: [] });
+    expect(without.manifest.settings!.textWeight).toBe(0);
+    expect(withText.manifest.settings!.textWeight).toBeGreaterThan(0);
+    expect(objective(withText.manifest.validation!.tuned)).toBeGreaterThan(objective(without.manifest.validation!.tuned));
+    // Most siblings were never bought together in the earlier orders: without their text, most lists lack one of them.
+    // (A product no order holds is nobody's candidate.)
+    const bought = new Set(orders.flatMap((order) => order.line_items.map((line) => line.product_id)));
+    const family = (id: number) => Math.floor((id - 1) / 5);
+    const siblings = (id: number) => [...bought].filter((j) => j !== id && family(j) === family(id)).sort((a, b) => a - b);
+    const holdsSiblings = (id: number, list: { ids: number[] }) => {
+      const held = list.ids.filter((j) => family(j) === family(id)).sort((a, b) => a - b);
+      return held.length === siblings(id).length && held.every((j, index) => j === siblings(id)[index]);
+    };
+    expect([...withText.lists].every(([id, list]) => holdsSiblings(id, list))).toBe(true);
+    expect([...without.lists].filter(([id, list]) => holdsSiblings(id, list)).length).toBeLessThan(without.lists.size / 2);
     await store.close();
   });
 
@@ -180,7 +240,7 @@ describe("training bought-together on a shop's own orders", () => {
     const products = 5_000;
     const model = (partner: number, lambda: number) => ({
       manifest: {
-        settings: { lambda, blend: { copurchaseWeight: 0, copurchaseScale: 1 } },
+        settings: { lambda, textWeight: 0, blend: { copurchaseWeight: 0, copurchaseScale: 1 } },
         skipped: null,
         validation: null,
         orders: 0,

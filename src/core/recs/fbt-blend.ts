@@ -1,9 +1,10 @@
 // Bought-together scores for a set of input products, from two stored lists
-// per input: the shop's trained EASE list (ease.ts, refreshed by a background
-// training) and its co-purchase list (copurchase.ts, kept current by every
-// order and cart). A shop's training chooses how much of each (`FbtBlend`) on
-// its own most recent orders; the endpoint and that validation both score
-// through this one function.
+// per input: the shop's trained EASE list (ease.ts, with the product's text
+// neighbours at the weight the training chose, text-neighbours.ts; refreshed
+// by a background training) and its co-purchase list (copurchase.ts, kept
+// current by every order and cart). A shop's training chooses how much of
+// each (`FbtBlend`) on its own most recent orders; the endpoint and that
+// validation both score through this one function.
 import { combineNeighbours, type WeightedIds } from "./copurchase.js";
 
 export interface FbtBlend {
