@@ -18,7 +18,7 @@ export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs:
   return blendBoughtTogether(lists, blend, new Set(inputs));
 }
 
-/** Products bought together with the inputs, best first, sorted as they are read. */
+/** Products bought together with the inputs, best first, sorted as they are read (read once). */
 export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
   return rankByScoreLazily(boughtTogetherScores(store, merchant, inputs));
 }

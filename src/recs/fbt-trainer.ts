@@ -20,10 +20,14 @@ export const MIN_ORDERS_TO_TRAIN = 3_000;
 const GROWTH_TO_RETRAIN = 1.25;
 /** …or by this many. */
 const ORDERS_TO_RETRAIN = 20_000;
-/** Whether a shop with `orders` orders is due a training, `last` the orders at its last one (undefined: never trained). */
-export function fbtTrainingDue(orders: number, last: number | undefined): boolean {
+/**
+ * Whether a shop with `orders` orders is due a training, `last` the orders at
+ * its last one (undefined: never trained). A model an earlier build wrote in
+ * an earlier format (`outdated`) is trained again at once.
+ */
+export function fbtTrainingDue(orders: number, last: number | undefined, outdated = false): boolean {
   if (orders < MIN_ORDERS_TO_TRAIN) return false;
-  return last === undefined || orders >= GROWTH_TO_RETRAIN * last || orders - last >= ORDERS_TO_RETRAIN;
+  return last === undefined || outdated || orders >= GROWTH_TO_RETRAIN * last || orders - last >= ORDERS_TO_RETRAIN;
 }
 
 export class FbtTrainer extends ShopJob {
@@ -37,7 +41,12 @@ export class FbtTrainer extends ShopJob {
   }
 
   protected due(merchant: MerchantId): boolean {
-    return fbtTrainingDue(this.store.catalogue.countOf(merchant, "orders"), this.store.fbtModel.manifest(merchant)?.orders);
+    const { fbtModel } = this.store;
+    return fbtTrainingDue(
+      this.store.catalogue.countOf(merchant, "orders"),
+      fbtModel.manifest(merchant)?.orders,
+      fbtModel.writtenInEarlierFormat(merchant),
+    );
   }
 
   protected async run(merchant: MerchantId): Promise<void> {

@@ -38,8 +38,8 @@ export function similarByStarter(store: Store, merchant: MerchantId, inputs: rea
 
 /**
  * Products closest to the inputs in the embedding space, best first (sorted
- * as they are read): each input's stored neighbour list, cosine similarities
- * summed over inputs.
+ * as they are read, read once): each input's stored neighbour list, cosine
+ * similarities summed over inputs.
  */
 export function similarTo(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
   const lists = inputs.flatMap((id) => store.similar.neighboursOf(merchant, id) ?? []);

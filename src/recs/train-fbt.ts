@@ -70,7 +70,7 @@ export class FbtTrainCancelled extends Error {
   }
 }
 
-/** What a training writes: the manifest (settings, figures, costs) and each covered product's EASE list. */
+/** What a training writes: the manifest (settings, figures, costs) and each covered product's list (EASE with its text neighbours). */
 export interface FbtTraining {
   manifest: Omit<FbtManifest, "format" | "generation">;
   lists: Map<number, WeightedIds>;
@@ -125,7 +125,12 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
     unit,
   );
   const copurchaseFigures = score(cases, validationCopurchase, new Map(), null);
-  const validationText = textNeighbourLists(productVectors(store, merchant, train), options.neighbours);
+  // Until the shop's starter vectors are built (after an upgrade or a restore), text is left out rather than chosen on a part of them.
+  const textWeights = store.derived.isBuilt(store.starterVectors, merchant) ? options.textWeights : [];
+  const validationText =
+    textWeights.length === 0
+      ? new Map<number, WeightedIds>()
+      : textNeighbourLists(productVectors(store, merchant, train), options.neighbours, checkpoint);
   const tuned = walkGrid(
     options.lambdas,
     (lambda) => {
@@ -143,7 +148,7 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
       // One step of coordinate descent (every pair of weights would score twice as many settings):
       // the co-purchase share with EASE alone, the text weight at that share, then the share again at that weight.
       let best = bestOf(options.copurchaseWeights.map((share) => trial(0, share)));
-      best = bestOf([best, ...options.textWeights.map((weight) => trial(weight, best.blend.copurchaseWeight))]);
+      best = bestOf([best, ...textWeights.map((weight) => trial(weight, best.blend.copurchaseWeight))]);
       if (best.textWeight === 0) return best;
       const { textWeight, blend } = best;
       return bestOf([
@@ -157,7 +162,7 @@ export function trainFbt(store: Store, merchant: MerchantId, options: FbtTrainOp
   const all = orders.map((order) => order.dated);
   const lists = withTextNeighbours(
     fit(all, tuned.lambda),
-    tuned.textWeight === 0 ? new Map() : textNeighbourLists(productVectors(store, merchant, all), options.neighbours),
+    tuned.textWeight === 0 ? new Map() : textNeighbourLists(productVectors(store, merchant, all), options.neighbours, checkpoint),
     tuned.textWeight,
     options.neighbours,
   );

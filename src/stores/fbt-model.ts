@@ -1,13 +1,14 @@
 // Each shop's trained bought-together model (src/recs/train-fbt.ts): per
-// product its model list (EASE plus its text neighbours), and one manifest per merchant with the settings its
-// own orders chose, their validation figures and what the training cost. One
+// product its model list (EASE plus its text neighbours), and one manifest per
+// merchant with the settings its own orders chose, their validation figures and what the training cost. One
 // writer, the training's thread, replaces a merchant's whole model in one
 // transaction, so a reader sees the old model or the new one, never a mix.
 // Workers read the lists in place, beside the co-purchase lists they blend.
 //
-// Every record carries FBT_MODEL_FORMAT: a reader treats a record of another
-// format as absent (today's co-purchase lists answer) until a training
-// rewrites it.
+// Every record carries FBT_MODEL_FORMAT. A reader serves the formats it
+// knows (SERVED_FORMATS) and treats any other as absent (today's co-purchase
+// lists answer) until a training rewrites it; a model of an earlier format is
+// due a training at once.
 import type { Database, RootDatabase } from "lmdb";
 import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { FbtBlend } from "../core/recs/fbt-blend.js";
@@ -20,6 +21,12 @@ import { merchantRange, type Key } from "./merchant-keys.js";
  * and the lists may hold text neighbours.
  */
 export const FBT_MODEL_FORMAT = 2;
+/**
+ * Formats answered from. A format-1 model is EASE lists alone, which is what
+ * text weight 0 gives: its shop keeps it, rather than falling back to the
+ * co-purchase lists, until its retraining.
+ */
+const SERVED_FORMATS: ReadonlySet<number> = new Set([1, FBT_MODEL_FORMAT]);
 
 /** HR@10 and NDCG@10 on the shop's validation cases. */
 export interface FbtFigures {
@@ -84,16 +91,26 @@ export class FbtModelStore {
     this.serving = root.openDB<Serving, MerchantId>({ name: "fbt_serving", ...options });
   }
 
-  /** The merchant's last training (undefined: never trained, or written in another format). */
+  /** The merchant's last training (undefined: never trained, or written in a format this build does not serve). */
   manifest(merchant: MerchantId): FbtManifest | undefined {
     const manifest = this.manifests.get(merchant);
-    return manifest?.format === FBT_MODEL_FORMAT ? manifest : undefined;
+    if (manifest === undefined || !SERVED_FORMATS.has(manifest.format)) return undefined;
+    // Format 1 had no text neighbours.
+    return manifest.settings === null
+      ? manifest
+      : { ...manifest, settings: { ...manifest.settings, textWeight: manifest.settings.textWeight ?? 0 } };
   }
 
-  /** The product's EASE list (undefined: not covered by the model). */
+  /** Whether the merchant's model was written in an earlier format than this build writes: a training is due. */
+  writtenInEarlierFormat(merchant: MerchantId): boolean {
+    const format = this.manifests.get(merchant)?.format;
+    return format !== undefined && format < FBT_MODEL_FORMAT;
+  }
+
+  /** The product's model list: EASE, with its text neighbours at the settings' weight (undefined: not covered by the model). */
   list(merchant: MerchantId, productId: number): WeightedIds | undefined {
     const list = this.lists.get([merchant, productId]);
-    return list?.format === FBT_MODEL_FORMAT ? list : undefined;
+    return list !== undefined && SERVED_FORMATS.has(list.format) ? list : undefined;
   }
 
   /** What cached bought-together answers of the merchant depend on besides the inputs' co-purchase lists. */
@@ -101,14 +118,14 @@ export class FbtModelStore {
     return this.servingOf(merchant)?.generation ?? 0;
   }
 
-  /** How the merchant's answers blend its EASE lists with the co-purchase lists; null: co-purchase lists alone. */
+  /** How the merchant's answers blend its model lists with the co-purchase lists; null: co-purchase lists alone. */
   blend(merchant: MerchantId): FbtBlend | null {
     return this.servingOf(merchant)?.blend ?? null;
   }
 
   private servingOf(merchant: MerchantId): Serving | undefined {
     const serving = this.serving.get(merchant);
-    return serving?.format === FBT_MODEL_FORMAT ? serving : undefined;
+    return serving !== undefined && SERVED_FORMATS.has(serving.format) ? serving : undefined;
   }
 
   /**

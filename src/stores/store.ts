@@ -57,7 +57,7 @@ export class Store {
   readonly sessionIndex: SessionIndex;
   /** Each shop's tuned viewed-related settings. */
   readonly viewedRelatedTuning: ViewedRelatedTunings;
-  /** Each shop's trained bought-together model: EASE lists per product, blended with the co-purchase lists. */
+  /** Each shop's trained bought-together model: a list per product (EASE with its text neighbours), blended with the co-purchase lists. */
   readonly fbtModel: FbtModelStore;
   private readonly sessionIndexBuild: SessionIndexBuild;
   /** Merchants' custom data sources (src/stores/custom-sources.ts). */

@@ -5,6 +5,7 @@
 // answers with; a shop without it (no orders, too many products) keeps today's
 // co-purchase lists.
 import { spawnSync } from "node:child_process";
+import { open } from "lmdb";
 import { join } from "node:path";
 import { setImmediate as turn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -18,7 +19,8 @@ import { recommended } from "../../src/lists/recommended.js";
 import { boughtTogether, boughtTogetherScores } from "../../src/recs/copurchase-ranking.js";
 import { FbtTrainer, fbtTrainingDue, MIN_ORDERS_TO_TRAIN } from "../../src/recs/fbt-trainer.js";
 import { DEFAULT_FBT_TRAIN_OPTIONS, FbtTrainCancelled, objective, trainFbt, type FbtTrainOptions } from "../../src/recs/train-fbt.js";
-import type { FbtManifest } from "../../src/stores/fbt-model.js";
+import { FbtModelStore, type FbtManifest } from "../../src/stores/fbt-model.js";
+import type { Key } from "../../src/stores/merchant-keys.js";
 import { recommendationDependencies } from "../../src/stores/recommendation-versions.js";
 import { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
@@ -272,12 +274,42 @@ describe("training bought-together on a shop's own orders", () => {
 });
 
 describe("training in the background", () => {
-  it("is due at enough orders and again once they have grown", () => {
+  it("is due at enough orders and again once they have grown, or at once when an earlier build wrote the model", () => {
     expect(fbtTrainingDue(MIN_ORDERS_TO_TRAIN - 1, undefined)).toBe(false);
     expect(fbtTrainingDue(MIN_ORDERS_TO_TRAIN, undefined)).toBe(true);
     expect(fbtTrainingDue(3_700, 3_000)).toBe(false);
     expect(fbtTrainingDue(3_750, 3_000)).toBe(true);
     expect(fbtTrainingDue(120_000, 100_000)).toBe(true);
+    expect(fbtTrainingDue(3_100, 3_000, true)).toBe(true);
+    expect(fbtTrainingDue(MIN_ORDERS_TO_TRAIN - 1, undefined, true)).toBe(false);
+  });
+
+  it("serves a model an earlier build wrote (format 1: EASE lists alone, text weight 0) until the retraining it is due", async () => {
+    const store = await shop(shopOrders(400));
+    const trained = trainFbt(store, "shop", OPTIONS);
+    await store.close();
+    const root = open({ path: tempDir() });
+    const model = new FbtModelStore(root);
+    await model.replace("shop", trained.manifest, trained.lists);
+    const served = () => {
+      const list = model.list("shop", 1);
+      return { ids: list?.ids, weights: list?.weights, blend: model.blend("shop"), generation: model.generation("shop") };
+    };
+    const current = served();
+    expect(current.ids!.length).toBeGreaterThan(0);
+    expect(model.writtenInEarlierFormat("shop")).toBe(false);
+    // Every record of the model as the earlier build wrote it: format 1, no text weight in its settings.
+    for (const name of ["fbt_manifests", "fbt_lists", "fbt_serving"]) {
+      const db = root.openDB<Record<string, unknown>, Key>({ name, encoding: "msgpack", sharedStructuresKey: Symbol.for("structures") });
+      for (const { key, value } of [...db.getRange()]) {
+        const { textWeight: _dropped, ...settings } = (value.settings ?? {}) as Record<string, unknown>;
+        await db.put(key, { ...value, format: 1, ...(value.settings ? { settings } : {}) });
+      }
+    }
+    expect(model.writtenInEarlierFormat("shop")).toBe(true);
+    expect(model.manifest("shop")!.settings!.textWeight).toBe(0);
+    expect(served()).toEqual(current);
+    await root.close();
   });
 
   it("trains a due shop on a thread of its own and stores the model, which is not due again until its orders grow", async () => {

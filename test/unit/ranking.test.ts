@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ItemScores } from "../../src/core/recs/item-scores.js";
 import { rankedSlots, selectFirst } from "../../src/core/recs/ranking.js";
 import { rankByScore, rankByScoreLazily } from "../../src/core/recs/sales.js";
 
@@ -44,8 +45,12 @@ describe("rankByScore", () => {
     ] as const) {
       const { ids, scores } = scored(count, seed);
       const map = new Map(ids.map((id, slot) => [id, scores[slot]!]));
-      expect(rankByScore(map)).toEqual(reference(ids, scores));
-      expect(rankByScore(map, { count: 20 })).toEqual(reference(ids, scores).slice(0, 20));
+      const flat = new ItemScores(Float64Array.from(ids), scores);
+      for (const scored of [map, flat]) {
+        expect(rankByScore(scored)).toEqual(reference(ids, scores));
+        expect(rankByScore(scored, { count: 20 })).toEqual(reference(ids, scores).slice(0, 20));
+        expect([...rankByScoreLazily(scored)]).toEqual(reference(ids, scores));
+      }
     }
   });
 });

@@ -52,6 +52,9 @@ describe("viewed-related's re-ranking candidates", () => {
     expect(feature(candidates, 2, "knn_score_share_of_best")).toBe(1);
     expect(feature(candidates, 9, "knn_score_share_of_best")).toBe(0.5);
     expect(feature(candidates, 9, "knn_rank_reciprocal")).toBe(0.5);
+    // Candidates only the rules or bought-together bring have no kNN rank.
+    expect(feature(candidates, 5, "knn_rank_reciprocal")).toBe(0);
+    expect(feature(candidates, 8, "knn_rank_reciprocal")).toBe(0);
     expect(feature(candidates, 8, "knn_score_share_of_best")).toBe(0);
     expect(feature(candidates, 8, "bought_together_share_of_best")).toBe(1);
     // Three sessions viewed product 1: two went on to 2 at once, one to 3 two steps later, one to 5 at once; one came from 4.

@@ -77,7 +77,10 @@ describe("a tuning's cases", () => {
             const expectedScores = referenceQuery(views, prefix, config);
             const blended = blendRelatedReference(expectedScores, copurchase, setting);
 
-            expect([...knn.score(source, hood, config)]).toEqual([...expectedScores]);
+            const scores = knn.score(source, hood, config);
+            expect([...scores]).toEqual([...expectedScores]);
+            // The endpoint ranks session kNN's own answer (flat arrays, read in place), not a Map.
+            expect(rankRelated(scores, copurchase, setting)).toEqual(sortedReference(blended));
             expect(tuningCase.rank(knn.vote(source, hood, config), setting.copurchaseWeight, !remind, scratch)).toBe(
               rankReference(blended, next, leftOut),
             );

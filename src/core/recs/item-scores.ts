@@ -61,6 +61,7 @@ export class ItemScores implements ScoreLookup {
     }
   }
 
+  /** As a Map's, for the readers that take either (hot ones read `items` and `scores` in place). */
   forEach(visit: (score: number, item: number) => void): void {
     for (let entry = 0; entry < this.items.length; entry++) visit(this.scores[entry]!, this.items[entry]!);
   }

@@ -21,7 +21,7 @@ export function rankedSlots(ids: ArrayLike<number>, scores: ArrayLike<number>): 
  * The first `count` of the first `kept` entries of flat (ids, scores), best
  * first (byScoreThenId): their product ids. Sorted as positions in an
  * Int32Array and copied out in a loop, which make no garbage per entry.
- * Scores must not be NaN: no order holds them (callers keep positive scores).
+ * NaN scores have no place in the order: the models' scores are finite.
  */
 export function rankFlat(ids: Float64Array, scores: Float64Array, kept: number, count: number): number[] {
   const positions = new Int32Array(kept);

@@ -68,10 +68,12 @@ export interface RerankCandidates {
   features: Float32Array;
 }
 
-/** Scratch that every query uses in turn: the candidates taken so far, and two tallies (the last viewed product's rules and the one before's). */
+// Scratch that every query uses in turn, each filled and read within one synchronous call.
+/** The candidates taken so far. */
 const candidates = new KeySlots();
-/** rerankedOrder's scratch: the candidates placed. */
+/** rerankedOrder's: the candidates placed. */
 const placed = new KeySlots();
+/** Two tallies: the last viewed product's rules and the one before's. */
 const lastRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 const previousRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 

@@ -37,7 +37,7 @@ export function rankByScore(scores: ScoreLookup, { count = Number.POSITIVE_INFIN
   return rankFlat(ids, values, kept, count);
 }
 
-/** The positive scores' ids in rankByScore's order, sorted as they are read (rankFlatLazily): for a list that reads a few. */
+/** The positive scores' ids in rankByScore's order, sorted as they are read (rankFlatLazily): for a list that reads a few. Read once. */
 export function rankByScoreLazily(scores: ScoreLookup): Iterable<number> {
   const { ids, values, kept } = flatScores(scores, false);
   return rankFlatLazily(ids, values, kept);

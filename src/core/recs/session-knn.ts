@@ -142,7 +142,7 @@ export class SessionKnn {
     return copyOf(this.find(source, prefix, sampleSize, neighbours, self));
   }
 
-  /** neighbourhood() in this instance's buffers: valid until its next query. */
+  /** neighbourhood() in this instance's buffers: valid until its next query or neighbourhood(). */
   private find(source: SessionSource, prefix: readonly number[], sampleSize: number, neighbours: number, self: number): Neighbourhood {
     const { items, sessions } = this;
     items.clear();
@@ -207,7 +207,7 @@ export class SessionKnn {
 
   /**
    * The chosen neighbours with their views as item slots, and the latest
-   * prefix item each shares: what scoring reads, copied out of the scratch.
+   * prefix item each shares: what scoring reads, gathered into the reused buffers.
    */
   private gatherNeighbours(
     source: SessionSource,
