@@ -1,7 +1,7 @@
 // Blends of score maps: signals on different scales (session overlap,
 // co-purchase) mix by weight once each is scaled so its best score is 1.
 import { grownTo } from "../typed-arrays.js";
-import { bestScore, ItemScores, type ScoreLookup } from "./item-scores.js";
+import { bestScore, flatOf, type ScoreLookup } from "./item-scores.js";
 import { KeySlots } from "./key-slots.js";
 import { rankFlat } from "./ranking.js";
 
@@ -27,15 +27,13 @@ export function rankBlend(parts: readonly WeightedScores[], count = Number.POSIT
   for (const { scores, weight } of parts) {
     const best = bestScore(scores);
     if (!(best > 0) || weight === 0) continue;
-    const add = (id: number, score: number) => {
+    const flat = flatOf(scores);
+    for (let entry = 0; entry < flat.items.length; entry++) {
       const before = slots.size;
-      const slot = slots.slotOf(id);
+      const slot = slots.slotOf(flat.items[entry]!);
       if (slot === sums.length) sums = grownTo(sums, 2 * slot);
-      sums[slot] = (slot === before ? 0 : sums[slot]!) + (weight * score) / best;
-    };
-    // Session kNN's scores read in place: a callback would box each id and score.
-    if (scores instanceof ItemScores) for (let entry = 0; entry < scores.size; entry++) add(scores.items[entry]!, scores.scores[entry]!);
-    else scores.forEach((score, id) => add(id, score));
+      sums[slot] = (slot === before ? 0 : sums[slot]!) + (weight * flat.scores[entry]!) / best;
+    }
   }
   const ids = new Float64Array(slots.size);
   const values = new Float64Array(slots.size);

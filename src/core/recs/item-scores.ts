@@ -14,25 +14,35 @@ export interface ScoreLookup {
 }
 
 /**
- * The highest score, 0 when none is positive. Kept in a one-element typed
- * array: a number a closure assigns is boxed on every assignment.
+ * The scores as two flat arrays in their order, for readers that loop over
+ * them: ItemScores' own arrays, a Map's copied once. A number passed to a
+ * callback per entry would be boxed.
  */
+export function flatOf(scores: ScoreLookup): { items: Float64Array; scores: Float64Array } {
+  if (scores instanceof ItemScores) return scores;
+  const items = new Float64Array(scores.size);
+  const values = new Float64Array(scores.size);
+  let entry = 0;
+  scores.forEach((score, item) => {
+    items[entry] = item;
+    values[entry++] = score;
+  });
+  return { items, scores: values };
+}
+
+/** The highest score, 0 when none is positive. */
 export function bestScore(scores: ScoreLookup): number {
-  if (scores instanceof ItemScores) {
-    let best = 0;
-    for (let entry = 0; entry < scores.size; entry++) best = Math.max(best, scores.scores[entry]!);
-    return best;
-  }
-  const best = new Float64Array(1);
-  scores.forEach((score) => (best[0] = Math.max(best[0]!, score)));
-  return best[0]!;
+  const values = flatOf(scores).scores;
+  let best = 0;
+  for (let entry = 0; entry < values.length; entry++) best = Math.max(best, values[entry]!);
+  return best;
 }
 
 export class ItemScores implements ScoreLookup {
   /** Open addressing (linear probing): an entry's index + 1 at each position, 0 where empty. */
   private readonly table: Int32Array;
 
-  /** `items[k]` scored `scores[k]`; items distinct, in the order they were first scored. Read in loops, not through callbacks: a number passed to a callback is boxed. */
+  /** `items[k]` scored `scores[k]`; items distinct, in the order they were first scored. */
   constructor(
     readonly items: Float64Array,
     readonly scores: Float64Array,

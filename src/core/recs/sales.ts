@@ -1,6 +1,6 @@
 import type { Order } from "../types.js";
 import { dayOfTimestamp } from "./days.js";
-import { ItemScores, type ScoreLookup } from "./item-scores.js";
+import { flatOf, type ScoreLookup } from "./item-scores.js";
 import { rankFlat, rankFlatLazily } from "./ranking.js";
 
 /** Per day, per product: units to add (negative to take back). */
@@ -44,24 +44,15 @@ export function rankByScoreLazily(scores: ScoreLookup): Iterable<number> {
 }
 
 function flatScores(scores: ScoreLookup, all: boolean) {
-  const ids = new Float64Array(scores.size);
-  const values = new Float64Array(scores.size);
+  const flat = flatOf(scores);
+  const ids = new Float64Array(flat.items.length);
+  const values = new Float64Array(flat.items.length);
   let kept = 0;
-  if (scores instanceof ItemScores) {
-    // Read in place: a callback would box each id and score.
-    for (let entry = 0; entry < scores.size; entry++) {
-      const score = scores.scores[entry]!;
-      if (!all && !(score > 0)) continue;
-      ids[kept] = scores.items[entry]!;
-      values[kept++] = score;
-    }
-  } else {
-    // forEach, not for-of: destructuring each [id, score] entry makes an array per entry.
-    scores.forEach((score, id) => {
-      if (!all && !(score > 0)) return;
-      ids[kept] = id;
-      values[kept++] = score;
-    });
+  for (let entry = 0; entry < flat.items.length; entry++) {
+    const score = flat.scores[entry]!;
+    if (!all && !(score > 0)) continue;
+    ids[kept] = flat.items[entry]!;
+    values[kept++] = score;
   }
   return { ids, values, kept };
 }
