@@ -1,3 +1,5 @@
+import type { ByteBuilder } from "./byte-builder.js";
+
 const encoder = new TextEncoder();
 
 /**
@@ -14,9 +16,10 @@ const CLOSING_BRACE = 0x7d;
 /**
  * Adds one top-level field to a serialized JSON object without parsing it: the
  * uWS thread uses this to stamp cache metadata onto a worker's bytes, which
- * costs a copy instead of a parse and a stringify.
+ * costs a copy instead of a parse and a stringify. Into `out` when given (a
+ * view of it is returned, valid until its next use), else into a buffer of its own.
  */
-export function withTopLevelField(body: Uint8Array, name: string, value: unknown, pretty: boolean): Uint8Array {
+export function withTopLevelField(body: Uint8Array, name: string, value: unknown, pretty: boolean, out?: ByteBuilder): Uint8Array {
   let end = body.length - 1;
   while (end >= 0 && body[end] !== CLOSING_BRACE) end--;
   if (end < 0) throw new Error("withTopLevelField: body is not a JSON object");
@@ -26,8 +29,14 @@ export function withTopLevelField(body: Uint8Array, name: string, value: unknown
   // Pretty bodies end "\n}\n": the field goes before the newline that precedes the brace.
   const cut = pretty && body[end - 1] === 0x0a ? end - 1 : end;
   const tail = encoder.encode(field);
-  const out = new Uint8Array(cut + tail.length);
-  out.set(body.subarray(0, cut), 0);
-  out.set(tail, cut);
-  return out;
+  if (out !== undefined) {
+    out.reset();
+    out.append(body.subarray(0, cut));
+    out.append(tail);
+    return out.view();
+  }
+  const own = new Uint8Array(cut + tail.length);
+  own.set(body.subarray(0, cut), 0);
+  own.set(tail, cut);
+  return own;
 }

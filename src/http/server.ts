@@ -228,16 +228,7 @@ export class HttpServer {
         return failure(error);
       }
     }
-    if (!route.readsBody && applied !== null) {
-      answerLater();
-      this.track(
-        applied.then(() => handleAfterWait(state, route, request)),
-        finish,
-        failure,
-      );
-      return;
-    }
-    if (!route.readsBody) {
+    if (!route.readsBody && applied === null) {
       try {
         const reply = route.handle(request);
         if (!(reply instanceof Promise)) return finish(reply);
@@ -248,16 +239,53 @@ export class HttpServer {
       }
       return;
     }
+    if (!route.readsBody) {
+      answerLater();
+      this.afterWait(applied!, () => handleAfterWait(state, route, request), finish, failure);
+      return;
+    }
 
     if (declared > maxBodyBytes) return failure(new ApiError("payload_too_large", `Request body larger than ${maxBodyBytes} bytes`));
     answerLater();
     const read = readBody(res, maxBodyBytes);
     abortBodyRead = read.abort;
-    const handled = read.body.then((body) => {
+    const bodyRead = read.body.then((body) => {
       request.body = body;
-      return applied === null ? route.handle(request) : applied.then(() => handleAfterWait(state, route, request));
+      return applied;
     });
-    this.track(handled, finish, failure);
+    const handle = applied === null ? () => route.handle(request) : () => handleAfterWait(state, route, request);
+    this.afterWait(bodyRead, handle, finish, failure);
+  }
+
+  /**
+   * Runs the handler once `ready` settles, the request counting as under way
+   * meanwhile. A reply it gives synchronously is written in the same turn, as
+   * on the synchronous path: its body may be a view of a buffer this thread's
+   * next answer overwrites (see cachedTask), so nothing may run in between.
+   */
+  private afterWait(
+    ready: Promise<unknown>,
+    handle: () => Reply | Promise<Reply>,
+    finish: (reply: Reply) => void,
+    failure: (error: unknown) => void,
+  ): void {
+    this.inFlight++;
+    ready.then(
+      () => {
+        this.inFlight--;
+        try {
+          const reply = handle();
+          if (reply instanceof Promise) this.track(reply, finish, failure);
+          else finish(reply);
+        } catch (error) {
+          failure(error);
+        }
+      },
+      (error: unknown) => {
+        this.inFlight--;
+        failure(error);
+      },
+    );
   }
 
   /** Answers when `reply` settles; until then the request counts as under way (drain waits for it). */

@@ -1,7 +1,8 @@
 // The stored render data against the renderer it replaced (real LMDB): on
 // random catalogues, markets and list options, an answer built from stored
 // eligibility records and JSON has exactly the bytes decoding, filtering,
-// projecting and serializing every product gave; and however catalogue
+// projecting and serializing every product gave, also read again from the
+// thread's render cache between catalogue writes; and however catalogue
 // writes interleave, the data kept up to date write by write is the data a
 // rebuild from the catalogue writes.
 import fc from "fast-check";
@@ -288,6 +289,32 @@ describe("product lists from stored render data (real LMDB)", () => {
         },
       ),
       { numRuns: 120 },
+    );
+  });
+
+  it("answer from a thread's render cache what the catalogue holds after each write (a view asked for per answer, as lists do)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        productsArb,
+        fc.array(fc.tuple(writeArb, listArb, candidatesArb), { minLength: 2, maxLength: 8 }),
+        async (products, steps) => {
+          const merchant = await newMerchant();
+          await apply(store, merchant, { kind: "products", products });
+          for (const [write, list, candidates] of steps) {
+            // Read before the write too, so the write must replace what the cache holds.
+            const before = merchantCatalog(store, merchant);
+            expect(decoder.decode(productListBody(before, candidates, list))).toBe(
+              decoder.decode(referenceListBody(before, candidates, list)),
+            );
+            await apply(store, merchant, write);
+            const after = merchantCatalog(store, merchant);
+            expect(decoder.decode(productListBody(after, candidates, list))).toBe(
+              decoder.decode(referenceListBody(after, candidates, list)),
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
@@ -56,7 +56,8 @@ function commonParams(params: Readonly<Record<string, ParamValue | undefined>>):
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
 function opaqueKey(cacheKey: string): string {
-  return createHash("sha256").update(cacheKey).digest("base64url").slice(0, 32);
+  // The one-shot hash: a third of createHash's cost, the same digest.
+  return hash("sha256", cacheKey, "base64url").slice(0, 32);
 }
 
 /**
@@ -101,7 +102,9 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
         bypassCache: bustCache,
         request,
         ...(ttlMs === undefined ? {} : { ttlMs }),
-        ...(cacheInfo ? { stamp: (computed, cachedAt) => withTopLevelField(computed, "metadata", cacheInfoOf(cachedAt), pretty) } : {}),
+        ...(cacheInfo
+          ? { stamp: (computed, cachedAt, out) => withTopLevelField(computed, "metadata", cacheInfoOf(cachedAt), pretty, out) }
+          : {}),
       });
     },
   };
