@@ -6,7 +6,7 @@ import type { Store } from "../stores/store.js";
 
 /** Whether the merchant has a trained similar-products model to answer from. */
 export function hasSimilarModel(store: Store, merchant: MerchantId): boolean {
-  return store.similar.manifest(merchant) !== undefined;
+  return store.similar.hasModel(merchant);
 }
 
 /** As many products as a trained model lists per product. */
