@@ -111,6 +111,9 @@ export interface Collection {
   product_ids: number[];
 }
 
+/** What a collection shows of itself without its members. */
+export type CollectionHeading = Pick<Collection, "id" | "title" | "handle">;
+
 export interface Address {
   id: number;
   customer_id: number;

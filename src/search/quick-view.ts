@@ -10,7 +10,7 @@ import type { QuickViewRequest, QuickViewTask } from "../core/search/request.js"
 import { toCollectionSuggestion, toSuggestion, type Suggestion } from "../core/search/suggestion.js";
 import type { MarketSettings, MerchantId } from "../core/types.js";
 import type { TaskResult } from "../pool/protocol.js";
-import { merchantCatalog } from "../stores/catalog.js";
+import { collectionHeading, merchantCatalog } from "../stores/catalog.js";
 import type { SearchIndexView } from "../stores/search-index-view.js";
 import type { Store } from "../stores/store.js";
 import { collectionIndexOf } from "./collection-index.js";
@@ -211,8 +211,8 @@ export async function quickView(
     : collectionIndexOf(store, merchant.id).search(request.query, COLLECTION_SUGGESTIONS + excludedCollections.size);
   for (const id of collectionIds) {
     if (collections.length >= COLLECTION_SUGGESTIONS || excludedCollections.has(id)) continue;
-    const collection = catalog.collection(id);
-    if (collection) collections.push(toCollectionSuggestion(collection, merchant.domain));
+    const heading = collectionHeading(store, merchant.id, id);
+    if (heading) collections.push(toCollectionSuggestion(heading, merchant.domain));
   }
 
   const redirect = merchandising?.rules.redirect ?? null;

@@ -199,6 +199,23 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
     expect((await search({ query: "kitch" })).body.data.collections.map((c: { id: string }) => c.id)).toEqual(["501"]);
   });
 
+  it("shows a collection's new title and handle once it is written again (workers keep headings per collections version)", async () => {
+    const kitchen = async () => (await search({ query: "kitch" })).body.data.collections;
+    expect(await kitchen()).toEqual([
+      { id: "501", title: "Kitchen Mugs", handle: "kitchen-mugs", url: "https://shop.example.com/collections/kitchen-mugs" },
+    ]);
+    const write = (title: string, handle: string) =>
+      postJson(t, `/admin/v1/merchants/${shop.id}/collections`, [{ id: 501, title, handle, product_ids: [4, 5] }]);
+    expect((await write("Kitchen Cups", "kitchen-cups")).status).toBe(200);
+    try {
+      expect(await kitchen()).toEqual([
+        { id: "501", title: "Kitchen Cups", handle: "kitchen-cups", url: "https://shop.example.com/collections/kitchen-cups" },
+      ]);
+    } finally {
+      await write("Kitchen Mugs", "kitchen-mugs");
+    }
+  });
+
   it("restricts to filters.collections and leaves out exclude.productIds and exclude.collections", async () => {
     expect(ids(await search({ query: "mug", filters: { collections: [501] } })).sort()).toEqual(["4", "5"]);
     expect(ids(await search({ query: "lantern", filters: { collections: [501] } }))).toEqual([]);

@@ -2,7 +2,7 @@
 // priced for the request's market.
 import { isProductAvailable, isVariantAvailable } from "../availability.js";
 import { toCents } from "../money.js";
-import type { Collection, Metafield, Product, ProductImage, Variant } from "../types.js";
+import type { CollectionHeading, Metafield, Product, ProductImage, Variant } from "../types.js";
 
 export interface SuggestionImage {
   alt: string;
@@ -110,7 +110,7 @@ export function toSuggestion(product: Product, domain: string, productMetafields
   };
 }
 
-export function toCollectionSuggestion(collection: Collection, domain: string): CollectionSuggestion {
+export function toCollectionSuggestion(collection: CollectionHeading, domain: string): CollectionSuggestion {
   return {
     id: String(collection.id),
     title: collection.title,
