@@ -45,6 +45,12 @@ export class GenerationalCache<V> {
     }
   }
 
+  clear(): void {
+    this.young = new Map();
+    this.old = new Map();
+    this.youngBytes = 0;
+  }
+
   /** Values held, both generations (a value in both counts twice). */
   get size(): number {
     let size = 0;

@@ -1,6 +1,7 @@
 // The list misses the HTTP thread answers itself, without the pool. With the
 // derived stores, such a list is a few stored reads and a concatenation of
-// stored bytes: about 20–40 µs. Handing it to a worker cost the HTTP thread
+// stored bytes: about 5–12 µs when its products are in the thread's render
+// cache, 26–28 µs when each is read from LMDB (demo shop, p50). Handing it to a worker cost the HTTP thread
 // more than that (Piscina's post and its answer's message, the transferred
 // body's garbage: 60–75 µs of that thread per miss, measured on the demo
 // shop), and the worker another 55 µs. So a list is answered here when it is

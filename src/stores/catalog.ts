@@ -1,9 +1,9 @@
-import { GenerationalCache } from "../core/generational-cache.js";
 import type { CatalogReader, RenderCatalog } from "../core/products/catalog.js";
 import type { Eligibility } from "../core/products/eligibility.js";
 import { renderDataOnRead } from "../core/products/render-data-on-read.js";
 import type { CollectionHeading, MarketSettings, MerchantId } from "../core/types.js";
 import { PerStore } from "./per-store.js";
+import { renderCacheOf } from "./render-cache.js";
 import type { Store } from "./store.js";
 
 const marketsByStore = new PerStore<MerchantId, { version: number; markets: MarketSettings[] }>();
@@ -19,24 +19,19 @@ function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
   return markets;
 }
 
-const headingsByStore = new PerStore<MerchantId, { version: number; headings: Map<number, CollectionHeading | null> }>();
-
 /**
- * A collection's id, title and handle, decoded once per collections version
- * and store: its record holds every member too (1 ms to decode in a shop of a
+ * A collection's id, title and handle, kept in the render cache per collections
+ * version: its record holds every member too (1 ms to decode in a shop of a
  * million products), and quick-view shows collections on every keystroke.
  */
 export function collectionHeading(store: Store, merchantId: MerchantId, id: number): CollectionHeading | undefined {
-  const memos = headingsByStore.of(store);
-  const version = store.version(merchantId, "collections");
-  let memo = memos.get(merchantId);
-  if (memo === undefined || memo.version !== version) memos.set(merchantId, (memo = { version, headings: new Map() }));
-  let heading = memo.headings.get(id);
-  if (heading === undefined) {
-    const collection = store.catalogue.collection(merchantId, id);
-    heading = collection === undefined ? null : { id: collection.id, title: collection.title, handle: collection.handle };
-    memo.headings.set(id, heading);
-  }
+  const cache = renderCacheOf(store);
+  const group = `${merchantId}\u0000${store.version(merchantId, "collections")}\u0000collections`;
+  const cached = cache.get(group, id) as CollectionHeading | null | undefined;
+  if (cached !== undefined) return cached ?? undefined;
+  const collection = store.catalogue.collection(merchantId, id);
+  const heading = collection === undefined ? null : { id: collection.id, title: collection.title, handle: collection.handle };
+  cache.set(group, id, heading);
   return heading ?? undefined;
 }
 
@@ -50,33 +45,6 @@ export function hasRenderData(store: Store, merchantId: MerchantId): boolean {
   if (!store.derived.isBuilt(store.productRender, merchantId)) return false;
   built.set(merchantId, true);
   return true;
-}
-
-/**
- * What one generation of a thread's render cache holds: about 1,700 products'
- * JSON of the demo's 4.8 KB, both generations twice that. A list miss reads
- * each shown product's stored JSON, which LZ4 decompresses (about 2.4 µs for
- * 4.8 KB, most of a recommended miss's reads), and the eligibility record of
- * each candidate judged; products shown again are read from here instead.
- */
-const RENDER_CACHE_GENERATION_BYTES = 8 * 1024 * 1024;
-/** What a cached value costs beyond its bytes: its Map entry, the object's header. */
-const ENTRY_OVERHEAD_BYTES = 160;
-
-type RenderRead = Uint8Array | Eligibility | null;
-
-/** Per store, the products' render data as the latest answers read it, keyed by merchant and catalogue version. */
-const renderCaches = new WeakMap<Store, GenerationalCache<RenderRead>>();
-
-function renderCacheOf(store: Store): GenerationalCache<RenderRead> {
-  let cache = renderCaches.get(store);
-  if (!cache) renderCaches.set(store, (cache = new GenerationalCache(RENDER_CACHE_GENERATION_BYTES, renderReadBytes)));
-  return cache;
-}
-
-function renderReadBytes(value: RenderRead): number {
-  const own = value === null ? 0 : value instanceof Uint8Array ? value.length : value.cents.byteLength + value.available.length;
-  return own + ENTRY_OVERHEAD_BYTES;
 }
 
 /** The render cache's groups of one merchant at one catalogue version. */
@@ -99,9 +67,11 @@ const viewsByStore = new PerStore<MerchantId, MerchantView>();
 
 /**
  * One merchant's view of the store: tenancy is decided here, once. Ask for it
- * once per answer: its render reads are cached under the catalogue version
- * read now, in the same read snapshot as the answer's, since every write of
- * render data moves that version in its own transaction.
+ * at the start of each answer and use it synchronously, never across an
+ * await: its render reads are cached (render-cache.ts) under the catalogue
+ * version read now, in the read snapshot the rest of the answer reads, since
+ * every write of render data moves that version in its own transaction. Held
+ * across an await, the snapshot could move on while cached reads stay behind.
  */
 export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCatalog {
   const views = viewsByStore.of(store);

@@ -231,14 +231,17 @@ async function apply(store: Store, merchant: string, write: CatalogueWrite): Pro
   }
 }
 
+const copyOf = (view: Uint8Array | undefined) => (view === undefined ? undefined : Uint8Array.prototype.slice.call(view, 0, view.length));
+
 /** Everything the render store holds for a merchant, read through its own readers over every id the writes can touch. */
 function renderData(store: Store, merchant: string): unknown {
   const rendered = store.productRender;
   return PRODUCT_IDS.map((id) => ({
     id,
     eligibility: rendered.eligibility(merchant, id),
-    full: rendered.storedJsonView(merchant, id, "full")?.slice(),
-    reduced: rendered.storedJsonView(merchant, id, "reduced")?.slice(),
+    // Copied to the length lmdb sets (a Buffer's slice would be a view of the buffer the next read reuses).
+    full: copyOf(rendered.storedJsonView(merchant, id, "full")),
+    reduced: copyOf(rendered.storedJsonView(merchant, id, "reduced")),
     markets: MARKET_IDS.map((marketId) => rendered.marketPricing(merchant, marketId, id)),
   }));
 }

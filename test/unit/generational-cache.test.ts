@@ -35,4 +35,15 @@ describe("GenerationalCache", () => {
     expect(values.get("g", 2)).toBe("v2");
     expect(values.get("g", 1)).toBeUndefined();
   });
+
+  it("holds nothing once cleared", () => {
+    const values = cache();
+    values.set("g", 1, "v1");
+    values.set("g", 2, "v2");
+    values.set("g", 3, "v3");
+    values.set("g", 4, "v4");
+    values.clear();
+    expect(values.size).toBe(0);
+    expect([1, 4].map((id) => values.get("g", id))).toEqual([undefined, undefined]);
+  });
 });

@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
@@ -56,8 +56,7 @@ function commonParams(params: Readonly<Record<string, ParamValue | undefined>>):
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
 function opaqueKey(cacheKey: string): string {
-  // The one-shot hash: a third of createHash's cost, the same digest.
-  return hash("sha256", cacheKey, "base64url").slice(0, 32);
+  return createHash("sha256").update(cacheKey).digest("base64url").slice(0, 32);
 }
 
 /**
