@@ -6,6 +6,7 @@
 import { grownTo } from "./typed-arrays.js";
 
 const INITIAL_CAPACITY = 64 * 1024;
+const encoder = new TextEncoder();
 /** A buffer grown past this for one huge answer is let go at the next reset, so one such answer does not hold its memory for good. */
 const KEPT_CAPACITY_AT_MOST = 1024 * 1024;
 
@@ -24,6 +25,13 @@ export class ByteBuilder {
     this.reserve(bytes.length);
     this.buffer.set(bytes, this.length);
     this.length += bytes.length;
+  }
+
+  /** Appends text as UTF-8, encoded in place rather than into a buffer of its own first. */
+  appendText(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    this.reserve(text.length * 3);
+    this.length += encoder.encodeInto(text, this.buffer.subarray(this.length)).written;
   }
 
   appendByte(byte: number): void {

@@ -15,6 +15,16 @@ describe("ByteBuilder", () => {
     expect(builder.take()).toEqual(Uint8Array.of(1, 2, 3));
   });
 
+  it("appends text as TextEncoder encodes it, also past its capacity and in characters of several bytes", () => {
+    const builder = new ByteBuilder();
+    const text = 'a"é€😀\u2028'.repeat(9_000);
+    builder.append(Uint8Array.of(1));
+    builder.appendText(text);
+    builder.appendText("");
+    builder.appendByte(2);
+    expect(builder.take()).toEqual(Uint8Array.from([1, ...new TextEncoder().encode(text), 2]));
+  });
+
   it("gives what it takes a buffer of exactly its bytes, which later answers leave alone", () => {
     const builder = new ByteBuilder();
     builder.append(Uint8Array.of(1, 2, 3));

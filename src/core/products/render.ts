@@ -72,7 +72,7 @@ export function productListBody(
     appendWithFields(json, fields);
   });
   const members = additions.answerFields ? JSON.stringify(additions.answerFields).slice(1, -1) : "";
-  answer.append(encoder.encode(members === "" ? "]}" : `],${members}}`));
+  answer.appendText(members === "" ? "]}" : `],${members}}`);
   // A view when the caller copies it at once (transientAnswer); otherwise a buffer of its own, as it is cached and moved between threads.
   return list.transientAnswer === true ? answer.view() : answer.take();
 }
@@ -142,5 +142,5 @@ function appendWithFields(json: Uint8Array, fields: OutputObject | undefined): v
   const members = fields ? JSON.stringify(fields).slice(1, -1) : "";
   if (members === "") return answer.append(json);
   answer.append(json.subarray(0, json.length - 1));
-  answer.append(encoder.encode(`,${members}}`));
+  answer.appendText(`,${members}}`);
 }
