@@ -143,7 +143,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
       { name: "missTaskP50", stat: "p50" },
     );
     // A miss whose products no answer of this thread read since the last catalogue write: every read decompresses.
-    add(`  same, every product read from LMDB (the thread's render cache emptied before each task)`, () => {
+    add(`  same, ${label}, every product read from LMDB (the thread's render cache emptied before each task)`, () => {
       forgetRenderReads(store);
       const result = answerListTask(store, tasks[i++ % tasks.length]!);
       if (!result.ok) throw new Error(`${label} task failed`);
