@@ -1,5 +1,6 @@
 import { nearestByStarter, starterQuery, starterSignature } from "../core/embedding/starter.js";
 import { combineNeighbours } from "../core/recs/copurchase.js";
+import { storedRanking } from "../core/recs/ranking.js";
 import { rankByScoreLazily } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
@@ -43,5 +44,7 @@ export function similarByStarter(store: Store, merchant: MerchantId, inputs: rea
  */
 export function similarTo(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
   const lists = inputs.flatMap((id) => store.similar.neighboursOf(merchant, id) ?? []);
-  return rankByScoreLazily(combineNeighbours(lists, new Set(inputs)));
+  // One input's list, as stored best first, is already its ranking.
+  const stored = lists.length === 1 && inputs.length === 1 ? storedRanking(lists[0]!, inputs[0]!) : null;
+  return stored ?? rankByScoreLazily(combineNeighbours(lists, new Set(inputs)));
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ItemScores } from "../../src/core/recs/item-scores.js";
-import { rankedSlots, selectFirst } from "../../src/core/recs/ranking.js";
+import fc from "fast-check";
+import { combineNeighbours, type WeightedIds } from "../../src/core/recs/copurchase.js";
+import { byScoreThenId, rankedSlots, selectFirst, storedRanking } from "../../src/core/recs/ranking.js";
 import { rankByScore, rankByScoreLazily } from "../../src/core/recs/sales.js";
 
 /** Scores with many ties (small integers, as units sold are) and some left out (zero). */
@@ -74,6 +76,42 @@ describe("rankByScoreLazily", () => {
       for (const id of rankByScoreLazily(map)) if (read.push(id) === 20) break;
       expect(read).toEqual(full.slice(0, 20));
     }
+  });
+});
+
+describe("storedRanking", () => {
+  /** Lists with ties, non-positive weights, repeated ids and the excluded id (7) among small ids. */
+  const listArb = fc
+    .array(fc.tuple(fc.integer({ min: 1, max: 30 }), fc.constantFrom(-0.5, 0, 0.25, 0.5, 0.5, 1, 2)), { maxLength: 24 })
+    .map((entries) => ({ ids: entries.map(([id]) => id), weights: entries.map(([, weight]) => weight) }));
+  const sortedUnique = (list: WeightedIds): WeightedIds => {
+    const byId = new Map(list.ids.map((id, at) => [id, list.weights[at]!]));
+    const entries = [...byId].sort(([a, x], [b, y]) => byScoreThenId(x, y, a, b));
+    return { ids: entries.map(([id]) => id), weights: entries.map(([, weight]) => weight) };
+  };
+  const general = (list: WeightedIds) => rankByScore(combineNeighbours([list], new Set([7])));
+
+  it("ranks a list stored in rank order exactly as the general ranking of its weights does", () => {
+    fc.assert(
+      fc.property(listArb, (drawn) => {
+        const list = sortedUnique(drawn);
+        expect(storedRanking(list, 7)).toEqual(general(list));
+      }),
+    );
+  });
+
+  it("gives the general ranking or declines (null) for any list, and declines repeats, disorder and NaN", () => {
+    fc.assert(
+      fc.property(listArb, (list) => {
+        const stored = storedRanking(list, 7);
+        if (stored !== null) expect(stored).toEqual(general(list));
+      }),
+    );
+    expect(storedRanking({ ids: [3, 4, 3], weights: [2, 1, 0.5] }, 7)).toBeNull();
+    expect(storedRanking({ ids: [3, 4], weights: [1, 2] }, 7)).toBeNull();
+    expect(storedRanking({ ids: [4, 3], weights: [1, 1] }, 7)).toBeNull();
+    expect(storedRanking({ ids: [3, 4], weights: [Number.NaN, 1] }, 7)).toBeNull();
+    expect(storedRanking({ ids: [3, 4, 7, 5], weights: [2, 1, 1, 0] }, 7)).toEqual([3, 4]);
   });
 });
 

@@ -3,6 +3,8 @@
 // rankings (trending, top sellers) are ranked whole, once per refresh, by
 // their one writer; selectFirst picks the first k of a list without sorting
 // the rest.
+import type { WeightedIds } from "./copurchase.js";
+import { KeySlots } from "./key-slots.js";
 
 /**
  * The slots of positive score, in rank order: `scores[slot]` is a slot's
@@ -109,4 +111,31 @@ function swap(items: Int32Array | number[], a: number, b: number): void {
 export function topInOrder<T extends number[] | Int32Array>(values: T, count: number, order: (a: number, b: number) => number): T {
   if (values.length > count) selectFirst(values, count, order);
   return values.slice(0, count).sort(order) as T;
+}
+
+/** Scratch for storedRanking's check that no id repeats. */
+const listed = new KeySlots();
+
+/**
+ * A stored list's ranking, when it is stored in rank order already: the ids
+ * of its positive weights, `excluded` left out, exactly as rankByScore ranks
+ * its weights as scores, without gathering them into a map and sorting them
+ * (a similar-products list of one input). null when any id repeats (a map
+ * would sum its weights), any two neighbours are out of byScoreThenId's order
+ * or tie on both, or a weight is NaN: rank it the general way then.
+ */
+export function storedRanking(list: WeightedIds, excluded: number): readonly number[] | null {
+  const { ids, weights } = list;
+  listed.clear();
+  let dropped = 0;
+  for (let at = 0; at < ids.length; at++) {
+    const weight = weights[at]!;
+    if (Number.isNaN(weight)) return null;
+    if (at > 0 && byScoreThenId(weights[at - 1]!, weight, ids[at - 1]!, ids[at]!) !== -1) return null;
+    const size = listed.size;
+    if (listed.slotOf(ids[at]!) < size) return null;
+    if (!(weight > 0) || ids[at] === excluded) dropped++;
+  }
+  if (dropped === 0) return ids;
+  return ids.filter((id, at) => weights[at]! > 0 && id !== excluded);
 }
