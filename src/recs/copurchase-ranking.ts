@@ -1,4 +1,5 @@
-import { blendBoughtTogether } from "../core/recs/fbt-blend.js";
+import { blendBoughtTogether, type FbtBlend } from "../core/recs/fbt-blend.js";
+import { storedRanking } from "../core/recs/ranking.js";
 import { rankByScoreLazily } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
@@ -10,7 +11,10 @@ import type { Store } from "../stores/store.js";
  * lists alone.
  */
 export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs: readonly number[]): Map<number, number> {
-  const blend = store.fbtModel.blend(merchant);
+  return scoresByBlend(store, merchant, inputs, store.fbtModel.blend(merchant));
+}
+
+function scoresByBlend(store: Store, merchant: MerchantId, inputs: readonly number[], blend: FbtBlend | null): Map<number, number> {
   const lists = inputs.map((id) => ({
     ease: blend === null ? undefined : store.fbtModel.list(merchant, id),
     copurchase: store.orders.copurchaseNeighbours(merchant, id),
@@ -20,5 +24,12 @@ export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs:
 
 /** Products bought together with the inputs, best first, sorted as they are read (read once). */
 export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
-  return rankByScoreLazily(boughtTogetherScores(store, merchant, inputs));
+  const blend = store.fbtModel.blend(merchant);
+  // One input of a shop without a trained model (a product page): its co-purchase list, stored best first, is its ranking.
+  if (blend === null && inputs.length === 1) {
+    const list = store.orders.copurchaseNeighbours(merchant, inputs[0]!);
+    const stored = list === undefined ? null : storedRanking(list, inputs[0]!);
+    if (stored !== null) return stored;
+  }
+  return rankByScoreLazily(scoresByBlend(store, merchant, inputs, blend));
 }
