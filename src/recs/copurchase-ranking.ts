@@ -1,4 +1,4 @@
-import { blendBoughtTogether, type FbtBlend } from "../core/recs/fbt-blend.js";
+import { blendBoughtTogether, type FbtBlend, type InputLists } from "../core/recs/fbt-blend.js";
 import { storedRanking } from "../core/recs/ranking.js";
 import { rankByScoreLazily } from "../core/recs/sales.js";
 import type { MerchantId } from "../core/types.js";
@@ -11,25 +11,23 @@ import type { Store } from "../stores/store.js";
  * lists alone.
  */
 export function boughtTogetherScores(store: Store, merchant: MerchantId, inputs: readonly number[]): Map<number, number> {
-  return scoresByBlend(store, merchant, inputs, store.fbtModel.blend(merchant));
+  const blend = store.fbtModel.blend(merchant);
+  return blendBoughtTogether(inputLists(store, merchant, inputs, blend), blend, new Set(inputs));
 }
 
-function scoresByBlend(store: Store, merchant: MerchantId, inputs: readonly number[], blend: FbtBlend | null): Map<number, number> {
-  const lists = inputs.map((id) => ({
+function inputLists(store: Store, merchant: MerchantId, inputs: readonly number[], blend: FbtBlend | null): InputLists[] {
+  return inputs.map((id) => ({
     ease: blend === null ? undefined : store.fbtModel.list(merchant, id),
     copurchase: store.orders.copurchaseNeighbours(merchant, id),
   }));
-  return blendBoughtTogether(lists, blend, new Set(inputs));
 }
 
 /** Products bought together with the inputs, best first, sorted as they are read (read once). */
 export function boughtTogether(store: Store, merchant: MerchantId, inputs: readonly number[]): Iterable<number> {
   const blend = store.fbtModel.blend(merchant);
+  const lists = inputLists(store, merchant, inputs, blend);
   // One input of a shop without a trained model (a product page): its co-purchase list, stored best first, is its ranking.
-  if (blend === null && inputs.length === 1) {
-    const list = store.orders.copurchaseNeighbours(merchant, inputs[0]!);
-    const stored = list === undefined ? null : storedRanking(list, inputs[0]!);
-    if (stored !== null) return stored;
-  }
-  return rankByScoreLazily(scoresByBlend(store, merchant, inputs, blend));
+  const only = blend === null && lists.length === 1 ? lists[0]!.copurchase : undefined;
+  const stored = only === undefined ? null : storedRanking(only, inputs[0]!);
+  return stored ?? rankByScoreLazily(blendBoughtTogether(lists, blend, new Set(inputs)));
 }

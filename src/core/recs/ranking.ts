@@ -120,21 +120,24 @@ const listed = new KeySlots();
  * A stored list's ranking, when it is stored in rank order already: the ids
  * of its positive weights, `excluded` left out, exactly as rankByScore ranks
  * its weights as scores, without gathering them into a map and sorting them
- * (a similar-products list of one input). null when any id repeats (a map
- * would sum its weights), any two neighbours are out of byScoreThenId's order
- * or tie on both, or a weight is NaN: rank it the general way then.
+ * (one input's similar-products or co-purchase list). null when any id
+ * repeats (a map would sum its weights), any two neighbours are out of
+ * byScoreThenId's order or tie on both, or an id or weight is missing or NaN:
+ * rank it the general way then.
  */
 export function storedRanking(list: WeightedIds, excluded: number): readonly number[] | null {
   const { ids, weights } = list;
   listed.clear();
   let dropped = 0;
   for (let at = 0; at < ids.length; at++) {
-    const weight = weights[at]!;
-    if (Number.isNaN(weight)) return null;
-    if (at > 0 && byScoreThenId(weights[at - 1]!, weight, ids[at - 1]!, ids[at]!) !== -1) return null;
+    const weight = weights[at];
+    const id = ids[at];
+    // A hole or NaN (never written, but a map would sum or drop it where this order would not): rank it the general way.
+    if (typeof weight !== "number" || typeof id !== "number" || Number.isNaN(weight) || Number.isNaN(id)) return null;
+    if (at > 0 && byScoreThenId(weights[at - 1]!, weight, ids[at - 1]!, id) !== -1) return null;
     const size = listed.size;
-    if (listed.slotOf(ids[at]!) < size) return null;
-    if (!(weight > 0) || ids[at] === excluded) dropped++;
+    if (listed.slotOf(id) < size) return null;
+    if (!(weight > 0) || id === excluded) dropped++;
   }
   if (dropped === 0) return ids;
   return ids.filter((id, at) => weights[at]! > 0 && id !== excluded);
