@@ -3,7 +3,7 @@ import type { Eligibility } from "../core/products/eligibility.js";
 import { renderDataOnRead } from "../core/products/render-data-on-read.js";
 import type { CollectionHeading, MarketSettings, MerchantId } from "../core/types.js";
 import { PerStore } from "./per-store.js";
-import { renderCacheOf } from "./render-cache.js";
+import { readThrough, renderCacheOf, renderGroup } from "./render-cache.js";
 import type { Store } from "./store.js";
 
 const marketsByStore = new PerStore<MerchantId, { version: number; markets: MarketSettings[] }>();
@@ -25,14 +25,11 @@ function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
  * million products), and quick-view shows collections on every keystroke.
  */
 export function collectionHeading(store: Store, merchantId: MerchantId, id: number): CollectionHeading | undefined {
-  const cache = renderCacheOf(store);
-  const group = `${merchantId}\u0000${store.version(merchantId, "collections")}\u0000collections`;
-  const cached = cache.get(group, id) as CollectionHeading | null | undefined;
-  if (cached !== undefined) return cached ?? undefined;
-  const collection = store.catalogue.collection(merchantId, id);
-  const heading = collection === undefined ? null : { id: collection.id, title: collection.title, handle: collection.handle };
-  cache.set(group, id, heading);
-  return heading ?? undefined;
+  const group = renderGroup(merchantId, store.version(merchantId, "collections"), "collections");
+  return readThrough<CollectionHeading>(renderCacheOf(store), group, id, () => {
+    const collection = store.catalogue.collection(merchantId, id);
+    return collection && { id: collection.id, title: collection.title, handle: collection.handle };
+  });
 }
 
 /** Merchants whose render data is built: once built it stays so for the life of the store instance. */
@@ -83,8 +80,8 @@ export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCat
   }
   const version = store.version(merchantId, "catalogue");
   if (version !== view.version) {
-    const prefix = `${merchantId}\u0000${version}\u0000`;
-    view.groups = { eligibility: `${prefix}eligibility`, full: `${prefix}full`, reduced: `${prefix}reduced` };
+    const group = (kind: string) => renderGroup(merchantId, version, kind);
+    view.groups = { eligibility: group("eligibility"), full: group("full"), reduced: group("reduced") };
     view.version = version;
   }
   return view.catalog;
@@ -111,26 +108,15 @@ function makeCatalog(store: Store, merchantId: MerchantId): MerchantView | null 
     version: -1,
     catalog: {
       ...readerOf(store, merchantId),
-      eligibility(id) {
-        const group = view.groups.eligibility;
-        const cached = cache.get(group, id);
-        if (cached !== undefined) return (cached as Eligibility | null) ?? undefined;
-        const read = productRender.eligibility(merchantId, id);
-        cache.set(group, id, read ?? null);
-        return read;
-      },
+      eligibility: (id) => readThrough<Eligibility>(cache, view.groups.eligibility, id, () => productRender.eligibility(merchantId, id)),
       marketPricing: (marketId, id) => productRender.marketPricing(merchantId, marketId, id),
-      storedJsonView(id, projection) {
-        const group = view.groups[projection];
-        const cached = cache.get(group, id) as Uint8Array | null | undefined;
-        if (cached !== undefined) return cached ?? undefined;
-        const read = productRender.storedJsonView(merchantId, id, projection);
-        // The read is a view of a buffer the next read reuses, so the cache keeps a copy: to the length the
-        // store sets on its reads, not the buffer's own (and not by Buffer's slice, which is another view).
-        const kept = read === undefined ? null : Uint8Array.prototype.slice.call(read, 0, read.length);
-        cache.set(group, id, kept);
-        return kept ?? undefined;
-      },
+      storedJsonView: (id, projection) =>
+        readThrough<Uint8Array>(cache, view.groups[projection], id, () => {
+          const read = productRender.storedJsonView(merchantId, id, projection);
+          // The read is a view of a buffer the next read reuses, so the cache keeps a copy: to the length the
+          // store sets on its reads, not the buffer's own (and not by Buffer's slice, which is another view).
+          return read && Uint8Array.prototype.slice.call(read, 0, read.length);
+        }),
     },
   };
   return view;

@@ -36,6 +36,28 @@ export function renderCacheOf(store: Store): GenerationalCache<CachedRead> {
   return cache;
 }
 
+/** The group of a merchant's values of one kind at one data version: what they were read under, and nothing of another merchant. */
+export function renderGroup(merchantId: string, version: number, kind: string): string {
+  return `${merchantId}\u0000${version}\u0000${kind}`;
+}
+
+/**
+ * The cached value of `id` in `group`, or what `read` gives, cached (an absent
+ * record too, as null). `T` is the kind the group holds: each group holds one.
+ */
+export function readThrough<T extends Exclude<CachedRead, null>>(
+  cache: GenerationalCache<CachedRead>,
+  group: string,
+  id: number,
+  read: () => T | undefined,
+): T | undefined {
+  const cached = cache.get(group, id) as T | null | undefined;
+  if (cached !== undefined) return cached ?? undefined;
+  const value = read();
+  cache.set(group, id, value ?? null);
+  return value;
+}
+
 /** Drops what this thread cached for the store: for measuring answers that read everything from LMDB (the bench). */
 export function forgetRenderReads(store: Store): void {
   caches.get(store)?.clear();
