@@ -3,6 +3,7 @@ import { DEFAULT_RANKING, planQuery } from "../../src/core/search/query-plan.js"
 import { rankProducts } from "../../src/core/search/ranker.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { product, variant } from "../helpers/fixtures.js";
+import { oracleOf, rankingsOf } from "../helpers/search-index.js";
 import { storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
@@ -50,6 +51,28 @@ describe("rankProducts", () => {
       expect(everything[0]).toBe(120);
       expect(rankProducts(index, plan, { k: 3, outOfStock: "last", boosted }, config)).toEqual(everything.slice(0, 3));
       expect(rankProducts(index, plan, { k: 3, outOfStock: "last" }, config)).not.toContain(120);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("adds a common word's score to a rarer word's few products as the oracle does, looked up in its postings", async () => {
+    const store = await storeWithMerchant(tempDir());
+    try {
+      // "mug" is in every product: with "red" having found more than k, it only adds to those,
+      // and few enough that they are looked up in its postings rather than every posting read.
+      const titles = (from: number, count: number, title: (i: number) => string) =>
+        Array.from({ length: count }, (_, i) => product(from + i, { title: title(i), product_type: "Kitchen", tags: "" }));
+      await ingest(store, "shop", "products", [
+        ...titles(1, 6, (i) => (i % 2 === 0 ? "Red Mug" : "Red Enamel Mug Red")),
+        ...titles(100, 500, (i) => (i % 3 === 0 ? "Mug" : `Stoneware Mug ${["Blue", "Green", "Grey"][i % 3]}`)),
+      ]);
+      const oracle = oracleOf(store, "shop");
+      for (const k of [3, 5]) {
+        const { stored, oracle: expected } = rankingsOf(store, "shop", oracle, "red mug ", { k, outOfStock: "last" });
+        expect(stored).toEqual(expected);
+        expect(stored).toHaveLength(k);
+      }
     } finally {
       await store.close();
     }

@@ -10,8 +10,9 @@
 // 2. per chunk of doc bounds, each touched doc that can make the page gets
 //    bounds on its score: its text score and availability are exact, its
 //    prior and popularity stored to within a step (doc-columns.ts), the
-//    adjacency of its words at most a pair per matched word (docs whose text
-//    score is too far below the best ones' are left out unread);
+//    adjacency of its words at most a pair per two neighbouring query words
+//    its title can hold side by side (title-pairs.ts; docs whose text score
+//    is too far below the best ones' are left out unread);
 // 3. docs are scored exactly (their title terms read, the prior and adjacency
 //    computed) in order of their upper bounds, until no bound can beat the
 //    page: usually a few more than the page.
@@ -22,6 +23,8 @@ import type { PostingBlock } from "./postings.js";
 import { exactPrior } from "./prior.js";
 import { DEFAULT_RANKING, type QueryPlan, type RankingConfig, type Slot } from "./query-plan.js";
 import { termFrequency } from "./search-document.js";
+import { alternativeFlags, mergedFlags, postingFlags, TitleWords } from "./title-pairs.js";
+import { TouchedLookup } from "./touched-lookup.js";
 
 export interface RankOptions {
   /** How many product ids to return at most. */
@@ -45,7 +48,11 @@ class Scratch {
   capacity = 0;
   total = new Float32Array(0);
   matched = new Uint8Array(0);
+  /** Per touched doc, which query words its title holds (title-pairs.ts). */
+  readonly titleWords = new TitleWords();
   slotBest = new Float32Array(0);
+  /** Per doc of the slot being scored, its title flags for the slot (title-pairs.ts). */
+  slotInTitle = new Uint8Array(0);
   seenStamp = new Int32Array(0);
   slotStamp = new Int32Array(0);
   stamp = 0;
@@ -67,13 +74,29 @@ class Scratch {
   /** Positions of the docs pass 3 may score. */
   candidates = new Int32Array(0);
   readonly productIds = new Float64Array(DOC_CHUNK);
+  /** The touched docs as slots that only add to them look them up, as of `lookupStamp` and `lookupCount`. */
+  private readonly lookup = new TouchedLookup();
+  private lookupStamp = -1;
+  private lookupCount = -1;
+
+  /** A lookup of the query's first `touchedCount` touched docs. */
+  touchedLookup(queryStamp: number, touchedCount: number): TouchedLookup {
+    if (this.lookupStamp !== queryStamp || this.lookupCount !== touchedCount) {
+      this.lookup.take(this.touched, touchedCount, this.capacity);
+      this.lookupStamp = queryStamp;
+      this.lookupCount = touchedCount;
+    }
+    return this.lookup;
+  }
 
   fit(capacity: number): void {
     if (capacity <= this.capacity) return;
     const size = Math.max(1024, capacity * 2);
     this.total = new Float32Array(size);
     this.matched = new Uint8Array(size);
+    this.titleWords.fit(size);
     this.slotBest = new Float32Array(size);
+    this.slotInTitle = new Uint8Array(size);
     this.seenStamp = new Int32Array(size);
     this.slotStamp = new Int32Array(size);
     this.touched = new Int32Array(size);
@@ -151,7 +174,12 @@ function scoreText(
   // of the catalogue for products that could only match it.
   const commonMass = index.size * COMMON_SHARE;
   const order = plan.slots
-    .map((slot) => ({ slot, mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0) }))
+    .map((slot, position) => ({
+      slot,
+      position,
+      titleFlags: alternativeFlags(plan.slots, position),
+      mass: slot.alternatives.reduce((sum, a) => sum + index.df(a.term), 0),
+    }))
     .sort((x, y) => x.mass - y.mass);
   // A word matching too many products to score them all brings only its leaders as candidates (leaders.ts); once
   // every word has brought its candidates, its postings score them all, also those a later word brought.
@@ -159,38 +187,46 @@ function scoreText(
   const leaders = useLeaders && order.some(({ mass }) => mass > leaderMass) ? index.leaders() : null;
   // A query of one such word: its candidates are scored from the lists themselves, whose postings are the term's.
   if (leaders !== null && order.length === 1)
-    return { touchedCount: scoreSlot(index, order[0]!.slot, false, queryStamp, 0, config, leaders), leaders: true };
-  const scoredLast: Slot[] = [];
-  for (const { slot, mass } of order) {
-    const addOnly = mass > commonMass && touchedCount >= k;
-    if (leaders !== null && mass > leaderMass) {
-      if (!addOnly) touchedCount = touchLeaders(index, slot, leaders, queryStamp, touchedCount);
-      scoredLast.push(slot);
+    return { touchedCount: scoreSlot(index, order[0]!, false, queryStamp, 0, config, leaders), leaders: true };
+  const scoredLast: PlacedSlot[] = [];
+  for (const placed of order) {
+    const addOnly = placed.mass > commonMass && touchedCount >= k;
+    if (leaders !== null && placed.mass > leaderMass) {
+      if (!addOnly) touchedCount = touchLeaders(index, placed.slot, leaders, queryStamp, touchedCount);
+      scoredLast.push(placed);
     } else {
-      touchedCount = scoreSlot(index, slot, addOnly, queryStamp, touchedCount, config);
+      touchedCount = scoreSlot(index, placed, addOnly, queryStamp, touchedCount, config);
     }
   }
-  for (const slot of scoredLast) touchedCount = scoreSlot(index, slot, true, queryStamp, touchedCount, config);
+  for (const placed of scoredLast) touchedCount = scoreSlot(index, placed, true, queryStamp, touchedCount, config);
   return { touchedCount, leaders: leaders !== null };
+}
+
+/** A query word's slot, its position in the query, and the title flags of its alternatives (title-pairs.ts). */
+interface PlacedSlot {
+  slot: Slot;
+  position: number;
+  titleFlags: Uint8Array;
 }
 
 /**
  * Adds a slot's score (its best alternative's) to every doc holding one of
- * its alternatives, touching those not touched yet unless `onlyTouched`;
- * returns the new count of touched docs. With `leaders`, only to the docs of
- * the alternatives' leader lists (all docs of one without a list) and those
+ * its alternatives, touching those not touched yet unless `onlyTouched`, and
+ * marks the slot's word in the docs whose title holds one; returns the new
+ * count of touched docs. With `leaders`, only to the docs of the
+ * alternatives' leader lists (all docs of one without a list) and those
  * written since the lists were built.
  */
 function scoreSlot(
   index: RankingIndex,
-  slot: Slot,
+  { slot, position, titleFlags }: PlacedSlot,
   onlyTouched: boolean,
   queryStamp: number,
   touchedCount: number,
   config: RankingConfig,
   leaders: LeaderReads | null = null,
 ): number {
-  const { total, matched, slotBest, seenStamp, slotStamp, slotDocs } = scratch;
+  const { total, matched, titleWords, slotBest, slotInTitle, seenStamp, slotStamp, slotDocs } = scratch;
   const { k1, b } = config;
   // BM25's length normalisation, folded into two constants per query.
   const lengthScale = (k1 * b) / index.averageLength;
@@ -198,24 +234,42 @@ function scoreSlot(
   const slotStampValue = ++scratch.stamp;
   let slotCount = 0;
   const skip = leaders?.changed ?? null;
-  const offer = (doc: number, score: number) => {
+  const lookup = onlyTouched ? scratch.touchedLookup(queryStamp, touchedCount) : null;
+  const offer = (doc: number, score: number, flags: number) => {
     if (slotStamp[doc] !== slotStampValue) {
       slotStamp[doc] = slotStampValue;
       slotBest[doc] = score;
+      slotInTitle[doc] = flags;
       slotDocs[slotCount++] = doc;
-    } else if (score > slotBest[doc]!) {
-      slotBest[doc] = score;
+    } else {
+      if (score > slotBest[doc]!) slotBest[doc] = score;
+      slotInTitle[doc] = mergedFlags(slotInTitle[doc]!, flags);
     }
   };
-  for (const { term, weight } of slot.alternatives) {
+  for (let j = 0; j < slot.alternatives.length; j++) {
+    const { term, weight } = slot.alternatives[j]!;
     const scale = weight * slot.idf * (k1 + 1);
+    const alternativeFlags = titleFlags[j]!;
+    if (lookup !== null && leaders === null && lookup.gallopPays(index.df(term))) {
+      lookup.rewind();
+      index.forEachPostingBlock(term, (block) =>
+        lookup.findIn(block, (i) => {
+          const mark = block.marks[i]!;
+          const tf = termFrequency(mark);
+          offer(block.docs[i]!, (scale * tf) / (tf + lengthBase + lengthScale * block.lengths[i]!), postingFlags(alternativeFlags, mark));
+        }),
+      );
+      continue;
+    }
+    const touchedBits = lookup?.bitset() ?? null;
     const visit = ({ count, docs, lengths, marks }: PostingBlock) => {
       for (let i = 0; i < count; i++) {
         const doc = docs[i]!;
-        if (onlyTouched && seenStamp[doc] !== queryStamp) continue;
+        if (touchedBits !== null && (touchedBits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
         if (skip !== null && skip.has(doc)) continue;
-        const tf = termFrequency(marks[i]!);
-        offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * lengths[i]!));
+        const mark = marks[i]!;
+        const tf = termFrequency(mark);
+        offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * lengths[i]!), postingFlags(alternativeFlags, mark));
       }
     };
     if (leaders === null || !leaders.forEachLeader(term, visit)) index.forEachPostingBlock(term, visit);
@@ -223,7 +277,7 @@ function scoreSlot(
       const mark = marks.get(term);
       if (mark === undefined || (onlyTouched && seenStamp[doc] !== queryStamp)) continue;
       const tf = termFrequency(mark);
-      offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * length));
+      offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * length), postingFlags(alternativeFlags, mark));
     }
   }
   let count = touchedCount;
@@ -232,6 +286,7 @@ function scoreSlot(
     if (seenStamp[doc] !== queryStamp) count = touch(doc, queryStamp, count);
     total[doc] = total[doc]! + slotBest[doc]!;
     matched[doc] = matched[doc]! + 1;
+    titleWords.record(doc, position, slotInTitle[doc]!);
   }
   return count;
 }
@@ -241,6 +296,7 @@ function touch(doc: number, queryStamp: number, touchedCount: number): number {
   scratch.seenStamp[doc] = queryStamp;
   scratch.total[doc] = 0;
   scratch.matched[doc] = 0;
+  scratch.titleWords.clear(doc);
   scratch.touched[touchedCount] = doc;
   return touchedCount + 1;
 }
@@ -386,7 +442,11 @@ function boundBand(
         (boostWeight > 0 && boosted!.has(productIds[slot]!) ? boostWeight : 0) -
         (available ? 0 : OUT_OF_STOCK_PENALTY);
       lower[i] = score;
-      upper[i] = score + priorReach + config.popularityWeight * bounds.popularityWidth(steps) + reachPerPair * (matched[doc]! - 1);
+      upper[i] =
+        score +
+        priorReach +
+        config.popularityWeight * bounds.popularityWidth(steps) +
+        reachPerPair * scratch.titleWords.possiblePairs(doc, r, matched[doc]! - 1);
       if (score > heap.threshold) heap.offer(score);
     }
   }
@@ -432,8 +492,8 @@ function exactBest(
       config.popularityWeight * index.popularity(productId) +
       (boostWeight > 0 && options.boosted!.has(productId) ? boostWeight : 0) -
       (inStock[i] === 1 ? 0 : OUT_OF_STOCK_PENALTY);
-    const reach = reachPerPair * (matched[doc]! - 1);
-    const score = base + (reach > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
+    const score =
+      base + (scratch.titleWords.possiblePairs(doc, r, matched[doc]! - 1) > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
     let at = best.length;
     while (at > 0 && (score > best[at - 1]!.score || (score === best[at - 1]!.score && productId < best[at - 1]!.productId))) at--;
     if (at < wanted) {

@@ -1,0 +1,88 @@
+// Which neighbouring query words can stand side by side in a doc's title: an
+// upper bound on the adjacency a doc can earn (ranker.ts), kept from the
+// postings pass 1 reads anyway. A pair of neighbouring words is possible only
+// if the title holds an alternative of each. When all it holds of both is one
+// term that stands for both words, once ("embers" for "ember s", a compound
+// offered to both), no pair is possible either: the pair would need that term
+// twice in a row.
+import type { Slot } from "./query-plan.js";
+
+/** Flags of one slot in one doc, as its postings are read. */
+const IN_TITLE = 1;
+/** The title holds an alternative that is not also the next word's, or holds one twice. */
+const FREE_NEXT = 2;
+/** The title holds two or more of the slot's alternatives. */
+const SEVERAL = 4;
+
+/** Query words whose title marks are kept (a bit each); a query has at most RankingConfig.maxWords. */
+export const TITLE_WORDS = 16;
+
+/**
+ * The flags each of a slot's alternatives gives a doc whose title holds it
+ * once (twice or more: FREE_NEXT too), by alternative.
+ */
+export function alternativeFlags(slots: readonly Slot[], position: number): Uint8Array {
+  const next = new Set(slots[position + 1]?.alternatives.map(({ term }) => term) ?? []);
+  return Uint8Array.from(slots[position]!.alternatives, ({ term }) => IN_TITLE | (next.has(term) ? 0 : FREE_NEXT));
+}
+
+/** A posting's flags: none when the title does not hold the term (mark below 2, see termMarks). */
+export function postingFlags(alternative: number, mark: number): number {
+  const inTitle = mark >>> 1;
+  if (inTitle === 0) return 0;
+  return inTitle >= 2 ? alternative | FREE_NEXT : alternative;
+}
+
+/** Merges a doc's flags for one more of the slot's alternatives into those of the ones read before. */
+export function mergedFlags(before: number, posting: number): number {
+  return before | posting | ((before & posting & IN_TITLE) !== 0 ? SEVERAL : 0);
+}
+
+/** Per doc, the slot flags of each query word, a bit per word. */
+export class TitleWords {
+  private inTitle = new Uint16Array(0);
+  private freeNext = new Uint16Array(0);
+  private several = new Uint16Array(0);
+
+  fit(capacity: number): void {
+    if (this.inTitle.length >= capacity) return;
+    this.inTitle = new Uint16Array(capacity);
+    this.freeNext = new Uint16Array(capacity);
+    this.several = new Uint16Array(capacity);
+  }
+
+  clear(doc: number): void {
+    this.inTitle[doc] = 0;
+    this.freeNext[doc] = 0;
+    this.several[doc] = 0;
+  }
+
+  /** Records the flags of the word at `position` in the doc. */
+  record(doc: number, position: number, flags: number): void {
+    if (flags === 0 || position >= TITLE_WORDS) return;
+    const bit = 1 << position;
+    if ((flags & IN_TITLE) !== 0) this.inTitle[doc] = this.inTitle[doc]! | bit;
+    if ((flags & FREE_NEXT) !== 0) this.freeNext[doc] = this.freeNext[doc]! | bit;
+    if ((flags & SEVERAL) !== 0) this.several[doc] = this.several[doc]! | bit;
+  }
+
+  /**
+   * At most how many pairs of neighbouring query words can stand side by
+   * side in the doc's title; with more than TITLE_WORDS words, `fallback`.
+   */
+  possiblePairs(doc: number, words: number, fallback: number): number {
+    if (words > TITLE_WORDS) return fallback;
+    const held = this.inTitle[doc]!;
+    const several = this.several[doc]!;
+    // Bit s: words s and s + 1 both held, and not both only through one term they share, once. Word s
+    // holding only a term of word s + 1, once, and word s + 1 only one term: that term, the same once.
+    const free = this.freeNext[doc]! | several | (several >>> 1);
+    return bitCount(held & (held >>> 1) & free);
+  }
+}
+
+function bitCount(bits: number): number {
+  let count = 0;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
