@@ -21,10 +21,11 @@ import { boundedEditDistance } from "../core/search/edits.js";
 import type { RankedDocument, RankingIndex } from "../core/search/index-view.js";
 import type { LeaderReads, LeaderSettings, WrittenDoc } from "../core/search/leaders.js";
 import { normaliseCode } from "../core/search/indexed-product.js";
-import { readPostingBlock, type PostingBlock } from "../core/search/postings.js";
+import { POSTING_BLOCK_MAX, readPostingBlock, type PostingBlock } from "../core/search/postings.js";
 import { documentLength, termMarks } from "../core/search/search-document.js";
 import { wordTypoKeys } from "../core/search/typo-keys.js";
 import type { MerchantId } from "../core/types.js";
+import type { PostingCache } from "./posting-cache.js";
 import { AFTER_EVERY_STRING, type SearchTables } from "./search-tables.js";
 
 type NearTerm = { term: string; edits: number };
@@ -81,11 +82,14 @@ export class SearchIndexView implements RankingIndex {
   readonly popularityScale: number;
   /** The index's changes version this view reads. */
   private readonly changes: number;
+  /** The index's documents version this view reads. */
+  private readonly documents: number;
 
   constructor(
     private readonly tables: SearchTables,
     readonly merchant: MerchantId,
     private readonly cache: ReaderCache,
+    private readonly postingCache: PostingCache,
     private readonly leaderSettings: LeaderSettings,
   ) {
     const meta = tables.metaOf(merchant);
@@ -95,6 +99,7 @@ export class SearchIndexView implements RankingIndex {
     cache.popularity.follow(meta.ranks);
     cache.bounds.follow(meta.columns);
     this.changes = meta.changes;
+    this.documents = meta.documents;
     this.size = meta.size;
     this.averageLength = meta.size === 0 ? 1 : meta.totalLength / meta.size;
     this.docCapacity = meta.capacity;
@@ -154,6 +159,17 @@ export class SearchIndexView implements RankingIndex {
   }
 
   forEachPostingBlock(term: string, visit: (block: PostingBlock) => void): void {
+    // A term of several blocks is common: the next keystroke likely reads it again (posting-cache.ts).
+    const df = this.df(term);
+    if (df > POSTING_BLOCK_MAX) {
+      visit(this.postingCache.whole(this.merchant, term, this.documents, df, (read) => this.readPostingBlocks(term, read)));
+      return;
+    }
+    this.readPostingBlocks(term, visit);
+  }
+
+  /** Calls `visit` with each stored block of the term's postings, in doc order, each in place during its call. */
+  private readPostingBlocks(term: string, visit: (block: PostingBlock) => void): void {
     // Most terms fit their first block, read in place; the rest are read as a range.
     const first = this.tables.firstPostingBlock(this.merchant, term);
     if (first === undefined) return;

@@ -19,6 +19,7 @@ import type { Collection, MerchantId, Product } from "../core/types.js";
 import type { DerivedBuild } from "./derived-builds.js";
 import { merchantRange } from "./merchant-keys.js";
 import { ChunkEdits, SearchIndexWrite } from "./search-index-write.js";
+import { PostingCache } from "./posting-cache.js";
 import { ReaderCache, SearchIndexView } from "./search-index-view.js";
 import { SearchLeaders } from "./search-leaders.js";
 import { EMPTY_META, searchKeysOf, SearchTables } from "./search-tables.js";
@@ -51,6 +52,8 @@ export class SearchIndexStore implements DerivedBuild {
   readonly leaders: SearchLeaders;
   /** This thread's caches of each merchant's index (the store instance is the thread's). */
   private readonly readerCaches = new Map<MerchantId, ReaderCache>();
+  /** This thread's cache of common terms' postings, all merchants'. */
+  private readonly postingCache = new PostingCache();
 
   constructor(
     root: RootDatabase,
@@ -69,7 +72,7 @@ export class SearchIndexStore implements DerivedBuild {
   view(merchant: MerchantId): SearchIndexView {
     let cache = this.readerCaches.get(merchant);
     if (cache === undefined) this.readerCaches.set(merchant, (cache = new ReaderCache()));
-    return new SearchIndexView(this.tables, merchant, cache, this.leaderSettings);
+    return new SearchIndexView(this.tables, merchant, cache, this.postingCache, this.leaderSettings);
   }
 
   /** The merchant's collections and their titles, in id order. */

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { encodePostingBlock, readPostingBlock, type PostingBlock } from "../../src/core/search/postings.js";
+import { PostingCache } from "../../src/stores/posting-cache.js";
+
+const blockOf = (docs: number[]): PostingBlock =>
+  readPostingBlock(
+    encodePostingBlock(
+      docs,
+      docs.map((doc) => doc + 100),
+      docs.map((doc) => doc % 7),
+      0,
+      docs.length,
+    ),
+  );
+
+describe("PostingCache", () => {
+  it("joins a term's blocks in order, growing past the postings expected, and reads them again only under another version", () => {
+    const cache = new PostingCache();
+    let reads = 0;
+    const readBlocks = (visit: (block: PostingBlock) => void) => {
+      reads++;
+      for (const docs of [
+        [1, 4, 9],
+        [12, 13],
+        [20, 31, 32, 40],
+      ])
+        visit(blockOf(docs));
+    };
+    const whole = cache.whole("shop", "mug", 7, 2, readBlocks);
+    const docs = [1, 4, 9, 12, 13, 20, 31, 32, 40];
+    expect(whole.count).toBe(docs.length);
+    expect([...whole.docs.subarray(0, whole.count)]).toEqual(docs);
+    expect([...whole.lengths.subarray(0, whole.count)]).toEqual(docs.map((doc) => doc + 100));
+    expect([...whole.marks.subarray(0, whole.count)]).toEqual(docs.map((doc) => doc % 7));
+    expect(cache.whole("shop", "mug", 7, 2, readBlocks)).toBe(whole);
+    expect(reads).toBe(1);
+    cache.whole("shop", "mug", 8, 2, readBlocks);
+    cache.whole("other", "mug", 8, 2, readBlocks);
+    expect(reads).toBe(3);
+  });
+});
