@@ -12,14 +12,16 @@ import type { PostingBlock } from "../core/search/postings.js";
 import type { MerchantId } from "../core/types.js";
 
 /**
- * What one generation holds: 3.3 million postings, the whole of two dozen
+ * What one generation holds: 1.6 million postings, the whole of a dozen
  * words that each a tenth of a million-product shop holds; both generations,
- * about twice that (64 MB) per thread, reached only in shops that big. On the
+ * about twice that (32 MB) per thread, reached only in shops that big. On the
  * kept million-product shop, ranking the bench's 1,437 distinct keystrokes
- * once each: a mean of 1.17 ms with half this, 1.07 with this, 1.01 with
- * twice this.
+ * once each: a mean of 1.45 ms without the cache, 1.17 with this, 1.07 with
+ * twice this. Each pool worker holds its own, and an extra worker may cost
+ * 150 MB in all: a search thread's anonymous memory after ranking those
+ * keystrokes twice grew by 20 MB with this cache and the ranker's title flags.
  */
-const GENERATION_BYTES = 32 * 1024 * 1024;
+const GENERATION_BYTES = 16 * 1024 * 1024;
 
 /** What a posting costs: its doc and length (4 bytes each) and mark (2). */
 const POSTING_BYTES = 10;
