@@ -1,8 +1,12 @@
 // The one path of every answer computed in the worker pool: from the response
 // cache without leaving this thread, or computed by a task and cached as bytes.
-// Product lists and quick-view search share it.
+// Product lists and quick-view search share it. A request for an answer that a
+// task is computing already waits for that task instead of queueing its own:
+// a popular product's list after its cached answer expired, or a keystroke
+// many shoppers type, is computed once however many ask for it meanwhile.
+import type { CachedResponse } from "../cache/response-cache.js";
 import { ByteBuilder } from "../core/byte-builder.js";
-import type { Task } from "../pool/protocol.js";
+import { TaskAbandonedError, type Task } from "../pool/protocol.js";
 import type { Reply } from "./respond.js";
 import type { RequestInfo } from "./router.js";
 import type { Services } from "./services.js";
@@ -34,6 +38,15 @@ export interface CachedTaskPlan {
  */
 const inlineReply = new ByteBuilder();
 
+/** Per service, the answers tasks are computing, by cache key. */
+const computing = new WeakMap<Services, Map<string, Promise<Uint8Array>>>();
+
+function computingOf(services: Services): Map<string, Promise<Uint8Array>> {
+  let tasks = computing.get(services);
+  if (tasks === undefined) computing.set(services, (tasks = new Map()));
+  return tasks;
+}
+
 /**
  * A cache hit, and a miss answered on this thread, answer synchronously: the
  * hot path never awaits. The body of such a miss's reply may be a view that
@@ -45,7 +58,7 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
   if (cacheKey !== null && !bypassCache) {
     const now = services.now();
     const hit = cache.get(cacheKey, now);
-    if (hit) return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
+    if (hit) return hitReply(hit, now);
   }
   // `transient`: the computed bytes are a view that the next answer overwrites, so what is cached is a copy.
   const answered = (computed: Uint8Array, transient: boolean): Reply => {
@@ -58,9 +71,53 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
   };
   const inline = answerInline(services, task);
   if (inline !== null) return answered(inline, true);
+  const tasks = cacheKey === null ? null : computingOf(services);
+  // bust_cache asks for an answer computed after it arrived: it never takes one already under way.
+  const underWay = bypassCache ? undefined : tasks?.get(cacheKey!);
+  if (underWay !== undefined) {
+    return underWay.then(
+      (body) => sharedReply(services, plan, body),
+      (error: unknown) => retriedIfAbandoned(error, services, plan),
+    );
+  }
   let abandoned: AbortSignal | undefined;
   if (plan.request) abandoned = (plan.request.abandon ??= new AbortController()).signal;
-  return pool.run(task, abandoned).then(({ body }) => answered(body, false));
+  const computed = pool.run(task, abandoned).then(({ body }) => body);
+  if (tasks !== null) {
+    tasks.set(cacheKey!, computed);
+    // Whichever way it ends, later requests compute or find it in the cache themselves.
+    const settled = () => {
+      if (tasks.get(cacheKey!) === computed) tasks.delete(cacheKey!);
+    };
+    computed.then(settled, settled);
+  }
+  return computed.then((body) => answered(body, false));
+}
+
+/**
+ * The reply to a request that waited for another's task: the answer that task
+ * cached, as a hit right after would find it; or, where the cache did not
+ * keep it (a body larger than the cache), its bytes as computed.
+ */
+function sharedReply(services: Services, plan: CachedTaskPlan, computed: Uint8Array): Reply {
+  const now = services.now();
+  const hit = services.cache.get(plan.cacheKey!, now);
+  if (hit) return hitReply(hit, now);
+  return { status: 200, body: plan.stamp ? plan.stamp(computed, "never") : computed, headers: { Age: "0" } };
+}
+
+/**
+ * A request that waited for another's task: when that task was dropped
+ * because its own client went away, this one asks again; any other failure
+ * is this request's too.
+ */
+function retriedIfAbandoned(error: unknown, services: Services, plan: CachedTaskPlan): Reply | Promise<Reply> {
+  if (error instanceof TaskAbandonedError && !plan.request?.abandon?.signal.aborted) return cachedTask(services, plan);
+  throw error;
+}
+
+function hitReply(hit: CachedResponse, now: number): Reply {
+  return { status: 200, body: hit.body, headers: { Age: String(Math.floor((now - hit.storedAt) / 1000)) } };
 }
 
 function answerInline(services: Services, task: Task): Uint8Array | null {
