@@ -3,10 +3,12 @@
 // Product lists and quick-view search share it. A request for an answer that a
 // task is computing already waits for that task instead of queueing its own:
 // a popular product's list after its cached answer expired, or a keystroke
-// many shoppers type, is computed once however many ask for it meanwhile.
+// many shoppers type, is computed once however many ask for it meanwhile. The
+// task is dropped (before it starts) only once every request waiting for it
+// has gone away: a typeahead's stale keystrokes are cancelled all the time.
 import type { CachedResponse } from "../cache/response-cache.js";
 import { ByteBuilder } from "../core/byte-builder.js";
-import { TaskAbandonedError, type Task } from "../pool/protocol.js";
+import type { Task } from "../pool/protocol.js";
 import type { Reply } from "./respond.js";
 import type { RequestInfo } from "./router.js";
 import type { Services } from "./services.js";
@@ -38,13 +40,33 @@ export interface CachedTaskPlan {
  */
 const inlineReply = new ByteBuilder();
 
-/** Per service, the answers tasks are computing, by cache key. */
-const computing = new WeakMap<Services, Map<string, Promise<Uint8Array>>>();
+/** A pool task under way, and how many requests still wait for its answer. */
+interface SharedTask {
+  computed: Promise<Uint8Array>;
+  /** Aborted once every request waiting for it has gone away: the pool then drops it, if it has not started. */
+  drop: AbortController;
+  waiting: number;
+}
 
-function computingOf(services: Services): Map<string, Promise<Uint8Array>> {
-  let tasks = computing.get(services);
-  if (tasks === undefined) computing.set(services, (tasks = new Map()));
+/** Per service, the tasks under way for cache keys. */
+const underWayByService = new WeakMap<Services, Map<string, SharedTask>>();
+
+function underWayOf(services: Services): Map<string, SharedTask> {
+  let tasks = underWayByService.get(services);
+  if (tasks === undefined) underWayByService.set(services, (tasks = new Map()));
   return tasks;
+}
+
+/** Counts the request among those waiting for the task until its client goes away (a request with no client never does). */
+function waitFor(shared: SharedTask, request: RequestInfo | undefined): void {
+  shared.waiting++;
+  if (request === undefined) return;
+  const gone = (request.abandon ??= new AbortController()).signal;
+  const leave = () => {
+    if (--shared.waiting === 0) shared.drop.abort();
+  };
+  if (gone.aborted) leave();
+  else gone.addEventListener("abort", leave, { once: true });
 }
 
 /**
@@ -71,27 +93,25 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
   };
   const inline = answerInline(services, task);
   if (inline !== null) return answered(inline, true);
-  const tasks = cacheKey === null ? null : computingOf(services);
+  const tasks = cacheKey === null ? null : underWayOf(services);
   // bust_cache asks for an answer computed after it arrived: it never takes one already under way.
   const underWay = bypassCache ? undefined : tasks?.get(cacheKey!);
-  if (underWay !== undefined) {
-    return underWay.then(
-      (body) => sharedReply(services, plan, body),
-      (error: unknown) => retriedIfAbandoned(error, services, plan),
-    );
+  if (underWay !== undefined && !underWay.drop.signal.aborted) {
+    waitFor(underWay, plan.request);
+    return underWay.computed.then((body) => sharedReply(services, plan, body));
   }
-  let abandoned: AbortSignal | undefined;
-  if (plan.request) abandoned = (plan.request.abandon ??= new AbortController()).signal;
-  const computed = pool.run(task, abandoned).then(({ body }) => body);
+  const drop = new AbortController();
+  const shared: SharedTask = { computed: pool.run(task, drop.signal).then(({ body }) => body), drop, waiting: 0 };
+  waitFor(shared, plan.request);
   if (tasks !== null) {
-    tasks.set(cacheKey!, computed);
+    tasks.set(cacheKey!, shared);
     // Whichever way it ends, later requests compute or find it in the cache themselves.
     const settled = () => {
-      if (tasks.get(cacheKey!) === computed) tasks.delete(cacheKey!);
+      if (tasks.get(cacheKey!) === shared) tasks.delete(cacheKey!);
     };
-    computed.then(settled, settled);
+    shared.computed.then(settled, settled);
   }
-  return computed.then((body) => answered(body, false));
+  return shared.computed.then((body) => answered(body, false));
 }
 
 /**
@@ -104,16 +124,6 @@ function sharedReply(services: Services, plan: CachedTaskPlan, computed: Uint8Ar
   const hit = services.cache.get(plan.cacheKey!, now);
   if (hit) return hitReply(hit, now);
   return { status: 200, body: plan.stamp ? plan.stamp(computed, "never") : computed, headers: { Age: "0" } };
-}
-
-/**
- * A request that waited for another's task: when that task was dropped
- * because its own client went away, this one asks again; any other failure
- * is this request's too.
- */
-function retriedIfAbandoned(error: unknown, services: Services, plan: CachedTaskPlan): Reply | Promise<Reply> {
-  if (error instanceof TaskAbandonedError && !plan.request?.abandon?.signal.aborted) return cachedTask(services, plan);
-  throw error;
 }
 
 function hitReply(hit: CachedResponse, now: number): Reply {

@@ -34,7 +34,7 @@ describe("a thread's cache of common terms' postings", () => {
       const rewritten = postingsOf(store, "mug");
       expect(rewritten).toHaveLength(count);
       expect(rewritten).not.toEqual(first);
-      // Length 6: five title terms and the product type; mark 5: twice in the title (4), the head noun (1).
+      // Length 6: four title terms, the vendor and the product type; mark 5: twice in the title (4), the head noun (1).
       expect(new Set(rewritten.map((posting) => posting.split(":").slice(1).join(":")))).toEqual(new Set(["6:5"]));
 
       await ingest(store, "shop", "products", [product(count + 1, { title: "Enamel Mug", product_type: "Kitchen", tags: "" })]);

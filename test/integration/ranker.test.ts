@@ -77,4 +77,29 @@ describe("rankProducts", () => {
       await store.close();
     }
   });
+
+  it("bounds a product's adjacency by every alternative its title holds of each word, whichever is read last", async () => {
+    const store = await storeWithMerchant(tempDir());
+    try {
+      // "dish washer" plans "dish" or the compound "dishwasher" for its first word, "washer" or the compound for its second.
+      // Product 9's title says "Dish Washer" side by side and its tags hold the compound, read after "dish": its adjacency
+      // must still count, so it leads the products whose titles hold both words apart.
+      const titled = (id: number, title: string, tags = "") => product(id, { title, product_type: "Kitchen", tags });
+      await ingest(store, "shop", "products", [
+        titled(1, "Washer Dish Rack"),
+        titled(2, "Dish Rack Washer"),
+        titled(3, "Washer Rack Dish"),
+        titled(9, "Dish Washer", "dishwasher"),
+        ...Array.from({ length: 30 }, (_, i) => titled(100 + i, i % 2 === 0 ? "Dish Rack" : "Washer Rack")),
+      ]);
+      const oracle = oracleOf(store, "shop");
+      for (const k of [1, 3]) {
+        const { stored, oracle: expected } = rankingsOf(store, "shop", oracle, "dish washer", { k, outOfStock: "last" });
+        expect(expected[0]).toBe(9);
+        expect(stored).toEqual(expected);
+      }
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ResponseCache } from "../../src/cache/response-cache.js";
 import { cachedTask } from "../../src/http/cached-task.js";
 import type { Reply } from "../../src/http/respond.js";
+import type { RequestInfo } from "../../src/http/router.js";
 import type { Services } from "../../src/http/services.js";
-import { TaskAbandonedError, type Task } from "../../src/pool/protocol.js";
+import type { Task } from "../../src/pool/protocol.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -42,63 +43,76 @@ describe("cachedTask with answers computed on the HTTP thread", () => {
   });
 });
 
-/** A pool whose tasks end when the test says: each run is recorded with its deferred outcome. */
+/** A pool whose tasks end when the test says: each run is recorded with its deferred outcome and its drop signal. */
 function servicesWithHeldPool(cacheBytes = 1 << 20) {
-  const runs: { resolve: (body: Uint8Array) => void; reject: (error: unknown) => void }[] = [];
+  const runs: { resolve: (body: Uint8Array) => void; reject: (error: unknown) => void; drop: AbortSignal | undefined }[] = [];
   const pool = {
-    run: () =>
+    run: (_task: Task, drop?: AbortSignal) =>
       new Promise<{ body: Uint8Array }>((resolve, reject) => {
-        runs.push({ resolve: (body) => resolve({ body }), reject });
+        runs.push({ resolve: (body) => resolve({ body }), reject, drop });
       }),
   };
   const services = { cache: new ResponseCache(cacheBytes), pool, now: () => 1_000 } as unknown as Services;
   return { services, runs };
 }
 
+/** A request as the server hands it to a route: its client's going away aborts `abandon`. */
+const clientRequest = () => ({ abandon: null }) as unknown as RequestInfo;
+const stamp = (computed: Uint8Array, cachedAt: string) => encoder.encode(`${decoder.decode(computed)}@${cachedAt}`);
+
 describe("cachedTask with answers computed in the pool", () => {
   it("lets a request for an answer a task is computing wait for that task rather than queue its own", async () => {
     const { services, runs } = servicesWithHeldPool();
-    const first = cachedTask(services, { task, cacheKey: "a" });
-    const second = cachedTask(services, { task, cacheKey: "a" });
-    const other = cachedTask(services, { task, cacheKey: "b" });
+    const first = cachedTask(services, { task, cacheKey: "a", stamp });
+    const second = cachedTask(services, { task, cacheKey: "a", stamp });
+    const other = cachedTask(services, { task, cacheKey: "b", stamp });
     // bust_cache: an answer computed after it arrived, so its own task.
-    const busting = cachedTask(services, { task, cacheKey: "a", bypassCache: true });
+    const busting = cachedTask(services, { task, cacheKey: "a", bypassCache: true, stamp });
     expect(runs).toHaveLength(3);
     runs[0]!.resolve(encoder.encode('{"data":[1]}'));
     runs[1]!.resolve(encoder.encode('{"data":[2]}'));
     runs[2]!.resolve(encoder.encode('{"data":[3]}'));
-    expect(bodyOf(await first)).toBe('{"data":[1]}');
-    expect(bodyOf(await second)).toBe('{"data":[1]}');
-    expect(bodyOf(await other)).toBe('{"data":[2]}');
-    expect(bodyOf(await busting)).toBe('{"data":[3]}');
-    // Once it has ended, the next request finds the cached answer, and a request after a failure computes afresh.
-    expect(bodyOf(await cachedTask(services, { task, cacheKey: "a" }))).toBe('{"data":[3]}');
+    const cachedAt = new Date(1_000).toISOString();
+    expect(bodyOf(await first)).toBe('{"data":[1]}@never');
+    // The waiting request answers what the task cached, as a hit would.
+    expect(bodyOf(await second)).toBe(`{"data":[1]}@${cachedAt}`);
+    expect(bodyOf(await other)).toBe('{"data":[2]}@never');
+    expect(bodyOf(await busting)).toBe('{"data":[3]}@never');
+    // Once it has ended, the next request finds the cached answer.
+    expect(bodyOf(await cachedTask(services, { task, cacheKey: "a", stamp }))).toBe(`{"data":[3]}@${cachedAt}`);
     expect(runs).toHaveLength(3);
   });
 
-  it("gives the waiting requests the task's failure, and asks again when the task was dropped because its own client went away", async () => {
+  it("gives the waiting requests the task's failure, and computes afresh for a request after it", async () => {
     const { services, runs } = servicesWithHeldPool();
     const failing = cachedTask(services, { task, cacheKey: "a" });
     const waitingOnFailure = cachedTask(services, { task, cacheKey: "a" });
     runs[0]!.reject(new Error("worker failed"));
     await expect(failing).rejects.toThrow("worker failed");
     await expect(waitingOnFailure).rejects.toThrow("worker failed");
+    void cachedTask(services, { task, cacheKey: "a" });
+    expect(runs).toHaveLength(2);
+  });
 
-    const dropped = cachedTask(services, { task, cacheKey: "b" });
-    const waiting = cachedTask(services, { task, cacheKey: "b" });
-    runs[1]!.reject(new TaskAbandonedError());
-    await expect(dropped).rejects.toBeInstanceOf(TaskAbandonedError);
-    await Promise.resolve();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(runs).toHaveLength(3);
-    runs[2]!.resolve(encoder.encode('{"data":[4]}'));
-    expect(bodyOf(await waiting)).toBe('{"data":[4]}');
+  it("drops the task only once every request waiting for it has gone away", () => {
+    const { services, runs } = servicesWithHeldPool();
+    const [first, second] = [clientRequest(), clientRequest()];
+    void cachedTask(services, { task, cacheKey: "a", request: first });
+    void cachedTask(services, { task, cacheKey: "a", request: second });
+    expect(runs).toHaveLength(1);
+    first.abandon!.abort();
+    expect(runs[0]!.drop?.aborted).toBe(false);
+    second.abandon!.abort();
+    expect(runs[0]!.drop?.aborted).toBe(true);
+    // A request arriving after that gets a task of its own.
+    void cachedTask(services, { task, cacheKey: "a", request: clientRequest() });
+    expect(runs).toHaveLength(2);
+    expect(runs[1]!.drop?.aborted).toBe(false);
   });
 
   it("gives the waiting requests the computed answer when the cache does not keep it, without computing it again", async () => {
     // A cache too small for any answer: each waiting request must still not queue a task of its own.
     const { services, runs } = servicesWithHeldPool(16);
-    const stamp = (computed: Uint8Array, cachedAt: string) => encoder.encode(`${decoder.decode(computed)}@${cachedAt}`);
     const replies = [1, 2, 3].map(() => cachedTask(services, { task, cacheKey: "a", stamp }));
     expect(runs).toHaveLength(1);
     runs[0]!.resolve(encoder.encode('{"data":[5]}'));

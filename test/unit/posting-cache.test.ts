@@ -14,7 +14,7 @@ const blockOf = (docs: number[]): PostingBlock =>
   );
 
 describe("PostingCache", () => {
-  it("joins a term's blocks in order, growing past the postings expected, and reads them again only under another version", () => {
+  it("joins a term's blocks in order, growing past the postings expected, and keeps one version of each term", () => {
     const cache = new PostingCache();
     let reads = 0;
     const readBlocks = (visit: (block: PostingBlock) => void) => {
@@ -37,5 +37,10 @@ describe("PostingCache", () => {
     cache.whole("shop", "mug", 8, 2, readBlocks);
     cache.whole("other", "mug", 8, 2, readBlocks);
     expect(reads).toBe(3);
+    expect(cache.whole("shop", "mug", 8, 2, readBlocks).count).toBe(docs.length);
+    expect(reads).toBe(3);
+    // One version of a term is kept: the one read last replaced the one before.
+    cache.whole("shop", "mug", 7, 2, readBlocks);
+    expect(reads).toBe(4);
   });
 });

@@ -68,4 +68,11 @@ describe("title pairs", () => {
     expect(recorded(["ember", "ember"], slots).possiblePairs(0, 2, 1)).toBe(1);
     expect(recorded(["ember", "season"], slots).possiblePairs(0, 2, 1)).toBe(1);
   });
+
+  it("bound a query of more words than it keeps flags for by the fallback given", () => {
+    const words = new TitleWords();
+    words.fit(1);
+    words.clear(0);
+    expect(words.possiblePairs(0, 17, 5)).toBe(5);
+  });
 });

@@ -15,7 +15,7 @@ const FREE_NEXT = 2;
 const SEVERAL = 4;
 
 /** Query words whose title marks are kept (a bit each); a query has at most RankingConfig.maxWords. */
-export const TITLE_WORDS = 16;
+const TITLE_WORDS = 16;
 
 /**
  * The flags each of a slot's alternatives gives a doc whose title holds it
@@ -73,10 +73,10 @@ export class TitleWords {
   possiblePairs(doc: number, words: number, fallback: number): number {
     if (words > TITLE_WORDS) return fallback;
     const held = this.inTitle[doc]!;
-    const several = this.several[doc]!;
-    // Bit s: words s and s + 1 both held, and not both only through one term they share, once. Word s
-    // holding only a term of word s + 1, once, and word s + 1 only one term: that term, the same once.
-    const free = this.freeNext[doc]! | several | (several >>> 1);
+    // Bit s: words s and s + 1 both held, and not both only through one term they share, once. When
+    // every title term of word s is also word s + 1's, once each, word s + 1 holds them all: if it
+    // holds only one, it is the one term of both, and no pair is possible.
+    const free = this.freeNext[doc]! | (this.several[doc]! >>> 1);
     return bitCount(held & (held >>> 1) & free);
   }
 }

@@ -20,11 +20,6 @@ export class TouchedLookup {
   /** The next sorted doc to look for: those before it lie before the blocks read so far. */
   private next = 0;
 
-  /** How many docs are looked up. */
-  get count(): number {
-    return this.size;
-  }
-
   /**
    * Looks up the first `count` of `docs` (in any order, each once), all below
    * `capacity`, until `release`; the sorted copy and the bitset are made on
