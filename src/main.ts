@@ -145,6 +145,7 @@ async function startWithSnapshots(
     dataDir: config.dataDir,
     threads: config.workers,
     heapMb: config.workerHeapMb,
+    searchCacheBytes: config.searchCacheBytes,
     maxQueue: config.poolMaxQueue,
     onTask: (kind, outcome, seconds) => metrics.task(kind, outcome, seconds),
   });

@@ -12,7 +12,7 @@ import { quickView } from "../src/search/quick-view.js";
 import { Store } from "../src/stores/store.js";
 
 const config = workerData as WorkerConfig;
-const store = Store.open(config.dataDir);
+const store = Store.open(config.dataDir, { searchCacheBytes: config.searchCacheBytes });
 const searchDependencies = withMeaningFallback(store, config.dataDir);
 // Opening read the store: let go of that snapshot now. A worker blocks between
 // tasks, so lmdb-js's timer does not renew it (see timer-turns.ts); held, it pins every page freed

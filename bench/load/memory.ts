@@ -47,7 +47,7 @@ const CATCH_UP_LIMIT_MS = 300_000;
 const IDLE_MS = 5_000;
 
 /** The server settings that bound its memory, as the runs inherit them from the bench's environment. */
-const MEMORY_SETTINGS = ["AISLE_CACHE_MB", "AISLE_WORKER_HEAP_MB", "AISLE_WORKERS"] as const;
+const MEMORY_SETTINGS = ["AISLE_CACHE_MB", "AISLE_WORKER_HEAP_MB", "AISLE_SEARCH_CACHE_MB", "AISLE_WORKERS"] as const;
 
 interface RunSpec {
   name: string;

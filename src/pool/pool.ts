@@ -23,6 +23,8 @@ export interface PoolOptions {
   maxQueue: number;
   /** Each worker's old-generation heap limit (see Config.workerHeapMb); absent: V8's default. */
   heapMb?: number;
+  /** Each worker's cache of common search terms' postings (see Config.searchCacheBytes); absent: its default. */
+  searchCacheBytes?: number;
   /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
   onTask?: (kind: string, outcome: TaskOutcome, seconds: number) => void;
 }
@@ -43,7 +45,11 @@ export class WorkerPool {
 
   constructor(options: PoolOptions) {
     this.onTask = options.onTask;
-    const workerData: WorkerConfig = { dataDir: options.dataDir, heapChannel: `aisle-worker-heaps-${randomUUID()}` };
+    const workerData: WorkerConfig = {
+      dataDir: options.dataDir,
+      heapChannel: `aisle-worker-heaps-${randomUUID()}`,
+      ...(options.searchCacheBytes === undefined ? {} : { searchCacheBytes: options.searchCacheBytes }),
+    };
     this.heaps = new WorkerHeaps(workerData.heapChannel);
     this.piscina = new Piscina({
       filename: compiledWorkerFile("workers/entry.js"),

@@ -13,18 +13,16 @@ import type { PostingBlock } from "../core/search/postings.js";
 import type { MerchantId } from "../core/types.js";
 
 /**
- * What one generation holds: 1.6 million postings, the whole of a dozen
- * words that each a tenth of a million-product shop holds; both generations,
- * about twice that (32 MB) per thread, reached only in shops of hundreds of
- * thousands of products (only terms of several blocks, over a thousand
- * products each, are kept, and one version of each). On the
- * kept million-product shop, ranking the bench's 1,437 distinct keystrokes
- * once each: a mean of 1.45 ms without the cache, 1.17 with this, 1.07 with
- * twice this. Each pool worker holds its own, and an extra worker may cost
- * 150 MB in all: a search thread's anonymous memory after ranking those
- * keystrokes twice grew by 20 MB with this cache and the ranker's title flags.
+ * What a thread's cache holds by default, both generations (AISLE_SEARCH_CACHE_MB):
+ * 3.3 million postings, the whole of two dozen words that each a tenth of a
+ * million-product shop holds. Reached only in shops of hundreds of thousands
+ * of products: only terms of several blocks (over a thousand products each)
+ * are kept, one version of each. On the kept million-product shop, a fresh
+ * server answering the bench's keystrokes over HTTP: 390 req/s without the
+ * cache, 510–655 with half this, 630–750 with this; each pool worker holds its
+ * own, about this much more anonymous memory per worker.
  */
-const GENERATION_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_POSTING_CACHE_MB = 32;
 
 /** What a posting costs: its doc and length (4 bytes each) and mark (2). */
 const POSTING_BYTES = 10;
@@ -39,7 +37,14 @@ interface Entry {
 }
 
 export class PostingCache {
-  private readonly cache = new GenerationalCache<Entry>(GENERATION_BYTES, ({ block }) => block.count * POSTING_BYTES + ENTRY_BYTES);
+  /** null: nothing is kept (a budget of 0). */
+  private readonly cache: GenerationalCache<Entry> | null;
+
+  /** `budgetBytes`: both generations together. */
+  constructor(budgetBytes = DEFAULT_POSTING_CACHE_MB * 1024 * 1024) {
+    this.cache =
+      budgetBytes === 0 ? null : new GenerationalCache<Entry>(budgetBytes / 2, ({ block }) => block.count * POSTING_BYTES + ENTRY_BYTES);
+  }
 
   /** The term's postings as of the documents version, from the cache or read (`readBlocks` calls its visitor with each block, in doc order). */
   whole(
@@ -49,6 +54,7 @@ export class PostingCache {
     expected: number,
     readBlocks: (visit: (block: PostingBlock) => void) => void,
   ): PostingBlock {
+    if (this.cache === null) return concatenated(expected, readBlocks);
     const group = `${merchant}\u0000${term}`;
     const cached = this.cache.get(group, 0);
     if (cached?.documents === documents) return cached.block;

@@ -53,7 +53,7 @@ export class SearchIndexStore implements DerivedBuild {
   /** This thread's caches of each merchant's index (the store instance is the thread's). */
   private readonly readerCaches = new Map<MerchantId, ReaderCache>();
   /** This thread's cache of common terms' postings, all merchants'. */
-  private readonly postingCache = new PostingCache();
+  private readonly postingCache: PostingCache;
 
   constructor(
     root: RootDatabase,
@@ -61,7 +61,9 @@ export class SearchIndexStore implements DerivedBuild {
     /** Called in the transaction that completes a merchant's rebuild: answers cached from a partial index go stale. */
     private readonly built: (merchant: MerchantId) => void,
     private readonly leaderSettings: LeaderSettings = DEFAULT_LEADERS,
+    postingCacheBytes?: number,
   ) {
+    this.postingCache = new PostingCache(postingCacheBytes);
     this.tables = new SearchTables(root);
     this.leaders = new SearchLeaders(root, this.tables, leaderSettings);
   }

@@ -75,6 +75,8 @@ export class Store {
     private readonly env: Environment,
     copurchase: CopurchaseConfig,
     leaders: LeaderSettings,
+    /** This thread's cache of common search terms' postings; absent: its default. */
+    searchCacheBytes: number | undefined,
   ) {
     const { root } = env;
     this.appliedLog = {
@@ -103,7 +105,7 @@ export class Store {
       collectionsOf: (merchant: MerchantId) => this.catalogue.collectionsOf(merchant),
       topSellers: (merchant: MerchantId) => this.rankings.read(merchant, DEFAULT_TOP_SELLERS),
     };
-    this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => env.bump(merchant, "catalogue"), leaders);
+    this.searchIndex = new SearchIndexStore(root, searchSource, (merchant) => env.bump(merchant, "catalogue"), leaders, searchCacheBytes);
     this.starterVectors = new StarterVectors(root, this.catalogue);
     this.rankings = new RankedLists(root, (merchant, previous, next) => this.searchIndex.followTopSellers(merchant, previous, next));
     const rankingSources = {
@@ -154,11 +156,15 @@ export class Store {
    * `copurchase` and `leaders`: the bought-together model's and quick-view's
    * leader lists' settings; evaluations and tests try others.
    */
-  static open(dataDir: string, options: { copurchase?: CopurchaseConfig; leaders?: LeaderSettings; mustExist?: boolean } = {}): Store {
+  static open(
+    dataDir: string,
+    options: { copurchase?: CopurchaseConfig; leaders?: LeaderSettings; mustExist?: boolean; searchCacheBytes?: number } = {},
+  ): Store {
     const store = new Store(
       Environment.open(dataDir, options.mustExist),
       options.copurchase ?? DEFAULT_COPURCHASE,
       options.leaders ?? DEFAULT_LEADERS,
+      options.searchCacheBytes,
     );
     const { events, applied } = store;
     checkFormat(store.env, {

@@ -35,6 +35,13 @@ describe("loadConfig", () => {
     );
   });
 
+  it("gives each pool worker a search cache of 32 MB unless AISLE_SEARCH_CACHE_MB says otherwise, 0 for none", () => {
+    expect(loadConfig({}).searchCacheBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ AISLE_SEARCH_CACHE_MB: "0" }).searchCacheBytes).toBe(0);
+    expect(loadConfig({ AISLE_SEARCH_CACHE_MB: "8" }).searchCacheBytes).toBe(8 * 1024 * 1024);
+    expect(() => loadConfig({ AISLE_SEARCH_CACHE_MB: "-1" })).toThrow(/AISLE_SEARCH_CACHE_MB/);
+  });
+
   it("tunes in the background every 60 s unless AISLE_TUNE_EVERY_S says otherwise", () => {
     expect(loadConfig({}).tuneEveryMs).toBe(60_000);
     expect(loadConfig({ AISLE_TUNE_EVERY_S: "300" }).tuneEveryMs).toBe(300_000);

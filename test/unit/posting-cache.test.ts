@@ -43,4 +43,16 @@ describe("PostingCache", () => {
     cache.whole("shop", "mug", 7, 2, readBlocks);
     expect(reads).toBe(4);
   });
+
+  it("keeps nothing with a budget of 0", () => {
+    const cache = new PostingCache(0);
+    let reads = 0;
+    const readBlocks = (visit: (block: PostingBlock) => void) => {
+      reads++;
+      visit(blockOf([3, 5]));
+    };
+    expect(cache.whole("shop", "mug", 1, 2, readBlocks).count).toBe(2);
+    expect(cache.whole("shop", "mug", 1, 2, readBlocks).count).toBe(2);
+    expect(reads).toBe(2);
+  });
 });
