@@ -13,7 +13,7 @@ const histories = fc
       verb: fc.constantFrom(...VERBS),
       at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     }),
-    { maxLength: 200 },
+    { maxLength: 200, size: "max" },
   )
   .map((entries): History => ({
     products: entries.map((e) => e.product),

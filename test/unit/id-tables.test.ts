@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
+// Arrays drawn in full ("size: max": fast-check otherwise keeps them to a few entries, and nothing
+// grows); a failure ends the run at once ("endOnFailure"): shrinking thousands of entries takes minutes.
 import { IntegerIds, StringIds } from "../../src/core/recs/id-tables.js";
 
 /** Sets every pair in both the table and a Map, then every key set and every probe must read the same from both. */
@@ -22,11 +25,11 @@ describe("StringIds", () => {
   it("answers like a Map for any strings, through growth", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.string({ maxLength: 12 }), fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }),
+        fc.array(fc.tuple(fc.string({ maxLength: 12 }), fc.nat({ max: 1_000_000 })), { maxLength: 3_000, size: "max" }),
         fc.array(fc.string({ maxLength: 12 })),
         (sets, probes) => answersLikeAMap(new StringIds(), sets, probes),
       ),
-      { numRuns: 100 },
+      { numRuns: 100, endOnFailure: true },
     );
   });
 
@@ -49,10 +52,10 @@ describe("IntegerIds", () => {
       fc.nat({ max: 50 }).map((n) => 2 ** 40 + n),
     );
     fc.assert(
-      fc.property(fc.array(fc.tuple(key, fc.nat({ max: 1_000_000 })), { maxLength: 3_000 }), fc.array(key), (sets, probes) =>
+      fc.property(fc.array(fc.tuple(key, fc.nat({ max: 1_000_000 })), { maxLength: 3_000, size: "max" }), fc.array(key), (sets, probes) =>
         answersLikeAMap(new IntegerIds(), sets, probes),
       ),
-      { numRuns: 100 },
+      { numRuns: 100, endOnFailure: true },
     );
   });
 });

@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
+// Arrays drawn in full ("size: max": fast-check otherwise keeps them to a few entries, and nothing
+// grows); a failure ends the run at once ("endOnFailure"): shrinking thousands of entries takes minutes.
 import { IntListPool } from "../../src/core/recs/int-list-pool.js";
 
 function contents(pool: IntListPool, list: number): number[] {
@@ -12,7 +15,7 @@ describe("IntListPool", () => {
     fc.assert(
       fc.property(
         // Pushes to lists interleaved at random, many to a few lists: slots move and the pool grows several times.
-        fc.array(fc.tuple(fc.nat({ max: 40 }), fc.integer({ min: -1_000, max: 1_000 })), { maxLength: 3_000 }),
+        fc.array(fc.tuple(fc.nat({ max: 40 }), fc.integer({ min: -1_000, max: 1_000 })), { maxLength: 3_000, size: "max" }),
         (pushes) => {
           const pool = new IntListPool();
           const expected: number[][] = [];
@@ -26,7 +29,7 @@ describe("IntListPool", () => {
           expected.forEach((items, list) => expect(contents(pool, list)).toEqual(items));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 200, endOnFailure: true },
     );
   });
 

@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
+// Arrays drawn in full ("size: max": fast-check otherwise keeps them to a few entries, and nothing
+// grows); a failure ends the run at once ("endOnFailure"): shrinking thousands of entries takes minutes.
 import { KeySlots } from "../../src/core/recs/key-slots.js";
 
 // Keys that differ only in their high half, or only in their low half, included.
@@ -13,21 +16,25 @@ const key = fc.oneof(
 describe("KeySlots", () => {
   it("hands out slots in order of first sight and finds them like a Map, through growth and clears", () => {
     fc.assert(
-      fc.property(fc.array(fc.array(key, { maxLength: 3_000 }), { minLength: 1, maxLength: 4 }), fc.array(key), (rounds, probes) => {
-        const slots = new KeySlots();
-        for (const keys of rounds) {
-          slots.clear();
-          const reference = new Map<number, number>();
-          for (const k of keys) {
-            if (!reference.has(k)) reference.set(k, reference.size);
-            expect(slots.slotOf(k)).toBe(reference.get(k));
+      fc.property(
+        fc.array(fc.array(key, { maxLength: 3_000, size: "max" }), { minLength: 1, maxLength: 4 }),
+        fc.array(key),
+        (rounds, probes) => {
+          const slots = new KeySlots();
+          for (const keys of rounds) {
+            slots.clear();
+            const reference = new Map<number, number>();
+            for (const k of keys) {
+              if (!reference.has(k)) reference.set(k, reference.size);
+              expect(slots.slotOf(k)).toBe(reference.get(k));
+            }
+            expect(slots.size).toBe(reference.size);
+            for (const k of [...reference.keys(), ...probes]) expect(slots.find(k)).toBe(reference.get(k) ?? -1);
+            for (const [k, slot] of reference) expect(slots.keyOf(slot)).toBe(k);
           }
-          expect(slots.size).toBe(reference.size);
-          for (const k of [...reference.keys(), ...probes]) expect(slots.find(k)).toBe(reference.get(k) ?? -1);
-          for (const [k, slot] of reference) expect(slots.keyOf(slot)).toBe(k);
-        }
-      }),
-      { numRuns: 60 },
+        },
+      ),
+      { numRuns: 60, endOnFailure: true },
     );
   });
 });
