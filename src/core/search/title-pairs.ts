@@ -38,23 +38,24 @@ export function mergedFlags(before: number, posting: number): number {
   return before | posting | ((before & posting & IN_TITLE) !== 0 ? SEVERAL : 0);
 }
 
-/** Per doc, the slot flags of each query word, a bit per word. */
+/**
+ * Per doc, a bit per query word: whether its title holds the word, and
+ * whether a pair of the word and the next one is free of the one-shared-term
+ * case (FREE_NEXT of the word, or SEVERAL of the next).
+ */
 export class TitleWords {
   private inTitle = new Uint16Array(0);
-  private freeNext = new Uint16Array(0);
-  private several = new Uint16Array(0);
+  private pairFree = new Uint16Array(0);
 
   fit(capacity: number): void {
     if (this.inTitle.length >= capacity) return;
     this.inTitle = new Uint16Array(capacity);
-    this.freeNext = new Uint16Array(capacity);
-    this.several = new Uint16Array(capacity);
+    this.pairFree = new Uint16Array(capacity);
   }
 
   clear(doc: number): void {
     this.inTitle[doc] = 0;
-    this.freeNext[doc] = 0;
-    this.several[doc] = 0;
+    this.pairFree[doc] = 0;
   }
 
   /** Records the flags of the word at `position` in the doc. */
@@ -62,8 +63,9 @@ export class TitleWords {
     if (flags === 0 || position >= TITLE_WORDS) return;
     const bit = 1 << position;
     if ((flags & IN_TITLE) !== 0) this.inTitle[doc] = this.inTitle[doc]! | bit;
-    if ((flags & FREE_NEXT) !== 0) this.freeNext[doc] = this.freeNext[doc]! | bit;
-    if ((flags & SEVERAL) !== 0) this.several[doc] = this.several[doc]! | bit;
+    // SEVERAL frees the pair with the word before; the first word has none.
+    const free = ((flags & FREE_NEXT) !== 0 ? bit : 0) | ((flags & SEVERAL) !== 0 ? bit >>> 1 : 0);
+    if (free !== 0) this.pairFree[doc] = this.pairFree[doc]! | free;
   }
 
   /**
@@ -76,8 +78,7 @@ export class TitleWords {
     // Bit s: words s and s + 1 both held, and not both only through one term they share, once. When
     // every title term of word s is also word s + 1's, once each, word s + 1 holds them all: if it
     // holds only one, it is the one term of both, and no pair is possible.
-    const free = this.freeNext[doc]! | (this.several[doc]! >>> 1);
-    return bitCount(held & (held >>> 1) & free);
+    return bitCount(held & (held >>> 1) & this.pairFree[doc]!);
   }
 }
 
