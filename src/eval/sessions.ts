@@ -89,7 +89,8 @@ function sessionUuid(n: number): string {
 }
 
 /** A system's ranking of a case: product ids, best first (the endpoint's code may await its re-ranker). */
-type Ranker = (prefix: readonly number[]) => readonly number[] | Promise<readonly number[]>;
+/** A ranking may be sorted as it is read (as the endpoint reads it): it is read once, as far as the cut. */
+type Ranker = (prefix: readonly number[]) => Iterable<number> | Promise<Iterable<number>>;
 
 interface Variant {
   name: string;
@@ -120,10 +121,9 @@ async function score(variant: Variant, cases: readonly NextItemCase[], seed: num
   const times = new Float64Array(cases.length);
   for (const [index, { prefix, next }] of cases.entries()) {
     const t0 = performance.now();
-    const ranked = await variant.rank(prefix);
+    const shown = firstShown(await variant.rank(prefix), variant.mode === "served" ? prefix : [], NEXT_ITEM_K);
     times[index] = performance.now() - t0;
-    const shown = variant.mode === "served" ? ranked.filter((item) => !prefix.includes(item)) : ranked;
-    const rank = shown.slice(0, NEXT_ITEM_K).indexOf(next);
+    const rank = shown.indexOf(next);
     if (rank >= 0) {
       hits[index] = 100;
       reciprocal[index] = 100 / (rank + 1);
@@ -142,6 +142,16 @@ async function score(variant: Variant, cases: readonly NextItemCase[], seed: num
     p50_us: 1000 * times[Math.floor(times.length * 0.5)]!,
     p99_us: 1000 * times[Math.floor(times.length * 0.99)]!,
   };
+}
+
+/** The first `count` of the ranking that are not left out, read no further. */
+function firstShown(ranked: Iterable<number>, leftOut: readonly number[], count: number): number[] {
+  const shown: number[] = [];
+  for (const item of ranked) {
+    if (shown.length === count) break;
+    if (!leftOut.includes(item)) shown.push(item);
+  }
+  return shown;
 }
 
 async function fillStore(store: Store, merchant: MerchantId, sessions: readonly number[][]): Promise<void> {

@@ -1,7 +1,7 @@
-import { rankBlend } from "../core/recs/blend.js";
+import { rankBlend, rankBlendLazily, type WeightedScores } from "../core/recs/blend.js";
 import type { ScoreLookup } from "../core/recs/item-scores.js";
-import { rerankCandidates, rerankedOrder } from "../core/recs/rerank-features.js";
-import { rankByScore } from "../core/recs/sales.js";
+import { rerankCandidates, rerankedLazily } from "../core/recs/rerank-features.js";
+import { rankByScore, rankByScoreLazily } from "../core/recs/sales.js";
 import { DEFAULT_VIEWED_RELATED, type ViewedRelatedMode, type ViewedRelatedSetting } from "../core/recs/viewed-related-settings.js";
 import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
@@ -19,30 +19,45 @@ export function copurchaseInputs(viewedInOrder: readonly number[]): number[] {
 
 /**
  * Session neighbours' scores blended with bought-together's as the setting
- * weighs them, ranked (the first `count`). Without bought-together the
- * session scores are ranked as they are: scaling one signal alone changes no
- * order.
+ * weighs them, ranked (the first `count`).
  */
 export function rankRelated(
   sessionScores: ScoreLookup,
   copurchaseScores: ScoreLookup,
   setting: ViewedRelatedSetting,
-  count = Number.POSITIVE_INFINITY,
+  count: number,
 ): number[] {
-  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return rankByScore(sessionScores, { count });
-  return rankBlend(
-    [
-      { scores: sessionScores, weight: 1 },
-      { scores: copurchaseScores, weight: setting.copurchaseWeight },
-    ],
-    count,
-  );
+  const parts = blendedParts(sessionScores, copurchaseScores, setting);
+  return parts === null ? rankByScore(sessionScores, { count }) : rankBlend(parts, count);
 }
 
-/** The shop's ranking after these views, and, when it has adopted a re-ranker, the re-ranking of it (to be awaited). */
+/** rankRelated's whole ranking, sorted as it is read: an answer shows a few of hundreds. Read once. */
+export function rankRelatedLazily(
+  sessionScores: ScoreLookup,
+  copurchaseScores: ScoreLookup,
+  setting: ViewedRelatedSetting,
+): Iterable<number> {
+  const parts = blendedParts(sessionScores, copurchaseScores, setting);
+  return parts === null ? rankByScoreLazily(sessionScores) : rankBlendLazily(parts);
+}
+
+/** The parts to blend; null without bought-together: the session scores are ranked as they are (scaling one signal alone changes no order). */
+function blendedParts(sessionScores: ScoreLookup, copurchaseScores: ScoreLookup, setting: ViewedRelatedSetting): WeightedScores[] | null {
+  if (copurchaseScores.size === 0 || setting.copurchaseWeight === 0) return null;
+  return [
+    { scores: sessionScores, weight: 1 },
+    { scores: copurchaseScores, weight: setting.copurchaseWeight },
+  ];
+}
+
+/**
+ * The shop's ranking after these views, and, when it has adopted a re-ranker,
+ * the re-ranking of it (to be awaited). Each is sorted as it is read, and read
+ * once: the re-ranking reads the ranking after its own candidates.
+ */
 export interface ViewedRelatedRanking {
-  ranking: number[];
-  rerank: (() => Promise<number[]>) | null;
+  ranking: Iterable<number>;
+  rerank: (() => Promise<Iterable<number>>) | null;
 }
 
 /**
@@ -71,7 +86,7 @@ export function rankRelatedToViews(
     setting.copurchaseWeight > 0 || reranker !== null
       ? boughtTogetherScores(store, merchant, copurchaseInputs(viewedInOrder))
       : new Map<number, number>();
-  const ranking = rankRelated(sessionScores, copurchaseScores, setting);
+  const ranking = rankRelatedLazily(sessionScores, copurchaseScores, setting);
   if (reranker === null || sessions === null) return { ranking, rerank: null };
   // Called at once (before anything awaits), rerank reads at the snapshot the tuning was read at: the model's bytes
   // and its record were written together. A caller that wants only the ranking pays for no candidate.
@@ -87,7 +102,7 @@ export function rankRelatedToViews(
     const model = await rerankerFor(store, merchant, mode, reranker);
     if (model === null || candidates.ids.length === 0) return ranking;
     try {
-      return rerankedOrder(candidates.ids, await model.score(candidates.features, candidates.ids.length), ranking);
+      return rerankedLazily(candidates.ids, await model.score(candidates.features, candidates.ids.length), ranking);
     } catch (error) {
       // The shop's ranking is a good answer; a failed run is the model's problem, not the request's.
       dropReranker(store, merchant, mode, `failed to score: ${String(error)}`);
@@ -104,7 +119,7 @@ export async function relatedToViews(
   viewedInOrder: readonly number[],
   uuid: string | null,
   mode: ViewedRelatedMode = "served",
-): Promise<number[]> {
+): Promise<Iterable<number>> {
   const { ranking, rerank } = rankRelatedToViews(store, merchant, viewedInOrder, uuid, mode);
   return rerank === null ? ranking : rerank();
 }

@@ -66,7 +66,7 @@ async function withoutIndex(dataDir: string, merchant: string): Promise<void> {
 }
 
 const PREFIXES = [[1], [2, 9], [3, 17, 25]];
-const answers = (store: Store) => Promise.all(PREFIXES.map((prefix) => relatedToViews(store, "shop", prefix, "s7")));
+const answers = (store: Store) => Promise.all(PREFIXES.map(async (prefix) => [...(await relatedToViews(store, "shop", prefix, "s7"))]));
 
 describe("the applier thread and the session index", () => {
   it("builds the index of a data dir that lacks it from the event log: the same bytes and answers as an index kept live", async () => {

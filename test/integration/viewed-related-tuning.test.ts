@@ -116,14 +116,14 @@ describe("tuning viewed-related on a shop's own sessions", () => {
   it("keeps the defaults for a shop with too few sessions, and one with no behaviour still gets answers", async () => {
     const store = await storeWithMerchant(tempDir());
     expect(tuneViewedRelated(store, "shop")).toBeNull();
-    expect(await relatedToViews(store, "shop", [1, 2], null)).toEqual([]);
+    expect([...(await relatedToViews(store, "shop", [1, 2], null))]).toEqual([]);
     await store.applied.appendEvents("shop", shopSessions(40));
     const { tuning, rerankers } = tuneViewedRelated(store, "shop")!;
     expect(tuning.settings).toEqual(DEFAULT_VIEWED_RELATED);
     expect(tuning.evaluated).toBe(2);
     expect(tuning.rerankers).toEqual({ served: null, protocol: null });
     expect(rerankers).toEqual({});
-    expect((await relatedToViews(store, "shop", [1, 2], null)).length).toBeGreaterThan(0);
+    expect([...(await relatedToViews(store, "shop", [1, 2], null))].length).toBeGreaterThan(0);
     await store.close();
   });
 });

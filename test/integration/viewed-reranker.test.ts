@@ -44,8 +44,8 @@ async function withReranker(store: Store, tuning: ViewedRelatedTuning, bytes: Ui
 }
 
 const PREFIXES = [[1], [6, 7], [11, 12, 13], [21]];
-const answers = (store: Store) => Promise.all(PREFIXES.map((prefix) => relatedToViews(store, "shop", prefix, null)));
-const rankings = (store: Store) => PREFIXES.map((prefix) => rankRelatedToViews(store, "shop", prefix, null).ranking);
+const answers = (store: Store) => Promise.all(PREFIXES.map(async (prefix) => [...(await relatedToViews(store, "shop", prefix, null))]));
+const rankings = (store: Store) => PREFIXES.map((prefix) => [...rankRelatedToViews(store, "shop", prefix, null).ranking]);
 
 async function tunedShop(): Promise<{ store: Store; tuning: ViewedRelatedTuning }> {
   const store = await storeWithMerchant(tempDir());

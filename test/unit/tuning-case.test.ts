@@ -10,7 +10,7 @@ import { rankBlend } from "../../src/core/recs/blend.js";
 import { MemorySessionSource } from "../../src/core/recs/memory-session-source.js";
 import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn, type SessionKnnConfig } from "../../src/core/recs/session-knn.js";
 import { TuningCase } from "../../src/core/recs/tuning-case.js";
-import { rankRelated } from "../../src/recs/related-to-views.js";
+import { rankRelated, rankRelatedLazily } from "../../src/recs/related-to-views.js";
 import { blendRelatedReference } from "../helpers/blend-reference.js";
 import { referenceQuery } from "../helpers/session-knn-reference.js";
 
@@ -80,12 +80,13 @@ describe("a tuning's cases", () => {
             const scores = knn.score(source, hood, config);
             expect([...scores]).toEqual([...expectedScores]);
             // The endpoint ranks session kNN's own answer (flat arrays, read in place), not a Map.
-            expect(rankRelated(scores, copurchase, setting)).toEqual(sortedReference(blended));
+            expect([...rankRelatedLazily(scores, copurchase, setting)]).toEqual(sortedReference(blended));
             expect(tuningCase.rank(knn.vote(source, hood, config), setting.copurchaseWeight, !remind, scratch)).toBe(
               rankReference(blended, next, leftOut),
             );
             expect(scratch.every((value) => value === 0)).toBe(true);
-            expect(rankRelated(expectedScores, copurchase, setting)).toEqual(sortedReference(blended));
+            expect([...rankRelatedLazily(expectedScores, copurchase, setting)]).toEqual(sortedReference(blended));
+            expect(rankRelated(expectedScores, copurchase, setting, Number.POSITIVE_INFINITY)).toEqual(sortedReference(blended));
             expect(rankRelated(expectedScores, copurchase, setting, 3)).toEqual(sortedReference(blended).slice(0, 3));
           }
         },

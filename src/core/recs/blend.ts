@@ -3,7 +3,7 @@
 import { grownTo } from "../typed-arrays.js";
 import { bestScore, flatOf, type ScoreLookup } from "./item-scores.js";
 import { KeySlots } from "./key-slots.js";
-import { rankFlat } from "./ranking.js";
+import { rankFlat, rankFlatLazily } from "./ranking.js";
 
 export interface WeightedScores {
   scores: ScoreLookup;
@@ -18,11 +18,25 @@ let sums = new Float64Array(1024);
  * The ids of positive score in the weighted sum of `parts`, each scaled so
  * its best score is 1 (a part without a positive score, or weighed 0, adds
  * nothing), ranked as rankByScore ranks (higher first, ties by the smaller
- * id), the first `count` of them. Summed into flat arrays, not a map: a
- * viewed-related answer blends hundreds of scores per request, and a map's
- * entries were most of its garbage.
+ * id), the first `count` of them.
  */
 export function rankBlend(parts: readonly WeightedScores[], count = Number.POSITIVE_INFINITY): number[] {
+  const { ids, values, kept } = blended(parts);
+  return rankFlat(ids, values, kept, count);
+}
+
+/** rankBlend's whole ranking, sorted as it is read (rankFlatLazily): for a list that reads a few of hundreds. Read once. */
+export function rankBlendLazily(parts: readonly WeightedScores[]): Iterable<number> {
+  const { ids, values, kept } = blended(parts);
+  return rankFlatLazily(ids, values, kept);
+}
+
+/**
+ * The weighted sum's positive entries as flat (ids, values), the first `kept`.
+ * Summed into flat arrays, not a map: a viewed-related answer blends hundreds
+ * of scores per request, and a map's entries were most of its garbage.
+ */
+function blended(parts: readonly WeightedScores[]): { ids: Float64Array; values: Float64Array; kept: number } {
   slots.clear();
   for (const { scores, weight } of parts) {
     const best = bestScore(scores);
@@ -43,5 +57,5 @@ export function rankBlend(parts: readonly WeightedScores[], count = Number.POSIT
     ids[kept] = slots.keyOf(slot);
     values[kept++] = sums[slot]!;
   }
-  return rankFlat(ids, values, kept, count);
+  return { ids, values, kept };
 }

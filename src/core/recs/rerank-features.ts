@@ -71,8 +71,6 @@ export interface RerankCandidates {
 // Scratch that every query uses in turn, each filled and read within one synchronous call.
 /** The candidates taken so far. */
 const candidates = new KeySlots();
-/** rerankedOrder's: the candidates placed. */
-const placed = new KeySlots();
 /** Two tallies: the last viewed product's rules and the one before's. */
 const lastRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
 const previousRules = new RuleVotes(RULE_SESSIONS, RULE_WINDOW);
@@ -165,21 +163,23 @@ export function rerankCandidates(query: RerankQuery, limits: CandidateLimits = D
  * order, so a re-ranked list is never shorter than the ranking it replaces.
  */
 export function rerankedOrder(ids: readonly number[], scores: ArrayLike<number>, ranking: readonly number[]): number[] {
+  return [...rerankedLazily(ids, scores, ranking)];
+}
+
+/**
+ * rerankedOrder as it is read: the candidates by score, then the ranking's
+ * other ids, read only as far as the reader reads (an answer shows a few).
+ * Read once.
+ */
+export function* rerankedLazily(ids: readonly number[], scores: ArrayLike<number>, ranking: Iterable<number>): Generator<number> {
   const order = new Int32Array(ids.length);
   for (let row = 0; row < ids.length; row++) order[row] = row;
   order.sort((a, b) => byScoreThenId(scores[a]!, scores[b]!, ids[a]!, ids[b]!));
-  // Sized once and filled in loops: the answer holds hundreds of ids.
-  const reranked = new Array<number>(ranking.length + ids.length);
-  placed.clear();
-  let length = 0;
+  // Its own set: a reader may hold this while another re-ranking is read.
+  const placed = new Set<number>();
   for (const row of order) {
-    reranked[length++] = ids[row]!;
-    placed.slotOf(ids[row]!);
+    placed.add(ids[row]!);
+    yield ids[row]!;
   }
-  for (const id of ranking) {
-    if (placed.find(id) >= 0) continue;
-    reranked[length++] = id;
-  }
-  reranked.length = length;
-  return reranked;
+  for (const id of ranking) if (!placed.has(id)) yield id;
 }
