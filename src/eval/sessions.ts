@@ -88,8 +88,10 @@ function sessionUuid(n: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** A system's ranking of a case: product ids, best first (the endpoint's code may await its re-ranker). */
-/** A ranking may be sorted as it is read (as the endpoint reads it): it is read once, as far as the cut. */
+/**
+ * A system's ranking of a case: product ids, best first (the endpoint's code may await its re-ranker). It may be
+ * sorted as it is read, as the endpoint reads it: it is read once, as far as the cut.
+ */
 type Ranker = (prefix: readonly number[]) => Iterable<number> | Promise<Iterable<number>>;
 
 interface Variant {
@@ -147,9 +149,11 @@ async function score(variant: Variant, cases: readonly NextItemCase[], seed: num
 /** The first `count` of the ranking that are not left out, read no further. */
 function firstShown(ranked: Iterable<number>, leftOut: readonly number[], count: number): number[] {
   const shown: number[] = [];
+  if (count === 0) return shown;
   for (const item of ranked) {
+    if (leftOut.includes(item)) continue;
+    shown.push(item);
     if (shown.length === count) break;
-    if (!leftOut.includes(item)) shown.push(item);
   }
   return shown;
 }

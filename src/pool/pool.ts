@@ -48,7 +48,7 @@ export class WorkerPool {
     const workerData: WorkerConfig = {
       dataDir: options.dataDir,
       heapChannel: `aisle-worker-heaps-${randomUUID()}`,
-      ...(options.searchCacheBytes === undefined ? {} : { searchCacheBytes: options.searchCacheBytes }),
+      searchCacheBytes: options.searchCacheBytes,
     };
     this.heaps = new WorkerHeaps(workerData.heapChannel);
     this.piscina = new Piscina({

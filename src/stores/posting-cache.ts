@@ -40,6 +40,11 @@ export class PostingCache {
   /** null: nothing is kept (a budget of 0). */
   private readonly cache: GenerationalCache<Entry> | null;
 
+  /** Whether terms are kept: without, a reader reads a term's blocks in place rather than through `whole`. */
+  get keeps(): boolean {
+    return this.cache !== null;
+  }
+
   /** `budgetBytes`: both generations together. */
   constructor(budgetBytes = DEFAULT_POSTING_CACHE_MB * 1024 * 1024) {
     this.cache =

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { IntegerIds, StringIds } from "../../src/core/recs/id-tables.js";
 
 // Arrays drawn in full ("size: max": fast-check otherwise keeps them to a few entries, and nothing
 // grows); a failure ends the run at once ("endOnFailure"): shrinking thousands of entries takes minutes.
-import { IntegerIds, StringIds } from "../../src/core/recs/id-tables.js";
 
 /** Sets every pair in both the table and a Map, then every key set and every probe must read the same from both. */
 function answersLikeAMap<K>(

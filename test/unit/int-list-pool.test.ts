@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { IntListPool } from "../../src/core/recs/int-list-pool.js";
 
 // Arrays drawn in full ("size: max": fast-check otherwise keeps them to a few entries, and nothing
 // grows); a failure ends the run at once ("endOnFailure"): shrinking thousands of entries takes minutes.
-import { IntListPool } from "../../src/core/recs/int-list-pool.js";
 
 function contents(pool: IntListPool, list: number): number[] {
   const start = pool.start(list);

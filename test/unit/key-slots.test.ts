@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { KeySlots } from "../../src/core/recs/key-slots.js";
 
 // Arrays drawn in full ("size: max": fast-check otherwise keeps them to a few entries, and nothing
 // grows); a failure ends the run at once ("endOnFailure"): shrinking thousands of entries takes minutes.
-import { KeySlots } from "../../src/core/recs/key-slots.js";
 
 // Keys that differ only in their high half, or only in their low half, included.
 const key = fc.oneof(

@@ -46,6 +46,9 @@ describe("PostingCache", () => {
 
   it("keeps nothing with a budget of 0", () => {
     const cache = new PostingCache(0);
+    // Nothing to keep: a reader reads a term's blocks in place instead.
+    expect(cache.keeps).toBe(false);
+    expect(new PostingCache().keeps).toBe(true);
     let reads = 0;
     const readBlocks = (visit: (block: PostingBlock) => void) => {
       reads++;

@@ -22,7 +22,11 @@ function keptSource(views: readonly View[], kept: number): SessionSource {
 /** Product ids past 2³² (as real ones are), so scratch slots key them by both halves. */
 const BIG = 7_100_000_000_000;
 
-const sessionsArb = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 120 });
+const sessionsArb = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 8 }), {
+  minLength: 1,
+  maxLength: 120,
+  size: "max",
+});
 const configArb = fc.record({
   base: fc.constantFrom(DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN),
   sampleSize: fc.integer({ min: 1, max: 60 }),

@@ -6,7 +6,7 @@
 // (rankRelated) is checked against the same reference.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rankBlend } from "../../src/core/recs/blend.js";
+import { rankBlend, rankBlendLazily } from "../../src/core/recs/blend.js";
 import { MemorySessionSource } from "../../src/core/recs/memory-session-source.js";
 import { DEFAULT_SESSION_KNN, REMINDING_SESSION_KNN, SessionKnn, type SessionKnnConfig } from "../../src/core/recs/session-knn.js";
 import { TuningCase } from "../../src/core/recs/tuning-case.js";
@@ -29,7 +29,11 @@ function rankReference(scores: ReadonlyMap<number, number>, target: number, left
     .indexOf(leftOut?.has(target) ? Number.NaN : target);
 }
 
-const sessionsArb = fc.array(fc.array(fc.integer({ min: 0, max: 25 }), { minLength: 1, maxLength: 7 }), { minLength: 1, maxLength: 80 });
+const sessionsArb = fc.array(fc.array(fc.integer({ min: 0, max: 25 }), { minLength: 1, maxLength: 7 }), {
+  minLength: 1,
+  maxLength: 80,
+  size: "max",
+});
 // Settings scored on one neighbourhood, as a tuning's search does: mostly few neighbours, so the neighbourhood holds more.
 const settingArb = fc.record({
   neighbours: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 6, max: 30 })),
@@ -117,5 +121,20 @@ describe("rankBlend", () => {
     ];
     expect(rankBlend(parts)).toEqual(sortedReference(blended));
     expect(rankBlend(parts, 10)).toEqual(sortedReference(blended).slice(0, 10));
+  });
+
+  it("ranks lazily as it ranks whole, also when another blend is built before the first is read", () => {
+    const ids = Array.from({ length: 1_500 }, (_, k) => 7_100_000_000_000 + k * 7919);
+    const partsOf = (shift: number) => [
+      { scores: new Map(ids.map((id, k) => [id, ((k + shift) % 13) + 1])), weight: 1 },
+      { scores: new Map(ids.slice(500).map((id, k) => [id, ((k * shift) % 7) * 0.5])), weight: 0.3 },
+    ];
+    const [a, b] = [partsOf(1), partsOf(5)];
+    const expected = rankBlend(a);
+    // The second blend reuses the thread's scratch before the first is read: what the first reads must be its own.
+    const lazilyA = rankBlendLazily(a);
+    const lazilyB = rankBlendLazily(b);
+    expect([...lazilyA]).toEqual(expected);
+    expect([...lazilyB]).toEqual(rankBlend(b));
   });
 });
