@@ -4,6 +4,7 @@
 import { InvalidInput } from "./core/ingest/fields.js";
 import { BadSearchRequest } from "./core/search/request.js";
 import { StreamUnavailable } from "./cluster/stream-unavailable.js";
+import { WriteNotApplied } from "./cluster/write-not-applied.js";
 import { WriteTooLargeForStream } from "./cluster/write-too-large.js";
 import { EventBacklogFull } from "./ingest/event-writer.js";
 import { PoolSaturatedError, TaskFailedError } from "./pool/protocol.js";
@@ -56,6 +57,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof PoolSaturatedError) return new ApiError("overloaded");
   if (error instanceof EventBacklogFull) return new ApiError("overloaded", error.message);
   if (error instanceof StreamUnavailable) return new ApiError("overloaded", error.message);
+  if (error instanceof WriteNotApplied) return new ApiError("overloaded", error.message);
   if (error instanceof WriteTooLargeForStream) return new ApiError("payload_too_large", error.message);
   if (error instanceof TaskFailedError && (error.code === "merchant_not_found" || error.code === "source_not_found"))
     return new ApiError("not_found", error.message);

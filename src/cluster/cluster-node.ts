@@ -38,6 +38,7 @@ import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { API_TIMEOUT_MS, connectToServers, untilAnswered } from "./servers.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
+import { WriteNotApplied } from "./write-not-applied.js";
 import { WriteTooLargeForStream } from "./write-too-large.js";
 import { ensureStream, otherStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
 import { maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";
@@ -224,10 +225,7 @@ export class ClusterNode implements Writes, EventPublisher {
     this.streamEnd = Math.max(this.streamEnd, seq);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`write ${seq} is in the stream but this node has not applied it within ${APPLY_WAIT_MS} ms`)),
-        APPLY_WAIT_MS,
-      );
+      timer = setTimeout(() => reject(new WriteNotApplied(seq, APPLY_WAIT_MS)), APPLY_WAIT_MS);
     });
     try {
       return { result: (await Promise.race([applied, late])) as WriteResult<K>, seq };

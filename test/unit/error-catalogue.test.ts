@@ -11,6 +11,8 @@ import { BadSearchRequest } from "../../src/core/search/request.js";
 import { PoolSaturatedError, TaskFailedError } from "../../src/pool/protocol.js";
 import { AlreadyExistsError } from "../../src/stores/catalogue-store.js";
 import { EventBacklogFull } from "../../src/ingest/event-writer.js";
+import { StreamUnavailable } from "../../src/cluster/stream-unavailable.js";
+import { WriteNotApplied } from "../../src/cluster/write-not-applied.js";
 
 const CODES = Object.keys(ERRORS) as ErrorCode[];
 
@@ -57,6 +59,8 @@ describe("the error catalogue", () => {
       [new AlreadyExistsError("Merchant shop already exists"), "conflict"],
       [new PoolSaturatedError("worker pool queue is full"), "overloaded"],
       [new EventBacklogFull(), "overloaded"],
+      [new StreamUnavailable(new Error("timeout")), "overloaded"],
+      [new WriteNotApplied(42, 30_000), "overloaded"],
       [new TaskFailedError("quick_view", "merchant_not_found", "no merchant shop"), "not_found"],
       [new TaskFailedError("ping", "bad_task", "unknown task"), "internal"],
       [new TypeError("x is undefined"), "internal"],
