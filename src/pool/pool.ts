@@ -23,7 +23,7 @@ export interface PoolOptions {
   maxQueue: number;
   /** Each worker's old-generation heap limit (see Config.workerHeapMb); absent: V8's default. */
   heapMb?: number;
-  /** Each worker's cache of common search terms' postings (see Config.searchCacheBytes); absent: its default. */
+  /** Each worker's cache of common search terms' postings (see Config.searchCacheBytes); absent: none. */
   searchCacheBytes?: number;
   /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
   onTask?: (kind: string, outcome: TaskOutcome, seconds: number) => void;

@@ -46,7 +46,7 @@ export type WireResult = Uint8Array | Extract<TaskResult, { ok: false }>;
 
 export interface WorkerConfig {
   dataDir: string;
-  /** The worker's cache of common search terms' postings, in bytes (Config.searchCacheBytes). */
+  /** The worker's cache of common search terms' postings, in bytes (Config.searchCacheBytes); absent: none. */
   searchCacheBytes?: number;
   /** The BroadcastChannel a worker posts its heap figures on (see worker-heaps.ts). */
   heapChannel: string;

@@ -12,18 +12,6 @@ import { GenerationalCache } from "../core/generational-cache.js";
 import type { PostingBlock } from "../core/search/postings.js";
 import type { MerchantId } from "../core/types.js";
 
-/**
- * What a thread's cache holds by default, both generations (AISLE_SEARCH_CACHE_MB):
- * 3.3 million postings, the whole of two dozen words that each a tenth of a
- * million-product shop holds. Reached only in shops of hundreds of thousands
- * of products: only terms of several blocks (over a thousand products each)
- * are kept, one version of each. On the kept million-product shop, a fresh
- * server answering the bench's keystrokes over HTTP: 390 req/s without the
- * cache, 510–655 with half this, 630–750 with this; each pool worker holds its
- * own, about this much more anonymous memory per worker.
- */
-export const DEFAULT_POSTING_CACHE_MB = 32;
-
 /** What a posting costs: its doc and length (4 bytes each) and mark (2). */
 const POSTING_BYTES = 10;
 
@@ -45,8 +33,8 @@ export class PostingCache {
     return this.cache !== null;
   }
 
-  /** `budgetBytes`: both generations together. */
-  constructor(budgetBytes = DEFAULT_POSTING_CACHE_MB * 1024 * 1024) {
+  /** `budgetBytes`: both generations together (AISLE_SEARCH_CACHE_MB for a pool worker); 0 keeps nothing. */
+  constructor(budgetBytes: number) {
     this.cache =
       budgetBytes === 0 ? null : new GenerationalCache<Entry>(budgetBytes / 2, ({ block }) => block.count * POSTING_BYTES + ENTRY_BYTES);
   }

@@ -61,7 +61,7 @@ export class SearchIndexStore implements DerivedBuild {
     /** Called in the transaction that completes a merchant's rebuild: answers cached from a partial index go stale. */
     private readonly built: (merchant: MerchantId) => void,
     private readonly leaderSettings: LeaderSettings = DEFAULT_LEADERS,
-    postingCacheBytes?: number,
+    postingCacheBytes = 0,
   ) {
     this.postingCache = new PostingCache(postingCacheBytes);
     this.tables = new SearchTables(root);

@@ -75,7 +75,7 @@ export class Store {
     private readonly env: Environment,
     copurchase: CopurchaseConfig,
     leaders: LeaderSettings,
-    /** This thread's cache of common search terms' postings; absent: its default. */
+    /** This thread's cache of common search terms' postings (posting-cache.ts); absent: none. */
     searchCacheBytes: number | undefined,
   ) {
     const { root } = env;

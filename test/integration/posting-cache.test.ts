@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { POSTING_BLOCK_MAX, type PostingBlock } from "../../src/core/search/postings.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import { product } from "../helpers/fixtures.js";
-import { storeWithMerchant } from "../helpers/store.js";
+import { Store } from "../../src/stores/store.js";
+import { storedMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-posting-cache-");
 
 /** Each posting of the term as a view of the merchant's index reads it: doc, length and mark. */
-function postingsOf(store: Awaited<ReturnType<typeof storeWithMerchant>>, term: string): string[] {
+function postingsOf(store: Store, term: string): string[] {
   const postings: string[] = [];
   store.searchIndex.view("shop").forEachPostingBlock(term, (block: PostingBlock) => {
     for (let i = 0; i < block.count; i++) postings.push(`${block.docs[i]}:${block.lengths[i]}:${block.marks[i]}`);
@@ -18,7 +19,9 @@ function postingsOf(store: Awaited<ReturnType<typeof storeWithMerchant>>, term: 
 
 describe("a thread's cache of common terms' postings", () => {
   it("gives a term of several blocks as stored, and after each write what the write left", async () => {
-    const store = await storeWithMerchant(tempDir());
+    // A pool worker's cache as AISLE_SEARCH_CACHE_MB=32 gives it.
+    const store = Store.open(tempDir(), { searchCacheBytes: 32 * 1024 * 1024 });
+    await store.catalogue.createMerchant(storedMerchant("shop"));
     try {
       const count = POSTING_BLOCK_MAX + 300;
       const mugs = (from: number, title: string) =>

@@ -35,9 +35,9 @@ describe("loadConfig", () => {
     );
   });
 
-  it("gives each pool worker a search cache of 32 MB unless AISLE_SEARCH_CACHE_MB says otherwise, 0 for none", () => {
-    expect(loadConfig({}).searchCacheBytes).toBe(32 * 1024 * 1024);
-    expect(loadConfig({ AISLE_SEARCH_CACHE_MB: "0" }).searchCacheBytes).toBe(0);
+  it("gives pool workers no search cache unless AISLE_SEARCH_CACHE_MB asks for one", () => {
+    expect(loadConfig({}).searchCacheBytes).toBe(0);
+    expect(loadConfig({ AISLE_SEARCH_CACHE_MB: "32" }).searchCacheBytes).toBe(32 * 1024 * 1024);
     expect(loadConfig({ AISLE_SEARCH_CACHE_MB: "8" }).searchCacheBytes).toBe(8 * 1024 * 1024);
     expect(() => loadConfig({ AISLE_SEARCH_CACHE_MB: "-1" })).toThrow(/AISLE_SEARCH_CACHE_MB/);
   });

@@ -15,7 +15,7 @@ const blockOf = (docs: number[]): PostingBlock =>
 
 describe("PostingCache", () => {
   it("joins a term's blocks in order, growing past the postings expected, and keeps one version of each term", () => {
-    const cache = new PostingCache();
+    const cache = new PostingCache(1 << 20);
     let reads = 0;
     const readBlocks = (visit: (block: PostingBlock) => void) => {
       reads++;
@@ -48,7 +48,7 @@ describe("PostingCache", () => {
     const cache = new PostingCache(0);
     // Nothing to keep: a reader reads a term's blocks in place instead.
     expect(cache.keeps).toBe(false);
-    expect(new PostingCache().keeps).toBe(true);
+    expect(new PostingCache(1 << 20).keeps).toBe(true);
     let reads = 0;
     const readBlocks = (visit: (block: PostingBlock) => void) => {
       reads++;
