@@ -99,8 +99,8 @@ export function loadConfig(
     workers: integerSetting(env, "AISLE_WORKERS", Math.max(1, availableParallelism() - 1), 1),
     workerHeapMb: integerSetting(env, "AISLE_WORKER_HEAP_MB", 256, 64),
     // Off unless asked: on the kept million-product shop, 32 MB made a cold keystroke's ranking about a
-    // fifth cheaper in one process, but the scale bench's keystroke row moved more from run to run than
-    // with it, and each extra worker held about that much more memory (posting-cache.ts).
+    // fifth cheaper in one process, but the scale bench's keystroke row was no better with it, and each
+    // extra worker held about 84 MB more anonymous memory (README, AISLE_SEARCH_CACHE_MB).
     searchCacheBytes: integerSetting(env, "AISLE_SEARCH_CACHE_MB", 0, 0) * 1024 * 1024,
     poolMaxQueue: integerSetting(env, "AISLE_POOL_MAX_QUEUE", 2_048, 1),
     cacheMaxBytes: integerSetting(env, "AISLE_CACHE_MB", 256, 0) * 1024 * 1024,

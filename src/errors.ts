@@ -4,9 +4,9 @@
 import { InvalidInput } from "./core/ingest/fields.js";
 import { BadSearchRequest } from "./core/search/request.js";
 import { StreamUnavailable } from "./cluster/stream-unavailable.js";
-import { WriteNotApplied } from "./cluster/write-not-applied.js";
 import { WriteTooLargeForStream } from "./cluster/write-too-large.js";
 import { EventBacklogFull } from "./ingest/event-writer.js";
+import { WriteNotApplied } from "./ingest/write-not-applied.js";
 import { PoolSaturatedError, TaskFailedError } from "./pool/protocol.js";
 import { AlreadyExistsError } from "./stores/catalogue-store.js";
 import { SourceExistsError } from "./stores/custom-sources.js";

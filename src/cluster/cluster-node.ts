@@ -38,7 +38,7 @@ import type { Store } from "../stores/store.js";
 import { SequenceWaiters } from "./sequence-waiters.js";
 import { API_TIMEOUT_MS, connectToServers, untilAnswered } from "./servers.js";
 import { StreamUnavailable } from "./stream-unavailable.js";
-import { WriteNotApplied } from "./write-not-applied.js";
+import { WriteNotApplied } from "../ingest/write-not-applied.js";
 import { WriteTooLargeForStream } from "./write-too-large.js";
 import { ensureStream, otherStream, parseSubject, STREAM_NAME, subjectOf } from "./stream.js";
 import { maxPayloadOf, publishWrite, PUBLISH_TIMEOUT_MS } from "./stream-writer.js";

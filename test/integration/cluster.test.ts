@@ -231,8 +231,12 @@ describe("aisle merchants add and aisle import on a cluster", () => {
   );
 });
 
-/** Retries a write until a node acknowledges it (while a nats-server is down the stream may take seconds to elect a leader); its sequence. */
-async function acknowledged(write: () => Promise<Response>, withinMs = 30_000): Promise<number> {
+/**
+ * Retries a write until a node acknowledges it (while a nats-server is down the stream may take seconds to elect a
+ * leader); its sequence. The wait outlasts a node's own (30 s for a write it has not applied yet, answered 503) with
+ * room for the retry after it.
+ */
+async function acknowledged(write: () => Promise<Response>, withinMs = 75_000): Promise<number> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     let res: Response | null = null;
@@ -354,7 +358,8 @@ describe("cluster failures", () => {
 
   it(
     "with one of the three nats-servers stopped, writes go on through every node and each reads the others'",
-    { timeout: 120_000 },
+    // Above its two bounded waits for an acknowledged write (75 s each).
+    { timeout: 200_000 },
     async () => {
       const [a, b] = [cluster.node(0), cluster.node(1)];
       await createTestMerchant(a, "west");

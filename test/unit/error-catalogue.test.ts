@@ -12,7 +12,7 @@ import { PoolSaturatedError, TaskFailedError } from "../../src/pool/protocol.js"
 import { AlreadyExistsError } from "../../src/stores/catalogue-store.js";
 import { EventBacklogFull } from "../../src/ingest/event-writer.js";
 import { StreamUnavailable } from "../../src/cluster/stream-unavailable.js";
-import { WriteNotApplied } from "../../src/cluster/write-not-applied.js";
+import { WriteNotApplied } from "../../src/ingest/write-not-applied.js";
 
 const CODES = Object.keys(ERRORS) as ErrorCode[];
 

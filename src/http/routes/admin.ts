@@ -8,7 +8,15 @@ import { INGEST_KINDS, isIngestKind, type IngestKind } from "../../ingest/ingest
 import { isPatchable, mergePatch, PATCHABLE_KINDS } from "../../ingest/patch.js";
 import { MAX_PAGE, readPage, readRecord } from "../../ingest/read-back.js";
 import { parseObjects } from "../../ingest/payload.js";
-import { createMerchantCommand, deleteCommand, rateLimitsCommand, upsertCommand, type Writes } from "../../ingest/write-commands.js";
+import {
+  createMerchantCommand,
+  deleteCommand,
+  rateLimitsCommand,
+  upsertCommand,
+  type WriteCommand,
+  type Writes,
+} from "../../ingest/write-commands.js";
+import { WriteNotApplied } from "../../ingest/write-not-applied.js";
 import { forgetVerifiedKeys } from "../auth.js";
 import { bodyJson, bodyText, quoted } from "../request.js";
 import { jsonReply } from "../respond.js";
@@ -159,7 +167,7 @@ export function adminRoutes(services: Services, writes: Writes): Route[] {
     route("POST", "/admin/v1/merchants", true, async (request) => {
       const [input] = parseObjects(bodyText(request), "merchant");
       const write = createMerchantCommand(input);
-      const { seq } = await writes.submit(write);
+      const seq = await submittedSeq(writes, write);
       const merchant = write.payload;
       return withSeq(jsonReply(201, { id: merchant.id, api_key: merchant.api_key, webhook_secret: merchant.webhook_secret }), seq);
     }),
@@ -222,4 +230,18 @@ export function adminRoutes(services: Services, writes: Writes): Route[] {
       return withSeq(jsonReply(200, { deleted: id }), seq);
     }),
   ];
+}
+
+/**
+ * The stream sequence of a merchant's creation (null on a single box), also when this node has not
+ * applied it in time: it is stored and will be, and the keys drawn for it are
+ * answered now or never (a retry would be refused as a conflict).
+ */
+async function submittedSeq(writes: Writes, write: WriteCommand<"merchant">): Promise<number | null> {
+  try {
+    return (await writes.submit(write)).seq;
+  } catch (error) {
+    if (error instanceof WriteNotApplied) return error.seq;
+    throw error;
+  }
 }
