@@ -160,10 +160,12 @@ export class SearchIndexView implements RankingIndex {
 
   forEachPostingBlock(term: string, visit: (block: PostingBlock) => void): void {
     // A term of several blocks is common: the next keystroke likely reads it again (posting-cache.ts).
-    const df = this.df(term);
-    if (df > POSTING_BLOCK_MAX && this.postingCache.keeps) {
-      visit(this.postingCache.whole(this.merchant, term, this.documents, df, (read) => this.readPostingBlocks(term, read)));
-      return;
+    if (this.postingCache.keeps) {
+      const df = this.df(term);
+      if (df > POSTING_BLOCK_MAX) {
+        visit(this.postingCache.whole(this.merchant, term, this.documents, df, (read) => this.readPostingBlocks(term, read)));
+        return;
+      }
     }
     this.readPostingBlocks(term, visit);
   }

@@ -250,6 +250,8 @@ function scoreSlot(
     const { term, weight } = slot.alternatives[j]!;
     const scale = weight * slot.idf * (k1 + 1);
     const alternativeFlags = titleFlags[j]!;
+    // The posting's score is written out in each loop below rather than through one shared closure: folded
+    // into one, pass 1 ran about a fifth slower on a million-product shop.
     if (lookup !== null && leaders === null && lookup.gallopPays(index.df(term))) {
       lookup.rewind();
       index.forEachPostingBlock(term, (block) =>
