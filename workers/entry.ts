@@ -2,11 +2,12 @@
 // Each task kind is one call into src/: this file only adapts results to the
 // wire (bytes moved, not copied; expected failures as data).
 import { move } from "piscina";
-import { workerData } from "node:worker_threads";
+import { parentPort, threadId, workerData } from "node:worker_threads";
 import { answerListTask } from "../src/lists/list-task.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { timerTurns } from "../src/pool/timer-turns.js";
 import { heapReporter } from "../src/pool/worker-heaps.js";
+import { WORKER_STARTED } from "../src/pool/worker-starts.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
 import { quickView } from "../src/search/quick-view.js";
 import { Store } from "../src/stores/store.js";
@@ -23,6 +24,8 @@ const searchDependencies = withMeaningFallback(store, config.dataDir);
 store.refreshSnapshot();
 const reportHeap = heapReporter(config.heapChannel);
 const timerTurnDue = timerTurns();
+// Started: the pool may stop this worker from now on (see worker-starts.ts).
+parentPort?.postMessage({ [WORKER_STARTED]: threadId });
 
 async function run(task: Task): Promise<TaskResult> {
   switch (task.kind) {

@@ -3,6 +3,7 @@ import { Piscina } from "piscina";
 import { FairScheduler } from "./fair-scheduler.js";
 import { compiledWorkerFile } from "./worker-file.js";
 import { WorkerHeaps, type WorkerHeap } from "./worker-heaps.js";
+import { WorkerStarts } from "./worker-starts.js";
 import {
   PoolClosedError,
   TaskAbandonedError,
@@ -12,6 +13,12 @@ import {
   type WireResult,
   type WorkerConfig,
 } from "./protocol.js";
+
+/**
+ * How long closing waits for a worker still starting (loading modules, opening
+ * the store: well under a second, seconds on a loaded machine) before stopping it anyway.
+ */
+const WORKER_START_WAIT_MS = 30_000;
 
 /** How a task ended: answered, failed (or refused), or dropped unrun because its client went away. */
 export type TaskOutcome = "ok" | "failed" | "abandoned";
@@ -40,6 +47,7 @@ export class WorkerPool {
   private readonly scheduler: FairScheduler;
   private readonly onTask: PoolOptions["onTask"];
   private readonly heaps: WorkerHeaps;
+  private readonly starts = new WorkerStarts();
   /** Set by close(): tasks then fail because the service is stopping, not because of a fault. */
   closing = false;
 
@@ -61,6 +69,7 @@ export class WorkerPool {
       concurrentTasksPerWorker: 1,
       ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
+    this.piscina.on("message", (message: unknown) => this.starts.onMessage(message));
     this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
   }
 
@@ -97,10 +106,19 @@ export class WorkerPool {
     return this.heaps.total(this.piscina.threads.map((worker) => worker.threadId));
   }
 
-  /** Refuses the tasks still waiting and any later one, then lets the running ones finish and stops the workers. */
+  /** Workers that have finished starting (see worker-starts.ts). */
+  get startedWorkers(): number {
+    return this.starts.count;
+  }
+
+  /**
+   * Refuses the tasks still waiting and any later one, then lets the running
+   * ones finish and stops the workers, once each has finished starting.
+   */
   async close(): Promise<void> {
     this.closing = true;
     this.scheduler.close(new PoolClosedError("the worker pool is closing"));
+    await this.starts.settled(this.piscina.threads, WORKER_START_WAIT_MS);
     await this.piscina.close();
     this.heaps.close();
   }

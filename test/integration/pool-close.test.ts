@@ -1,0 +1,35 @@
+// Closing the worker pool right after it was made (a service stopped as it
+// starts, as tests and restart loops do) waits for its workers to finish
+// starting: a worker terminated while it loads its modules or opens the store
+// can abort the whole process (see src/pool/worker-starts.ts).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WorkerPool } from "../../src/pool/pool.js";
+import { Store } from "../../src/stores/store.js";
+
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "aisle-pool-close-"));
+  await Store.open(dataDir).close();
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe("closing the worker pool", () => {
+  it("stops its workers only after each has started, however soon it is closed", async () => {
+    const pool = new WorkerPool({ dataDir, threads: 2, maxQueue: 4 });
+    expect(pool.startedWorkers).toBe(0);
+    await pool.close();
+    expect(pool.startedWorkers).toBe(2);
+  });
+
+  it("still answers tasks until it is closed", async () => {
+    const pool = new WorkerPool({ dataDir, threads: 1, maxQueue: 4 });
+    const answer = await pool.run({ kind: "ping" });
+    expect(answer.body).toHaveLength(0);
+    expect(pool.startedWorkers).toBe(1);
+    await pool.close();
+  });
+});
