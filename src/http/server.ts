@@ -6,7 +6,7 @@ import { parseQuery } from "../core/params/query.js";
 import { ApiError, toApiError } from "../errors.js";
 import { TaskAbandonedError } from "../pool/protocol.js";
 import { HeldReplies } from "./held-replies.js";
-import { AFTER_SEQ_HEADER, parseAfterSeq } from "./stream-sequence.js";
+import { AFTER_SEQ_HEADER, parseAfterSeq, seqOfFailure, withSeq } from "./stream-sequence.js";
 import type { RateLimiting } from "./rate-limiting.js";
 import { CORS_HEADERS, errorReply, writeReply, type ConnectionState, type Reply } from "./respond.js";
 import type { RequestInfo, Route, Router } from "./router.js";
@@ -194,7 +194,8 @@ export class HttpServer {
       if (error instanceof TaskAbandonedError) return;
       const apiError = toApiError(error);
       if (apiError.code === "internal") this.options.onInternalError(error, request, requestId);
-      finish(closesUnread(errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty")));
+      const reply = errorReply(apiError, route.errorStyle, request.query.get("format") === "pretty");
+      finish(closesUnread(withSeq(reply, seqOfFailure(error))));
     };
 
     // Limits (and the authentication they need) come before any other work, a body's read included.

@@ -2,6 +2,7 @@
 // the write was given (X-Aisle-Seq); a read that sends it back
 // (X-Aisle-After-Seq) waits a little for this node to have applied it.
 import { ApiError } from "../errors.js";
+import { WriteNotApplied } from "../ingest/write-not-applied.js";
 import type { Reply } from "./respond.js";
 
 export const AFTER_SEQ_HEADER = "x-aisle-after-seq";
@@ -10,6 +11,15 @@ export const AFTER_SEQ_HEADER = "x-aisle-after-seq";
 export function withSeq(reply: Reply, seq: number | null | undefined): Reply {
   if (seq === null || seq === undefined) return reply;
   return { ...reply, headers: { ...reply.headers, "X-Aisle-Seq": String(seq) } };
+}
+
+/**
+ * The sequence of a write that failed only in that this node has not applied
+ * it in time: it is stored in the stream and will be, so its 503 names the
+ * sequence too, and a read sent after it with X-Aisle-After-Seq finds it.
+ */
+export function seqOfFailure(error: unknown): number | null {
+  return error instanceof WriteNotApplied ? error.seq : null;
 }
 
 /** The sequence X-Aisle-After-Seq names; a 400 for anything but a whole number. */
