@@ -148,6 +148,7 @@ async function startWithSnapshots(
     searchCacheBytes: config.searchCacheBytes,
     maxQueue: config.poolMaxQueue,
     onTask: (kind, outcome, seconds) => metrics.task(kind, outcome, seconds),
+    onWorkerError: (error) => log.error("a pool worker failed outside a task", { error: String((error as Error)?.stack ?? error) }),
   });
   queueDepth = () => pool.queueSize;
   workerHeaps = () => pool.workerHeaps;

@@ -32,8 +32,14 @@ export interface PoolOptions {
   heapMb?: number;
   /** Each worker's cache of common search terms' postings (see Config.searchCacheBytes); absent: none. */
   searchCacheBytes?: number;
+  /** Told of a worker's failure outside any task (a task's own failure rejects its run instead); by default written to stderr. */
+  onWorkerError?: (error: unknown) => void;
   /** Told each task's kind, outcome and latency (queue wait included): for metrics. */
   onTask?: (kind: string, outcome: TaskOutcome, seconds: number) => void;
+}
+
+function reportWorkerError(error: unknown): void {
+  console.error(`a pool worker failed outside a task: ${String((error as Error)?.stack ?? error)}`);
 }
 
 /** The queue a task waits in: its merchant's (see FairScheduler); a task of no merchant shares one. */
@@ -50,6 +56,7 @@ export class WorkerPool {
   private readonly starts = new WorkerStarts();
   /** Set by close(): tasks then fail because the service is stopping, not because of a fault. */
   closing = false;
+  private closed: Promise<void> | null = null;
 
   constructor(options: PoolOptions) {
     this.onTask = options.onTask;
@@ -70,6 +77,8 @@ export class WorkerPool {
       ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
     this.piscina.on("message", (message: unknown) => this.starts.onMessage(message));
+    // A worker that fails while it runs no task (or a close that times out) is reported here: unheard, Node would end the process.
+    this.piscina.on("error", (error: unknown) => (options.onWorkerError ?? reportWorkerError)(error));
     this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
   }
 
@@ -106,20 +115,24 @@ export class WorkerPool {
     return this.heaps.total(this.piscina.threads.map((worker) => worker.threadId));
   }
 
-  /** Workers that have finished starting (see worker-starts.ts). */
+  /** Workers that finished starting over the pool's life, a replaced one too (see worker-starts.ts). */
   get startedWorkers(): number {
     return this.starts.count;
   }
 
   /**
    * Refuses the tasks still waiting and any later one, then lets the running
-   * ones finish and stops the workers, once each has finished starting.
+   * ones finish and stops the workers, once each has finished starting. Once:
+   * a second call waits for the first.
    */
-  async close(): Promise<void> {
-    this.closing = true;
-    this.scheduler.close(new PoolClosedError("the worker pool is closing"));
-    await this.starts.settled(this.piscina.threads, WORKER_START_WAIT_MS);
-    await this.piscina.close();
-    this.heaps.close();
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.closing = true;
+      this.scheduler.close(new PoolClosedError("the worker pool is closing"));
+      await this.starts.allStarted(() => this.piscina.threads, WORKER_START_WAIT_MS);
+      await this.piscina.close();
+      this.heaps.close();
+    })();
+    return this.closed;
   }
 }

@@ -31,9 +31,24 @@ export class WorkerStarts {
     this.waiting.delete(thread);
   }
 
-  /** How many workers have said they started. */
+  /** How many workers have said they started, over the pool's life (a replacement counts too). */
   get count(): number {
     return this.started.size;
+  }
+
+  /**
+   * Resolves once none of the workers `current` gives is still starting, or
+   * after `timeoutMs`: asked again after each wait, since a pool replaces a
+   * worker that exited meanwhile with one that starts anew.
+   */
+  async allStarted(current: () => readonly StartingWorker[], timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const starting = current().filter((worker) => worker.threadId >= 0 && !this.started.has(worker.threadId));
+      const left = deadline - performance.now();
+      if (starting.length === 0 || left <= 0) return;
+      await this.settled(starting, left);
+    }
   }
 
   /**

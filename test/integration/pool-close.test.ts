@@ -2,7 +2,7 @@
 // starts, as tests and restart loops do) waits for its workers to finish
 // starting: a worker terminated while it loads its modules or opens the store
 // can abort the whole process (see src/pool/worker-starts.ts).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,6 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe("closing the worker pool", () => {
   it("stops its workers only after each has started, however soon it is closed", async () => {
     const pool = new WorkerPool({ dataDir, threads: 2, maxQueue: 4 });
-    expect(pool.startedWorkers).toBe(0);
     await pool.close();
     expect(pool.startedWorkers).toBe(2);
   });
@@ -29,7 +28,19 @@ describe("closing the worker pool", () => {
     const pool = new WorkerPool({ dataDir, threads: 1, maxQueue: 4 });
     const answer = await pool.run({ kind: "ping" });
     expect(answer.body).toHaveLength(0);
+    // Closed twice, as a service stopping on two signals may: the second waits for the first.
+    await Promise.all([pool.close(), pool.close()]);
     expect(pool.startedWorkers).toBe(1);
+  });
+
+  it("reports a worker that fails outside a task instead of ending the process, and still closes", async () => {
+    // A data dir under a file: the worker's store cannot open, and it fails while starting, before any task.
+    const file = join(dataDir, "not-a-dir");
+    writeFileSync(file, "");
+    const failures: unknown[] = [];
+    const pool = new WorkerPool({ dataDir: join(file, "data"), threads: 1, maxQueue: 4, onWorkerError: (error) => failures.push(error) });
+    await expect.poll(() => failures.length, { timeout: 20_000 }).toBeGreaterThan(0);
     await pool.close();
+    expect(pool.startedWorkers).toBe(0);
   });
 });

@@ -51,7 +51,41 @@ describe("WorkerStarts", () => {
     starts.onMessage("started");
     starts.onMessage(null);
     expect(await isSettled(starts.settled([new FakeWorker(3), new FakeWorker(-1)], 60_000))).toBe(true);
-    expect(await isSettled(starts.settled([new FakeWorker(4)], 60_000))).toBe(false);
+    const unstarted = starts.settled([new FakeWorker(4)], 30);
+    expect(await isSettled(unstarted)).toBe(false);
+    await unstarted;
+  });
+
+  it("waits for a worker that replaced one that exited during the wait", async () => {
+    const starts = new WorkerStarts();
+    const first = new FakeWorker(1);
+    let workers: FakeWorker[] = [first];
+    const all = starts.allStarted(() => workers, 60_000);
+    // The pool replaces the worker that failed while starting: the replacement is starting now.
+    workers = [new FakeWorker(2)];
+    first.exit();
+    expect(await isSettled(all)).toBe(false);
+    starts.onMessage({ [WORKER_STARTED]: 2 });
+    expect(await isSettled(all)).toBe(true);
+  });
+
+  it("waits for replacements only until the one deadline", async () => {
+    const starts = new WorkerStarts();
+    let next = 1;
+    let worker = new FakeWorker(next);
+    // Each worker exits as soon as it is waited for, and is replaced: only the deadline ends the wait.
+    const replaceOnWait = () => {
+      const current = worker;
+      setImmediate(() => {
+        worker = new FakeWorker(++next);
+        current.exit();
+      });
+      return [current];
+    };
+    const started = performance.now();
+    await starts.allStarted(replaceOnWait, 50);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(next).toBeGreaterThan(2);
   });
 
   it("gives up on a worker stuck in its start after the timeout", async () => {
