@@ -16,7 +16,7 @@ export function withSeq(reply: Reply, seq: number | null | undefined): Reply {
 /**
  * The sequence of a write that failed only in that this node has not applied
  * it in time: it is stored in the stream and will be, so its 503 names the
- * sequence too, and a read sent after it with X-Aisle-After-Seq finds it.
+ * sequence too, and a read sent with X-Aisle-After-Seq waits up to 100 ms for it.
  */
 export function seqOfFailure(error: unknown): number | null {
   return error instanceof WriteNotApplied ? error.seq : null;

@@ -300,8 +300,13 @@ describe("the stored search index of a shop whose common word's postings fill se
         await rebuildSearchIndex(store, merchant);
         expect(searchIndexDump(store, merchant)).toEqual(patched);
       }),
-      // A failing run takes seconds: reported as found, not shrunk for minutes.
-      { numRuns: 6, endOnFailure: true },
+      // A failing run takes seconds: reported as found, not shrunk for minutes. The example empties the first
+      // block outright, which random runs do only now and then: its key must then pass to the block after it.
+      {
+        numRuns: 6,
+        endOnFailure: true,
+        examples: [[[{ op: "rewrite", from: 1, length: POSTING_BLOCK_MAX, withWidget: false, inStock: true }]]],
+      },
     );
   }, 120_000);
 });
