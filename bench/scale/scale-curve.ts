@@ -15,9 +15,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { RATE_LIMITS_OFF, rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "../shared/children.js";
+import { pageCacheShare } from "../shared/page-cache.js";
 import type { Rotation } from "../load/endpoint-paths.js";
 import { builderHeapMB, describeError, describeExit, maxMapCount, remember } from "../shared/exit-cause.js";
 import type { CurveOptions, CurvePoint, LoadSettings } from "../shared/results.js";
+import { readTaskHistogram, tasksBetween } from "../load/pool-task-metrics.js";
 import { methodAndPath } from "../load/request-line.js";
 import { count } from "../report/format.js";
 import { emptyShopOutcome, readShopReport, type ShopReport, type ShopRequest } from "./scale-shop.js";
@@ -85,12 +87,14 @@ function emptyPoint(products: number): CurvePoint {
     ...emptyShopOutcome(),
     build: { peakRssMB: NaN, heapLimitMB: NaN },
     coldStartMs: NaN,
+    pageCacheAtStart: null,
     rssAfterStartMB: NaN,
     rssAfterLoadMB: NaN,
     rssAfterLoadParts: { anon: NaN, file: NaN },
     rssSamples: [],
     endpoints: [],
     firstRequestMs: new Map(),
+    poolTasks: new Map(),
     serverDeath: null,
     serverNotes: [],
   };
@@ -164,6 +168,7 @@ async function serveAndLoad(
       rss: point.rssSamples,
     });
   try {
+    point.pageCacheAtStart = pageCacheShare(dataDir);
     log("starting aisle serve on the imported shop…");
     aisle = await startAisle(dataDir, "adm_bench_scale", false, RATE_LIMITS_OFF);
     const server = aisle;
@@ -195,7 +200,10 @@ async function serveAndLoad(
         };
         log(`${rotation.name}: first request…`);
         point.firstRequestMs.set(rotation.name, await firstRequest(server.origin, rotation.paths[0]!));
+        const tasksBefore = await readTaskHistogram(server.origin);
         const result = await scenario(rotation.name, "aisle", server.origin, [], CURVE_LOAD, { p99: rotation.budget }, shape);
+        const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
+        if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
         if (server.exit !== null) throw new Error("the server died during the load run");
         point.endpoints.push(result);
       } catch (error) {

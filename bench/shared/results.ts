@@ -4,6 +4,8 @@
 // bench but the budget names and the RSS sample shape, so every group can
 // import it without closing an import circle.
 import type { IngestKind } from "../../src/ingest/ingest.js";
+import type { PoolTaskFigures } from "../load/pool-task-metrics.js";
+import type { PageCacheShare } from "./page-cache.js";
 import type { BudgetName } from "../report/budgets.js";
 import type { RssSample } from "./exit-cause.js";
 
@@ -256,6 +258,8 @@ export interface CurvePoint extends ShopOutcome {
   /** The shop-building child: its peak RSS and V8 heap limit (NaN when it reported nothing). */
   build: { peakRssMB: number; heapLimitMB: number };
   coldStartMs: number;
+  /** The data dir's LMDB files in the page cache just before the server started; null: not known (no fincore). */
+  pageCacheAtStart: PageCacheShare | null;
   rssAfterStartMB: number;
   rssAfterLoadMB: number;
   /** The parts of rssAfterLoadMB: anonymous memory, and touched pages of the LMDB map (see rssPartsMB in aisle-process.ts). */
@@ -269,6 +273,8 @@ export interface CurvePoint extends ShopOutcome {
    * the session index read from the event log) is paid here, not in the p99.
    */
   firstRequestMs: Map<string, number>;
+  /** Per endpoint (by rotation name): the answers pool workers computed during its load run, warm-up included; absent: none. */
+  poolTasks: Map<string, PoolTaskFigures>;
   /** Why the server died during the run (exit status, stderr, RSS), or null when it did not. */
   serverDeath: string | null;
   /** The server's warn/error and model-training log lines during the run. */
