@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.js";
+import { ConfigError, defaultWorkers, loadConfig } from "../../src/config.js";
 
 describe("loadConfig", () => {
   it("is a single box unless AISLE_NATS_URL (or --nats) names nats-servers; then 3 replicas, a lag of 1,000 and daily snapshots unless told", () => {
@@ -33,6 +33,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...cluster, AISLE_EVENT_RETENTION_DAYS: "30", AISLE_CLUSTER_SNAPSHOT_HOURS: "361" })).toThrow(
       /AISLE_CLUSTER_SNAPSHOT_HOURS must be at most half the event retention \(AISLE_EVENT_RETENTION_DAYS 30: 360 hours\), got "361"/,
     );
+  });
+
+  it("gives the pool the cores the HTTP thread leaves, at least two workers, unless AISLE_WORKERS says", () => {
+    expect([1, 2, 3, 4, 16].map(defaultWorkers)).toEqual([2, 2, 2, 3, 15]);
+    expect(loadConfig({ AISLE_WORKERS: "1" }).workers).toBe(1);
+    expect(loadConfig({}).workers).toBeGreaterThanOrEqual(2);
   });
 
   it("gives pool workers no search cache unless AISLE_SEARCH_CACHE_MB asks for one", () => {
