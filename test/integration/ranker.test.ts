@@ -102,4 +102,29 @@ describe("rankProducts", () => {
       await store.close();
     }
   });
+
+  it("ranks a product whose words stand side by side by its adjacency, though it matches fewer words than the rest", async () => {
+    const store = await storeWithMerchant(tempDir());
+    try {
+      // 20 products hold all three words, none two of them in the query's order; one holds two, side by side.
+      const titled = (ids: number[], title: string) => ids.map((id) => product(id, { title, product_type: "Furniture", tags: "" }));
+      const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+      await ingest(store, "shop", "products", [
+        ...titled(range(1, 20), "Sofa Linen Red"),
+        ...titled([120], "Red Linen Curtain"),
+        ...titled(range(300, 200), "Oak Chair"),
+      ]);
+      const index = store.searchIndex.view("shop");
+      const plan = planQuery(index, "red linen sofa ");
+      // An adjacency worth more than the gap in text score: the curtain must come first, though matching two words of
+      // three puts its text score a band below the others', which a bound without its own adjacency would leave unread.
+      const config = { ...DEFAULT_RANKING, adjacencyWeight: 20 };
+      const everything = rankProducts(index, plan, { k: 1000, outOfStock: "last" }, config);
+      expect(everything[0]).toBe(120);
+      expect(rankProducts(index, plan, { k: 3, outOfStock: "last" }, config)).toEqual(everything.slice(0, 3));
+      expect(rankProducts(index, plan, { k: 3, outOfStock: "last" })).not.toContain(120);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -12,7 +12,8 @@
 //    prior and popularity stored to within a step (doc-columns.ts), the
 //    adjacency of its words at most a pair per two neighbouring query words
 //    its title can hold side by side (title-pairs.ts; docs whose text score
-//    is too far below the best ones' are left out unread);
+//    and reachable adjacency are too far below the best ones' are left out
+//    unread);
 // 3. docs are scored exactly (their title terms read, the prior and adjacency
 //    computed) in order of their upper bounds, until no bound can beat the
 //    page: usually a few more than the page.
@@ -58,9 +59,9 @@ class Scratch {
   stamp = 0;
   touched = new Int32Array(0);
   slotDocs = new Int32Array(0);
-  /** Each touched doc's score without the prior, popularity and adjacency, by position in `touched`. */
-  textParts = new Float64Array(0);
-  /** Each touched doc's band of text score, by position in `touched`; the docs grouped by band. */
+  /** Each touched doc's reach: its text part plus the adjacency its title can hold, by position in `touched`. */
+  reaches = new Float64Array(0);
+  /** Each touched doc's band of reach, by position in `touched`; the docs grouped by band. */
   bands = new Uint8Array(0);
   byBand = new Int32Array(0);
   /** The docs bounded, grouped by chunk within each band, and where each chunk's group starts. */
@@ -101,7 +102,7 @@ class Scratch {
     this.slotStamp = new Int32Array(size);
     this.touched = new Int32Array(size);
     this.slotDocs = new Int32Array(size);
-    this.textParts = new Float64Array(size);
+    this.reaches = new Float64Array(size);
     this.bands = new Uint8Array(size);
     this.byBand = new Int32Array(size);
     this.byChunk = new Int32Array(size);
@@ -327,11 +328,12 @@ function touchLeaders(index: RankingIndex, slot: Slot, leaders: LeaderReads, que
 }
 
 /**
- * Bands of text score, bounded one after another from the best: each as wide
- * as the most the prior, popularity and adjacency can add to a text score, so
- * once a band's best possible score is below the page's lower bound, it and
- * every band after it are left out unread. Most touched docs match fewer
- * words than the best ones and go that way.
+ * Bands of reach (a doc's text part plus the adjacency its title can hold),
+ * bounded one after another from the best: each as wide as the most the prior,
+ * popularity and a boost can add to a reach, so once a band's best possible
+ * score is below the page's lower bound, it and every band after it are left
+ * out unread. Most touched docs match fewer words than the best ones, and
+ * then can hold no pair of them either, and go that way.
  */
 const BANDS = 8;
 
@@ -349,7 +351,7 @@ function boundScores(
   options: RankOptions,
   config: RankingConfig,
 ): { bounded: number; threshold: number } {
-  const { total, matched, touched, textParts, bands, byBand } = scratch;
+  const { total, matched, touched, reaches, bands, byBand, titleWords } = scratch;
   const r = plan.slots.length;
   const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
   let best = -Infinity;
@@ -357,24 +359,25 @@ function boundScores(
   for (let i = 0; i < touchedCount; i++) {
     const doc = touched[i]!;
     const coverage = matched[doc]! / r;
-    const text = total[doc]! * coverage + config.coverageWeight * coverage * coverage;
-    textParts[i] = text;
-    if (text > best) best = text;
-    if (text < worst) worst = text;
+    // The text part, and the adjacency this doc's title can reach: a doc that matched one word can earn none.
+    const reach =
+      total[doc]! * coverage +
+      config.coverageWeight * coverage * coverage +
+      reachPerPair * titleWords.possiblePairs(doc, r, matched[doc]! - 1);
+    reaches[i] = reach;
+    if (reach > best) best = reach;
+    if (reach < worst) worst = reach;
   }
   const heap = new MinHeap(options.k);
-  // The prior and popularity are at most 1 each (the slack of their bounds aside), adjacency a pair per neighbouring slot, and a boost its weight.
-  const width =
-    (config.priorWeight + config.popularityWeight) * (1 + 1e-5) +
-    reachPerPair * (r - 1) +
-    (boostOf(options, config) > 0 ? config.boostWeight : 0);
+  // The prior and popularity are at most 1 each (the slack of their bounds aside), and a boost its weight.
+  const width = (config.priorWeight + config.popularityWeight) * (1 + 1e-5) + (boostOf(options, config) > 0 ? config.boostWeight : 0);
   // Everything within one band: nothing to leave out.
   if (best - worst < width)
     return { bounded: boundBand(index, plan, touched.subarray(0, touchedCount), 0, heap, options, config), threshold: heap.threshold };
 
   const bandStarts = new Int32Array(BANDS + 1);
   for (let i = 0; i < touchedCount; i++) {
-    const band = Math.min(BANDS - 1, Math.floor((best - textParts[i]!) / width));
+    const band = Math.min(BANDS - 1, Math.floor((best - reaches[i]!) / width));
     bands[i] = band;
     bandStarts[band + 1]!++;
   }
@@ -383,7 +386,7 @@ function boundScores(
   for (let i = 0; i < touchedCount; i++) byBand[next[bands[i]!]!++] = touched[i]!;
   let bounded = 0;
   for (let band = 0; band < BANDS; band++) {
-    // Its docs' text parts are at most best − band·width, so their scores at most best − (band − 1)·width.
+    // Its docs' reaches are at most best − band·width, so their scores at most best − (band − 1)·width.
     if (band > 0 && best - (band - 1) * width < heap.threshold) break;
     bounded = boundBand(index, plan, byBand.subarray(bandStarts[band]!, bandStarts[band + 1]!), bounded, heap, options, config);
   }
