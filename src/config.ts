@@ -68,7 +68,8 @@ export interface ClusterConfig {
 export class ConfigError extends Error {}
 
 /**
- * Pool workers by default: the cores the HTTP thread leaves, and at least two.
+ * Pool workers by default: the cores the HTTP thread leaves, and at least two
+ * where there are two cores.
  * With one worker, every task queues behind the one running, however idle the
  * other core: on two cores a second worker answered viewed-related 44% faster
  * (p99 8.3 → 6.4 ms at 10 connections, demo shop) and a freshly started
@@ -76,7 +77,8 @@ export class ConfigError extends Error {}
  * 370–2,500 (p99 34 ms instead of 40–160).
  */
 export function defaultWorkers(cores: number): number {
-  return Math.max(2, cores - 1);
+  // One core has no idle core for a second worker to use: it would only double the workers' memory.
+  return cores <= 1 ? 1 : Math.max(2, cores - 1);
 }
 
 function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -127,4 +127,23 @@ describe("rankProducts", () => {
       await store.close();
     }
   });
+
+  it("leaves nothing out unread when neither a prior, popularity nor a boost can add to a score", async () => {
+    const store = await storeWithMerchant(tempDir());
+    try {
+      await ingest(store, "shop", "products", [
+        product(1, { title: "Red Linen Sofa", product_type: "Furniture", tags: "" }),
+        ...[2, 3, 4, 5].map((id) => product(id, { title: "Red Chair", product_type: "Furniture", tags: "" })),
+      ]);
+      const index = store.searchIndex.view("shop");
+      const plan = planQuery(index, "red linen");
+      // Bands as wide as nothing: every doc must still be bounded, the one that holds both words first.
+      const config = { ...DEFAULT_RANKING, priorWeight: 0, popularityWeight: 0 };
+      const everything = rankProducts(index, plan, { k: 1000, outOfStock: "last" }, config);
+      expect(everything[0]).toBe(1);
+      expect(rankProducts(index, plan, { k: 4, outOfStock: "last" }, config)).toEqual(everything.slice(0, 4));
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -35,8 +35,8 @@ describe("loadConfig", () => {
     );
   });
 
-  it("gives the pool the cores the HTTP thread leaves, at least two workers, unless AISLE_WORKERS says", () => {
-    expect([1, 2, 3, 4, 16].map(defaultWorkers)).toEqual([2, 2, 2, 3, 15]);
+  it("gives the pool the cores the HTTP thread leaves, at least two workers on two cores or more, unless AISLE_WORKERS says", () => {
+    expect([1, 2, 3, 4, 16].map(defaultWorkers)).toEqual([1, 2, 2, 3, 15]);
     expect(loadConfig({ AISLE_WORKERS: "1" }).workers).toBe(1);
     expect(loadConfig({}).workers).toBeGreaterThanOrEqual(2);
   });

@@ -369,10 +369,11 @@ function boundScores(
     if (reach < worst) worst = reach;
   }
   const heap = new MinHeap(options.k);
-  // The prior and popularity are at most 1 each (the slack of their bounds aside), and a boost its weight.
+  // What a doc's exact score can add to its reach: the exact prior and popularity are at most 1 each (a term's df
+  // is at most the catalogue's size), and a boost its weight. Not the stored bounds' upper ends, which can pass 1.
   const width = (config.priorWeight + config.popularityWeight) * (1 + 1e-5) + (boostOf(options, config) > 0 ? config.boostWeight : 0);
-  // Everything within one band: nothing to leave out.
-  if (best - worst < width)
+  // Everything within one band, or nothing a band could be as wide as (no prior, popularity or boost): nothing to leave out.
+  if (!(width > 0) || best - worst < width)
     return { bounded: boundBand(index, plan, touched.subarray(0, touchedCount), 0, heap, options, config), threshold: heap.threshold };
 
   const bandStarts = new Int32Array(BANDS + 1);
