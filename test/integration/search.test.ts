@@ -163,6 +163,13 @@ describe("POST /api/v1/smart-search/search/quick-view", () => {
     expect(empty.body.data).toEqual({ productSuggestions: [], collections: [], query: "" });
   });
 
+  it("ignores body fields it does not read, as /openapi.json says (every answer here is checked against it)", async () => {
+    const plain = await search({ query: "ember lant" });
+    const extra = await search({ query: "ember lant", source: "header-box", filters: { shown: "grid" }, exclude: { reason: 1 } });
+    expect(extra.status).toBe(200);
+    expect(ids(extra)).toEqual(ids(plain));
+  });
+
   it("matches the last word as a prefix while the shopper types", async () => {
     expect(names(await search({ query: "lant" }))).toContain("Ember LED Lantern");
     expect(names(await search({ query: "ember la" }))[0]).toBe("Ember LED Lantern");

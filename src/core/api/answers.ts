@@ -23,6 +23,7 @@ import {
   nullable,
   number,
   object,
+  objectIgnoringOthers,
   optional,
   record,
   SchemaComponents,
@@ -458,7 +459,7 @@ const idValues = () => array(idValue(), { maxItems: MAX_IDS });
 /** Held to the limits of quick-view's own parser (src/core/search/request.ts). */
 export const QUICK_VIEW_REQUEST = components.add(
   "QuickViewRequest",
-  object<QuickViewRequestBody>(
+  objectIgnoringOthers<QuickViewRequestBody>(
     {
       query: optional(
         string({
@@ -474,17 +475,17 @@ export const QUICK_VIEW_REQUEST = components.add(
       ),
       country_code: optional(string({ pattern: "^[A-Za-z]{2}$", description: "Market prices and catalogue, as on the product lists." })),
       filters: optional(
-        object<NonNullable<QuickViewRequestBody["filters"]>>({
+        objectIgnoringOthers<NonNullable<QuickViewRequestBody["filters"]>>({
           collections: optional(idValues()),
           hideOutOfStock: optional(boolean({ description: "Never show out-of-stock products (default: after every available one)." })),
         }),
       ),
       exclude: optional(
-        object<NonNullable<QuickViewRequestBody["exclude"]>>({
+        objectIgnoringOthers<NonNullable<QuickViewRequestBody["exclude"]>>({
           productIds: optional(idValues()),
           collections: optional(
             array(
-              object<{ collectionId: number | string; hideProducts?: boolean }>({
+              objectIgnoringOthers<{ collectionId: number | string; hideProducts?: boolean }>({
                 collectionId: idValue(),
                 hideProducts: optional(boolean({ description: "Leave the collection's products out too." })),
               }),

@@ -94,6 +94,11 @@ export function object<T>(fields: Fields<T>, annotations: Annotations = {}): Sch
   return describing({ type: "object", properties, required, additionalProperties: false, ...annotations });
 }
 
+/** As `object`, but other fields may appear: a request body that ignores the fields it does not read. */
+export function objectIgnoringOthers<T>(fields: Fields<T>, annotations: Annotations = {}): Schema<T> {
+  return describing({ ...object(fields, annotations), additionalProperties: true });
+}
+
 /** Named schemas, listed under components.schemas and referred to by $ref. */
 export class SchemaComponents {
   private readonly byName = new Map<string, JsonSchema>();
