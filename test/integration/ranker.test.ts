@@ -9,6 +9,10 @@ import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-ranker-");
 
+/** Furniture products of these ids, all of one title. */
+const furniture = (ids: number[], title: string) => ids.map((id) => product(id, { title, product_type: "Furniture", tags: "" }));
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
 describe("rankProducts", () => {
   it("counts the product an exact code finds among the k it returns", async () => {
     const store = await storeWithMerchant(tempDir());
@@ -35,12 +39,10 @@ describe("rankProducts", () => {
     const store = await storeWithMerchant(tempDir());
     try {
       // 20 products match all three words; 41 one of them, far below by text score; 200 none.
-      const titled = (ids: number[], title: string) => ids.map((id) => product(id, { title, product_type: "Furniture", tags: "" }));
-      const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
       await ingest(store, "shop", "products", [
-        ...titled(range(1, 20), "Red Linen Sofa"),
-        ...titled(range(100, 41), "Sofa Cover"),
-        ...titled(range(300, 200), "Oak Chair"),
+        ...furniture(range(1, 20), "Red Linen Sofa"),
+        ...furniture(range(100, 41), "Sofa Cover"),
+        ...furniture(range(300, 200), "Oak Chair"),
       ]);
       const index = store.searchIndex.view("shop");
       const plan = planQuery(index, "red linen sofa ");
@@ -107,12 +109,10 @@ describe("rankProducts", () => {
     const store = await storeWithMerchant(tempDir());
     try {
       // 20 products hold all three words, none two of them in the query's order; one holds two, side by side.
-      const titled = (ids: number[], title: string) => ids.map((id) => product(id, { title, product_type: "Furniture", tags: "" }));
-      const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
       await ingest(store, "shop", "products", [
-        ...titled(range(1, 20), "Sofa Linen Red"),
-        ...titled([120], "Red Linen Curtain"),
-        ...titled(range(300, 200), "Oak Chair"),
+        ...furniture(range(1, 20), "Sofa Linen Red"),
+        ...furniture([120], "Red Linen Curtain"),
+        ...furniture(range(300, 200), "Oak Chair"),
       ]);
       const index = store.searchIndex.view("shop");
       const plan = planQuery(index, "red linen sofa ");
@@ -131,10 +131,7 @@ describe("rankProducts", () => {
   it("leaves nothing out unread when neither a prior, popularity nor a boost can add to a score", async () => {
     const store = await storeWithMerchant(tempDir());
     try {
-      await ingest(store, "shop", "products", [
-        product(1, { title: "Red Linen Sofa", product_type: "Furniture", tags: "" }),
-        ...[2, 3, 4, 5].map((id) => product(id, { title: "Red Chair", product_type: "Furniture", tags: "" })),
-      ]);
+      await ingest(store, "shop", "products", [...furniture([1], "Red Linen Sofa"), ...furniture([2, 3, 4, 5], "Red Chair")]);
       const index = store.searchIndex.view("shop");
       const plan = planQuery(index, "red linen");
       // Bands as wide as nothing: every doc must still be bounded, the one that holds both words first.
