@@ -131,6 +131,9 @@ export interface PairedRun {
   reference: ScenarioResult;
 }
 
+/** One load run of a paired scenario against `origin`, by whichever client the pair uses. */
+export type LoadRun = (name: string, target: ScenarioResult["target"], origin: string, budgets: ScenarioBudgets) => Promise<ScenarioResult>;
+
 /**
  * A scenario and its own ceiling: raw uWS replaying aisle's bytes for exactly
  * these requests, same client, settings and rotation, measured right after
@@ -138,7 +141,29 @@ export interface PairedRun {
  * aisle runs first: recording its bytes fills its response cache, which would
  * turn a first pass of keystrokes or widgets into hits.
  */
-export async function pairedScenario(
+export async function pairedRun(
+  name: string,
+  origin: string,
+  paths: string[],
+  budgets: ScenarioBudgets,
+  scratch: string,
+  run: LoadRun,
+): Promise<PairedRun> {
+  const aisle = await run(name, "aisle", origin, budgets);
+  const bodies = await recordBodies(origin, paths);
+  const file = join(scratch, "replay.json");
+  writeFileSync(file, JSON.stringify(Object.fromEntries(bodies)));
+  const ceiling = await startCeiling(file, true);
+  try {
+    const reference = await run("  raw uWS, same requests and bytes", "reference", ceiling.origin, {});
+    return { aisle: { ...aisle, sameRequestCeiling: reference.reqPerSec }, reference };
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+/** pairedRun with the autocannon client. */
+export function pairedScenario(
   name: string,
   origin: string,
   paths: string[],
@@ -149,15 +174,7 @@ export async function pairedScenario(
 ): Promise<PairedRun> {
   // With a paths file, the list stays out of the client's argv (Linux caps one argument at 128 KiB).
   const sent = shape.pathsFile === undefined ? paths : [];
-  const aisle = await scenario(name, "aisle", origin, sent, settings, budgets, shape);
-  const bodies = await recordBodies(origin, paths);
-  const file = join(scratch, "replay.json");
-  writeFileSync(file, JSON.stringify(Object.fromEntries(bodies)));
-  const ceiling = await startCeiling(file, true);
-  try {
-    const reference = await scenario("  raw uWS, same requests and bytes", "reference", ceiling.origin, sent, settings, {}, shape);
-    return { aisle: { ...aisle, sameRequestCeiling: reference.reqPerSec }, reference };
-  } finally {
-    await ceiling.stop();
-  }
+  return pairedRun(name, origin, paths, budgets, scratch, (runName, target, runOrigin, runBudgets) =>
+    scenario(runName, target, runOrigin, sent, settings, runBudgets, shape),
+  );
 }

@@ -151,6 +151,8 @@ export function startRotation(spec: WrkRotationSpec): WrkProcess {
 export interface WrkSpec extends LoadSettings {
   origin: string;
   pathsFile: string;
+  /** Default: POST (event ingest and writes). */
+  method?: "GET" | "POST";
   /** Where the Lua script is written. */
   scratch: string;
 }
@@ -167,9 +169,9 @@ export interface WrkOutcome {
   non2xx: number;
 }
 
-/** Event ingest: the POSTs of the paths file at full speed, a warm-up run, then the measured one. */
+/** The requests of the paths file at full speed (POSTs unless told: event ingest, writes), a warm-up run, then the measured one. */
 export async function runWrk(spec: WrkSpec): Promise<WrkOutcome> {
-  const once = (durationS: number) => startRotation({ ...spec, durationS, method: "POST", pauseMs: 0 }).result;
+  const once = (durationS: number) => startRotation({ ...spec, durationS, method: spec.method ?? "POST", pauseMs: 0 }).result;
   const warmup = spec.warmupS > 0 ? await once(spec.warmupS) : null;
   const run = await once(spec.durationS);
   const seconds = run.durationUs / 1e6;
