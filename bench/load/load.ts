@@ -78,8 +78,9 @@ export const EVENT_CONNECTIONS = [64, 512] as const;
  */
 export function loadSettings(quick: boolean): LoadSettings {
   const timeoutS = 2;
-  // Every scenario runs twice (raw uWS with its bytes, then aisle): --quick is ~2 min
-  // of load; a full run adds three single-connection runs, about 4 min.
+  // Every scenario runs twice (aisle, then raw uWS with its bytes), the hits and judged
+  // misses again under wrk: --quick is ~3 min of load; a full run, with three
+  // single-connection runs, about 6 min.
   return quick ? { connections: 10, durationS: 2, warmupS: 0.5, timeoutS } : { connections: 10, durationS: 5, warmupS: 1, timeoutS };
 }
 
@@ -250,7 +251,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
   const eventGenerator: EventGenerator = { label: wrk ? `${wrk}, 1 thread` : "autocannon client", wrk: wrk !== null, scratch };
   if (!wrk)
     process.stderr.write(
-      "  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target\n",
+      '  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target, and the rows marked ", wrk" are not run\n',
     );
   try {
     process.stderr.write("  load: starting aisle serve on an empty data dir (seeds the demo)…\n");
@@ -393,7 +394,9 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       for (const { name, paths, budgets } of wrkRows) {
         writeFileSync(pathsFile, `${paths.join("\n")}\n`);
         const run = await pairedRun(`${name}, wrk`, origin, paths, budgets, scratch, async (runName, target, runOrigin, runBudgets) => {
-          const { result } = await wrkScenario(runName, target, runOrigin, pathsFile, "GET", settings, runBudgets, eventGenerator);
+          // The reference is named after its client too: the table tells the pairs apart by name.
+          const named = target === "reference" ? `${runName}, wrk` : runName;
+          const { result } = await wrkScenario(named, target, runOrigin, pathsFile, "GET", settings, runBudgets, eventGenerator);
           return result;
         });
         scenarios.push(run.aisle, run.reference);

@@ -1,5 +1,6 @@
 // One load run as the bench does it everywhere: a load-client process (autocannon)
-// against an origin, with only the measured seconds counted; plus the raw-uWS
+// against an origin, with only the measured seconds counted; a run paired with
+// raw uWS replaying aisle's bytes, by whichever client; plus the raw-uWS
 // ceiling process and the fetch helpers that check an endpoint before it is loaded.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,10 +1,12 @@
 // wrk (Debian package `wrk`) as the bench's load generator for what the
 // autocannon client cannot do: one C thread with epoll posts event URLs far
 // faster (autocannon's own ceiling with these POSTs was 11-16k req/s here,
-// below the 30k events/s being measured), floods with hundreds of connections,
-// paces a closed loop, and builds a URL per request in Lua. wrk has no warm-up,
-// so a measured scenario is two wrk runs: warm-up, then measured. The bench
-// looks for wrk and falls back to autocannon for event ingest when it is missing.
+// below the 30k events/s being measured), loads hits and misses without
+// holding raw uWS down (the rows marked ", wrk"), floods with hundreds of
+// connections, paces a closed loop, and builds a URL per request in Lua. wrk
+// has no warm-up, so a measured scenario is two wrk runs: warm-up, then
+// measured. The bench looks for wrk and falls back to autocannon for event
+// ingest when it is missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -142,19 +142,19 @@ function render(rows: Row[]): string {
   );
 }
 
-/**
- * Closed-loop load saturates the cores, so latency there is mostly queueing:
- * say so when even the ceiling misses the cache-hit latency budget.
- */
 /** What the rows marked ", wrk" are, when wrk was installed to run them. */
 function wrkRowsNote(load: LoadReport): string[] {
   const generator = load.scenarios.find((s) => s.name.endsWith(", wrk"))?.generator;
   if (generator === undefined) return [];
   return [
-    `Rows marked ", wrk": the cache hits and the judged misses again, loaded by ${generator} (one rotation shared by its connections, same connections, warm-up and measured seconds, its own latency histogram over every answer), each paired with raw uWS replaying aisle's bytes under wrk as well. autocannon's client tops out below raw uWS on these cores, which flatters whatever it loads; wrk does not, so these ratios are the stricter ones.`,
+    `Rows marked ", wrk": the cache hits and the judged misses again, loaded by ${generator} (one rotation shared by its connections; the same connections, warm-up and measured seconds, rounded up to whole seconds as wrk takes them; its own latency histogram over every answer), each paired with raw uWS replaying aisle's bytes under wrk as well ("raw uWS, same requests and bytes, wrk"). autocannon's client takes more of these cores than wrk and holds raw uWS below what it reaches, which flatters whatever it loads; wrk does less so, and these ratios are the stricter ones.`,
   ];
 }
 
+/**
+ * Closed-loop load saturates the cores, so latency there is mostly queueing:
+ * say so when even the ceiling misses the cache-hit latency budget.
+ */
 function ceilingLatencyNote(load: LoadReport): string[] {
   const worst = Math.max(...load.scenarios.filter((s) => s.target === "ceiling").map((s) => s.latencyMs.p99));
   if (!(worst > BUDGETS.staticHitP99.limit)) return [];
@@ -199,7 +199,7 @@ export function formatReport({ quick, loadAtStart, micro, load, errors }: Report
   const rows: Row[] = [];
   if (micro) rows.push(...suiteRows(micro));
   if (load) {
-    rows.push(section("load (autocannon in its own process, loopback)"));
+    rows.push(section("load (each client in its own process, loopback)"));
     for (const s of load.scenarios) rows.push(...scenarioRows(s, load.ceilingReqPerSec, load.settings.connections));
     rows.push(section("service"), ...serviceRows(load));
   }
@@ -213,9 +213,9 @@ export function formatReport({ quick, loadAtStart, micro, load, errors }: Report
       `  Server, ceiling and load generator all run on the same ${cores} cores over 127.0.0.1, so every req/s figure is partly the client's limit: compare ratios, not absolutes.`,
       `Ceiling: a raw uWebSockets.js process with aisle's headers, in its own process under the same client and settings. The static cache hit's "vs ceiling" = aisle req/s ÷ mean of the "raw uWS ceiling" runs before and after (${ceilings.join(" and ")} req/s), which answer its ${count(load.hitBodyBytes)}-byte body. Every other aisle row is followed by "raw uWS, same requests and bytes": the same client sending the same rotation to a raw uWS server that answers each URL with the exact bytes aisle answered it with (recorded after aisle's run, so the recording does not warm aisle's cache); that aisle row's "vs ceiling" is its share of it.`,
       "Latency: each 2xx response's duration at 1 µs resolution (autocannon's own histogram keeps whole milliseconds).",
-      ...wrkRowsNote(load),
       ...ceilingLatencyNote(load),
       ...faultNote(load),
+      ...wrkRowsNote(load),
       `Cache miss: bust_cache=yes forces a recompute for every request (on the HTTP thread for a list that is surely cheap, else in the worker pool: see README's Architecture), over ${load.rotations.staticMiss} different sets of 5 ids. Cache hit: one URL, 5 products, full projection.`,
       ...(load.scenarios.some((s) => s.connections !== connections)
         ? [

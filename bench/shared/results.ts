@@ -75,12 +75,13 @@ export interface ScenarioResult {
   pageRequests?: number;
   /** Event ingest only: the store's event count around the run, against the 2xx answers. */
   events?: EventCheck;
-  /** The load generator, when not the autocannon client (event ingest uses wrk when installed). */
+  /** The load generator, when not the autocannon client (event ingest, and the rows marked ", wrk", use wrk when installed). */
   generator?: string;
   /**
-   * Event ingest: 2xx/s of a raw uWS server answering the same POSTs with the same
-   * receipt bytes, same generator and connections, measured just before; the
-   * "vs ceiling" ratio uses it instead of the GET ceiling.
+   * req/s (event ingest: 2xx/s) of a raw uWS server answering the same requests
+   * with the same bytes (an event's receipt), same generator and connections,
+   * measured beside it; the "vs ceiling" ratio uses it instead of the mean of
+   * the ceiling runs.
    */
   sameRequestCeiling?: number;
 }
