@@ -6,6 +6,7 @@ import { parentPort, threadId, workerData } from "node:worker_threads";
 import { answerListTask } from "../src/lists/list-task.js";
 import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
 import { timerTurns } from "../src/pool/timer-turns.js";
+import { oneAtATime } from "../src/pool/one-at-a-time.js";
 import { heapReporter } from "../src/pool/worker-heaps.js";
 import { WORKER_STARTED } from "../src/pool/worker-starts.js";
 import { withMeaningFallback } from "../src/search/meaning-fallback.js";
@@ -38,8 +39,11 @@ async function run(task: Task): Promise<TaskResult> {
   }
 }
 
-/** Success is the body itself, moved (not copied) to the uWS thread; see WireResult. */
-export default async function handle(task: Task): Promise<WireResult> {
+/** Success is the body itself, moved (not copied) to the uWS thread; see WireResult. Tasks run in turn (one-at-a-time.ts). */
+const handle = oneAtATime(answer);
+export default handle;
+
+async function answer(task: Task): Promise<WireResult> {
   const timerTurn = timerTurnDue();
   if (timerTurn !== null) await timerTurn;
   // Read the latest committed state, and let go of it afterwards: an idle worker

@@ -1,9 +1,10 @@
 // The order in which tasks reach the workers. Tasks wait in one queue per
 // merchant, and the queues take turns: a merchant with hundreds of tasks
-// waiting delays another merchant's task by at most one task of its own,
-// where one shared first-in-first-out queue made it wait for all of them.
-// Only `slots` tasks (one per worker) are handed on at a time, so everything
-// that waits, waits here, where the order is decided.
+// waiting delays another merchant's task by at most one task of its own
+// beyond those already handed to the workers, where one shared
+// first-in-first-out queue made it wait for all of them.
+// Only `slots` tasks (TASKS_PER_WORKER per worker, see pool.ts) are handed on
+// at a time, so everything else that waits, waits here, where the order is decided.
 //
 // At most `maxQueued` tasks wait in all. When that is reached, a task takes
 // the place of the newest task of the longest queue, which is refused,

@@ -15,6 +15,15 @@ import {
 } from "./protocol.js";
 
 /**
+ * Tasks handed to a worker at once: the one it runs and the next, which it
+ * starts as soon as the first ends (the worker runs them in turn: one-at-a-time.ts). With
+ * one, a worker waits between tasks for the uWS thread to hear of the end and
+ * post the next, and on two cores that thread is often not running: at 10
+ * connections of viewed-related, the workers sat about half idle.
+ */
+export const TASKS_PER_WORKER = 2;
+
+/**
  * How long closing waits for a worker still starting (loading modules, opening
  * the store: well under a second, seconds on a loaded machine) before stopping it anyway.
  */
@@ -49,7 +58,7 @@ function laneOf(task: Task): string {
 
 export class WorkerPool {
   private readonly piscina: Piscina;
-  /** Decides which task a free worker runs next: Piscina is handed at most one task per worker. */
+  /** Decides which task a worker runs next: Piscina is handed at most TASKS_PER_WORKER tasks per worker. */
   private readonly scheduler: FairScheduler;
   private readonly onTask: PoolOptions["onTask"];
   private readonly heaps: WorkerHeaps;
@@ -73,13 +82,13 @@ export class WorkerPool {
       maxThreads: options.threads,
       // Workers hold an open LMDB env and warm caches: never let them idle out.
       idleTimeout: Number.POSITIVE_INFINITY,
-      concurrentTasksPerWorker: 1,
+      concurrentTasksPerWorker: TASKS_PER_WORKER,
       ...(options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } }),
     });
     this.piscina.on("message", (message: unknown) => this.starts.onMessage(message));
     // A worker that fails while it runs no task (or a close that times out) is reported here: unheard, Node would end the process.
     this.piscina.on("error", (error: unknown) => (options.onWorkerError ?? reportWorkerError)(error));
-    this.scheduler = new FairScheduler({ slots: options.threads, maxQueued: options.maxQueue });
+    this.scheduler = new FairScheduler({ slots: options.threads * TASKS_PER_WORKER, maxQueued: options.maxQueue });
   }
 
   /**
