@@ -4,7 +4,7 @@
 import { move } from "piscina";
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { answerListTask } from "../src/lists/list-task.js";
-import type { Task, TaskResult, WireResult, WorkerConfig } from "../src/pool/protocol.js";
+import { isDropped, type PoolMessage, type Task, type TaskResult, type WireResult, type WorkerConfig } from "../src/pool/protocol.js";
 import { timerTurns } from "../src/pool/timer-turns.js";
 import { oneAtATime } from "../src/pool/one-at-a-time.js";
 import { heapReporter } from "../src/pool/worker-heaps.js";
@@ -43,7 +43,10 @@ async function run(task: Task): Promise<TaskResult> {
 const handle = oneAtATime(answer);
 export default handle;
 
-async function answer(task: Task): Promise<WireResult> {
+async function answer(message: PoolMessage): Promise<WireResult> {
+  // Handed while another task ran, and every client waiting for it has gone since: not worth running.
+  if (isDropped(message)) return { ok: false, code: "abandoned", message: "the client went away before the worker started the task" };
+  const { task } = message;
   const timerTurn = timerTurnDue();
   if (timerTurn !== null) await timerTurn;
   // Read the latest committed state, and let go of it afterwards: an idle worker

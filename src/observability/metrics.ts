@@ -83,7 +83,7 @@ export class ServiceMetrics {
     });
     new Gauge({
       name: "aisle_pool_queue_depth",
-      help: "Tasks waiting for a worker thread",
+      help: "Tasks waiting for their turn, not yet handed to a worker thread (each worker also holds the task it runs and the next)",
       registers,
       collect() {
         this.set(sources.poolQueueDepth());

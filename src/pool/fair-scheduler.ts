@@ -4,7 +4,8 @@
 // beyond those already handed to the workers, where one shared
 // first-in-first-out queue made it wait for all of them.
 // Only `slots` tasks (TASKS_PER_WORKER per worker, see pool.ts) are handed on
-// at a time, so everything else that waits, waits here, where the order is decided.
+// at a time, so everything else that waits, waits here, where the order is
+// decided; a handed task waits in its worker for at most the one it runs.
 //
 // At most `maxQueued` tasks wait in all. When that is reached, a task takes
 // the place of the newest task of the longest queue, which is refused,
@@ -18,7 +19,7 @@
 import { PoolSaturatedError, TaskAbandonedError } from "./protocol.js";
 
 export interface SchedulerOptions {
-  /** Tasks running at once: the pool's workers. */
+  /** Tasks handed on at once: TASKS_PER_WORKER per worker (see pool.ts). */
   slots: number;
   /** Tasks waiting at most, all queues together. */
   maxQueued: number;
@@ -89,7 +90,7 @@ export class FairScheduler {
       task.reject(new TaskAbandonedError("the client went away before the task's turn"));
     };
     abandoned.addEventListener("abort", drop, { once: true });
-    // Once started, the task runs to its end: a worker cannot be stopped mid-task.
+    // Once handed on, the task leaves this queue; the pool drops it unrun if its client goes before its worker starts it (pool.ts).
     const start = task.start;
     task.start = () => {
       abandoned.removeEventListener("abort", drop);

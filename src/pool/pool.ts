@@ -8,6 +8,7 @@ import {
   PoolClosedError,
   TaskAbandonedError,
   TaskFailedError,
+  type PoolMessage,
   type Task,
   type TaskAnswer,
   type WireResult,
@@ -98,23 +99,29 @@ export class WorkerPool {
   async run(task: Task, abandoned?: AbortSignal): Promise<TaskAnswer> {
     const started = performance.now();
     let outcome: TaskOutcome = "failed";
+    // Handed to a worker, a task may still wait there behind the one it runs: the flag tells the worker to drop it.
+    const message: PoolMessage = { task, dropped: new Int32Array(new SharedArrayBuffer(4)) };
+    const drop = () => Atomics.store(message.dropped, 0, 1);
+    abandoned?.addEventListener("abort", drop, { once: true });
     try {
-      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(task), abandoned)) as WireResult;
+      const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(message), abandoned)) as WireResult;
       if (wire instanceof Uint8Array) {
         outcome = "ok";
         return { body: wire };
       }
+      if (wire.code === "abandoned") throw new TaskAbandonedError(wire.message);
       throw new TaskFailedError(task.kind, wire.code, wire.message);
     } catch (error) {
       // Dropped unrun because its client went away: expected, and not a failure of the pool.
       if (error instanceof TaskAbandonedError) outcome = "abandoned";
       throw error;
     } finally {
+      abandoned?.removeEventListener("abort", drop);
       this.onTask?.(task.kind, outcome, (performance.now() - started) / 1000);
     }
   }
 
-  /** Tasks waiting for a worker. */
+  /** Tasks waiting for their turn, not yet handed to a worker (each holds at most TASKS_PER_WORKER). */
   get queueSize(): number {
     return this.scheduler.queued;
   }

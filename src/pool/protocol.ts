@@ -8,7 +8,23 @@ import type { CustomSourceTask } from "../core/sources/task.js";
 export type Task =
   StaticProductsTask | SalesListTask | RecommendedTask | ViewedTask | PurchasedTask | CustomSourceTask | QuickViewTask | { kind: "ping" };
 
-export type TaskErrorCode = "merchant_not_found" | "source_not_found" | "bad_task";
+export type TaskErrorCode = "merchant_not_found" | "source_not_found" | "bad_task" | "abandoned";
+
+/**
+ * What the pool posts a worker: the task, and a flag the uWS thread sets to 1
+ * once every client waiting for it has gone. A worker is handed its next task
+ * while one still runs (TASKS_PER_WORKER), so a task whose flag is set by the
+ * time its turn comes is answered "abandoned", unrun.
+ */
+export interface PoolMessage {
+  task: Task;
+  dropped: Int32Array;
+}
+
+/** Whether the message's clients have all gone. */
+export function isDropped(message: PoolMessage): boolean {
+  return Atomics.load(message.dropped, 0) === 1;
+}
 
 /** The pool's queue is full: the task was refused at once rather than queued for seconds. */
 export class PoolSaturatedError extends Error {}
@@ -16,7 +32,7 @@ export class PoolSaturatedError extends Error {}
 /** The pool closed before the task's turn came: the service is stopping. */
 export class PoolClosedError extends Error {}
 
-/** The task's client went away before its turn came: it was dropped, not run. */
+/** The task's client went away before its turn came, or before its worker started it: it was dropped, not run. */
 export class TaskAbandonedError extends Error {}
 
 /** A task the worker answered with an expected failure (`{ok: false}`), as an error on the calling thread. */
