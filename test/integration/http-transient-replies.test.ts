@@ -4,9 +4,9 @@
 // every path, also after waiting for a cluster sequence (X-Aisle-After-Seq),
 // where the waits of many requests end together. A real uWS server on an
 // ephemeral loopback port.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpServer } from "../../src/http/server.js";
-import { Router, type Route } from "../../src/http/router.js";
+import { describe, expect, it } from "vitest";
+import type { Route } from "../../src/http/router.js";
+import { loopbackServer } from "../helpers/loopback-server.js";
 
 const encoder = new TextEncoder();
 /** One buffer every answer is written into, as cachedTask's inline replies are. */
@@ -29,37 +29,27 @@ const routes: Route[] = [
   },
 ];
 
-let server: HttpServer;
-let base: string;
 /** Requests waiting for their sequence, and the one wait they all share (as a node's applied sequence ends many at once). */
 let waiting = 0;
 let release: () => void = () => {};
 const applied = new Promise<void>((resolve) => (release = resolve));
 
-beforeAll(async () => {
-  server = new HttpServer(new Router(routes), {
-    host: "127.0.0.1",
-    port: 0,
-    maxBodyBytes: 1024,
-    maxUrlBytes: 1024,
-    onInternalError: (error) => {
-      throw error;
-    },
-    appliedSeq: () => {
-      waiting++;
-      return applied;
-    },
-  });
-  base = `http://127.0.0.1:${await server.listen()}`;
+const server = loopbackServer(routes, {
+  onInternalError: (error) => {
+    throw error;
+  },
+  appliedSeq: () => {
+    waiting++;
+    return applied;
+  },
 });
-afterAll(() => server.drain(1_000));
 
 const echoOf = async (response: Promise<Response>) => ((await (await response).json()) as { echo: string }).echo;
 
 describe("synchronous replies with reused bodies", () => {
   it("are each written before the next handler runs, when many sequence waits end together", async () => {
     const sent = Array.from({ length: 40 }, (_, i) => `request-${i}`);
-    const answers = sent.map((n) => echoOf(fetch(`${base}/echo?n=${n}`, { headers: { "X-Aisle-After-Seq": "7" } })));
+    const answers = sent.map((n) => echoOf(fetch(`${server.origin()}/echo?n=${n}`, { headers: { "X-Aisle-After-Seq": "7" } })));
     while (waiting < sent.length) await new Promise((resolve) => setTimeout(resolve, 5));
     release();
     expect(await Promise.all(answers)).toEqual(sent);

@@ -2,10 +2,10 @@
 // answers 503, and names the sequence the write was given (X-Aisle-Seq), as
 // an applied write does: it will be applied, and a read sent after it with
 // X-Aisle-After-Seq waits for it. A real uWS server on an ephemeral loopback port.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpServer } from "../../src/http/server.js";
-import { Router, type Route } from "../../src/http/router.js";
+import { describe, expect, it } from "vitest";
+import type { Route } from "../../src/http/router.js";
 import { WriteNotApplied } from "../../src/ingest/write-not-applied.js";
+import { loopbackServer } from "../helpers/loopback-server.js";
 
 const routes: Route[] = [
   {
@@ -30,25 +30,12 @@ const routes: Route[] = [
   },
 ];
 
-let server: HttpServer;
-let base: string;
 const faults: unknown[] = [];
-
-beforeAll(async () => {
-  server = new HttpServer(new Router(routes), {
-    host: "127.0.0.1",
-    port: 0,
-    maxBodyBytes: 1024,
-    maxUrlBytes: 1024,
-    onInternalError: (error) => faults.push(error),
-  });
-  base = `http://127.0.0.1:${await server.listen()}`;
-});
-afterAll(() => server.drain(1_000));
+const server = loopbackServer(routes, { onInternalError: (error) => faults.push(error) });
 
 describe("a write stored in the stream but not applied in time", () => {
   it("answers 503 with the write's sequence, and is no fault of the service", async () => {
-    const response = await fetch(`${base}/slow-write`, { method: "POST" });
+    const response = await fetch(`${server.origin()}/slow-write`, { method: "POST" });
     expect(response.status).toBe(503);
     expect(response.headers.get("x-aisle-seq")).toBe("57");
     expect(((await response.json()) as { error: string }).error).toContain("sequence 57");
@@ -56,7 +43,7 @@ describe("a write stored in the stream but not applied in time", () => {
   });
 
   it("is the only failure that names a sequence", async () => {
-    const response = await fetch(`${base}/refused-write`, { method: "POST" });
+    const response = await fetch(`${server.origin()}/refused-write`, { method: "POST" });
     expect(response.status).toBe(500);
     expect(response.headers.get("x-aisle-seq")).toBeNull();
     expect(faults).toHaveLength(1);
