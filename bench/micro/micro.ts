@@ -90,6 +90,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     const request = (): RequestInfo => ({
       method: "GET",
       path: STATIC_PRODUCTS.path,
+      rawQuery: hitQuery,
       query: new URLSearchParams(hitQuery),
       headers: {},
       body: null,

@@ -50,6 +50,7 @@ export class TaskRecorder {
     const request: RequestInfo = {
       method: "GET",
       path,
+      rawQuery: `${query}&bust_cache=yes`,
       query: new URLSearchParams(`${query}&bust_cache=yes`),
       headers: {},
       body: null,

@@ -9,6 +9,8 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export interface RequestInfo {
   method: string;
   path: string;
+  /** The query string as sent, without its '?': what a route may key work derived from the query alone by. */
+  rawQuery: string;
   query: QueryParams;
   /** The route's `readsHeaders` that the request carries, by lower-case name. */
   headers: Record<string, string>;

@@ -170,6 +170,7 @@ export class HttpServer {
     const request: RequestInfo = {
       method,
       path,
+      rawQuery,
       query: parseQuery(rawQuery),
       headers: headersFor(req, route.readsHeaders),
       body: null,

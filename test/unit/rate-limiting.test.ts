@@ -22,6 +22,7 @@ function route(errorStyle: Route["errorStyle"], subject: RateSubject): Route {
 const request = (query = ""): RequestInfo => ({
   method: "GET",
   path: "/list",
+  rawQuery: query,
   query: parseQuery(query),
   headers: {},
   body: null,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
+import { parseQuery } from "../../core/params/query.js";
 import type { RateClass } from "../../core/rate-limit.js";
 import { canonicalParams, type ParamValue, type ParsedParams } from "../../core/params/parse.js";
 import type { Merchant } from "../../core/types.js";
@@ -10,6 +11,7 @@ import type { DataDomain } from "../../stores/environment.js";
 import { merchantForKey } from "../auth.js";
 import { cachedTask } from "../cached-task.js";
 import { keySubject } from "../rate-limiting.js";
+import { QueryMemo } from "../query-memo.js";
 import { parseQueryParams } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
@@ -42,16 +44,26 @@ export interface ProductEndpointOptions<Params> {
 }
 
 /** What every product endpoint reads itself, whichever of them it is; the plan reads the rest. */
-function commonParams(params: Readonly<Record<string, ParamValue | undefined>>): {
+interface CommonParams {
   key: string | undefined;
   format: boolean;
   bustCache: boolean;
-} {
+}
+
+function commonParams(params: Readonly<Record<string, ParamValue | undefined>>): CommonParams {
   return {
     key: typeof params.key === "string" ? params.key : undefined,
     format: params.format === true,
     bustCache: params.bust_cache === true,
   };
+}
+
+/** A request's query as the endpoint reads it: shared by every request with the same query text (see QueryMemo). */
+interface ReadQuery<Params> {
+  params: Params;
+  common: CommonParams;
+  /** canonicalParams of `params`: the request's part of the cache key. */
+  canonical: string;
 }
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
@@ -71,6 +83,10 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
 ): Route {
   const { store } = services;
   const merchantOf = options.merchantOf ?? ((params: ParsedParams<Defs>) => merchantForKey(store, commonParams(params).key));
+  const queries = new QueryMemo<ReadQuery<ParsedParams<Defs>>>((text) => {
+    const params = parseQueryParams(endpoint, parseQuery(text));
+    return { params, common: commonParams(params), canonical: canonicalParams(params) };
+  });
   return {
     method: endpoint.method,
     pattern: endpoint.path,
@@ -82,14 +98,14 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null),
     },
     handle(request) {
-      const params = parseQueryParams(endpoint, request.query);
-      const { format: pretty, bustCache } = commonParams(params);
+      const { params, common, canonical } = queries.get(request.rawQuery);
+      const { format: pretty, bustCache } = common;
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, pretty);
       const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant, request);
       if (!cacheable) return cachedTask(services, { task, cacheKey: null, request });
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
-      const cacheKey = `${merchant.id}|${endpoint.path}|${canonicalParams(params)}|v${versions}|${versionTag}`;
+      const cacheKey = `${merchant.id}|${endpoint.path}|${canonical}|v${versions}|${versionTag}`;
       // A miss stamps twice (its answer, and the cached copy): the key is hashed once.
       let shownKey: string | undefined;
       const cacheInfoOf = (cachedAt: string) => ({
