@@ -18,13 +18,22 @@ export function entryBytes(key: string, body: Uint8Array): number {
   return body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
+interface Entry extends CachedResponse {
+  /** Read since eviction last passed it: it is passed over once more (see set). */
+  referenced: boolean;
+}
+
 /**
- * Response bytes by cache key, least recently used evicted first, bounded by
- * total bytes (entries' real cost, see ENTRY_OVERHEAD_BYTES). Keys carry the merchant's data version, so a catalogue change
- * makes old entries unreachable at once; they then simply age out of the LRU.
+ * Response bytes by cache key, bounded by total bytes (entries' real cost, see
+ * ENTRY_OVERHEAD_BYTES). Eviction is least recently used, approximated the
+ * way CLOCK does it: a hit only marks its entry, and eviction, walking from
+ * the oldest, moves a marked entry to the back instead of dropping it. A hit
+ * that moved its entry itself was two more hash-table operations under a long
+ * key on every hit; misses, which evict, are far fewer. Keys carry the merchant's data version, so a catalogue change
+ * makes old entries unreachable at once; they then simply age out.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -38,9 +47,7 @@ export class ResponseCache {
       this.misses++;
       return undefined;
     }
-    // Re-insert to mark it most recently used (Map keeps insertion order).
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.referenced = true;
     this.hits++;
     return entry;
   }
@@ -49,12 +56,20 @@ export class ResponseCache {
     const size = entryBytes(key, body);
     if (size > this.maxBytes) return;
     this.delete(key);
-    this.entries.set(key, { body, storedAt: now, expiresAt: now + ttlMs });
+    this.entries.set(key, { body, storedAt: now, expiresAt: now + ttlMs, referenced: false });
     this.bytes += size;
+    // Oldest first, as a Map iterates; an entry moved to the back is met again,
+    // unmarked, so the walk ends. The entry just stored fits alone and stays.
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
+      if (oldest === key) continue;
       this.entries.delete(oldest);
-      this.bytes -= entryBytes(oldest, entry.body);
+      if (entry.referenced) {
+        entry.referenced = false;
+        this.entries.set(oldest, entry);
+      } else {
+        this.bytes -= entryBytes(oldest, entry.body);
+      }
     }
   }
 

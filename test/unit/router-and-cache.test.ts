@@ -45,6 +45,22 @@ describe("ResponseCache", () => {
     expect(cache.totalBytes).toBe(2 * entryBytes("a", bytes(100)));
   });
 
+  it("drops an entry never read before older ones that were, and keeps the entry just stored", () => {
+    const budget = 3 * entryBytes("a", bytes(100)) + 100;
+    const cache = new ResponseCache(budget);
+    for (const key of ["a", "b", "c"]) cache.set(key, bytes(100), 0);
+    cache.get("a", 0);
+    cache.get("b", 0);
+    cache.set("d", bytes(100), 0);
+    expect(cache.get("c", 0)).toBeUndefined();
+    // Every older entry read: each is passed over once, then the oldest of them goes, never the new one.
+    for (const key of ["a", "b", "d"]) expect(cache.get(key, 0)).toBeDefined();
+    cache.set("e", bytes(100), 0);
+    expect(cache.get("e", 0)).toBeDefined();
+    expect(cache.size).toBe(3);
+    expect(cache.totalBytes).toBe(3 * entryBytes("a", bytes(100)));
+  });
+
   it("counts what an entry really costs, not only its bytes, so the budget is what the cache takes", () => {
     // The body and key are 12 bytes; the entry's objects and allocation are hundreds more.
     expect(entryBytes("a", bytes(10))).toBeGreaterThan(500);
