@@ -8,6 +8,7 @@
 // has gone away: a typeahead's stale keystrokes are cancelled all the time.
 import type { CachedResponse } from "../cache/response-cache.js";
 import { ByteBuilder } from "../core/byte-builder.js";
+import { Abandonment } from "../pool/abandonment.js";
 import type { Task } from "../pool/protocol.js";
 import type { Reply } from "./respond.js";
 import type { RequestInfo } from "./router.js";
@@ -43,8 +44,8 @@ const inlineReply = new ByteBuilder();
 /** A pool task under way, and how many requests still wait for its answer. */
 interface SharedTask {
   computed: Promise<Uint8Array>;
-  /** Aborted once every request waiting for it has gone away: the pool then drops it, if it has not started. */
-  drop: AbortController;
+  /** Abandoned once every request waiting for it has gone away: the pool then drops it, if it has not started. */
+  drop: Abandonment;
   waiting: number;
 }
 
@@ -61,12 +62,9 @@ function underWayOf(services: Services): Map<string, SharedTask> {
 function waitFor(shared: SharedTask, request: RequestInfo | undefined): void {
   shared.waiting++;
   if (request === undefined) return;
-  const gone = (request.abandon ??= new AbortController()).signal;
-  const leave = () => {
-    if (--shared.waiting === 0) shared.drop.abort();
-  };
-  if (gone.aborted) leave();
-  else gone.addEventListener("abort", leave, { once: true });
+  (request.abandonment ??= new Abandonment()).onAbandon(() => {
+    if (--shared.waiting === 0) shared.drop.abandon();
+  });
 }
 
 /**
@@ -96,12 +94,12 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
   const tasks = cacheKey === null ? null : underWayOf(services);
   // bust_cache asks for an answer computed after it arrived: it never takes one already under way.
   const underWay = bypassCache ? undefined : tasks?.get(cacheKey!);
-  if (underWay !== undefined && !underWay.drop.signal.aborted) {
+  if (underWay !== undefined && !underWay.drop.abandoned) {
     waitFor(underWay, plan.request);
     return underWay.computed.then((body) => sharedReply(services, plan, body));
   }
-  const drop = new AbortController();
-  const shared: SharedTask = { computed: pool.run(task, drop.signal).then(({ body }) => body), drop, waiting: 0 };
+  const drop = new Abandonment();
+  const shared: SharedTask = { computed: pool.run(task, drop).then(({ body }) => body), drop, waiting: 0 };
   waitFor(shared, plan.request);
   if (tasks !== null) {
     tasks.set(cacheKey!, shared);

@@ -1,4 +1,5 @@
 import type { ErrorStyle } from "../core/api/endpoints.js";
+import type { Abandonment } from "../pool/abandonment.js";
 import type { QueryParams } from "../core/params/query.js";
 import type { RouteLimit } from "./rate-limiting.js";
 import type { Reply } from "./respond.js";
@@ -18,10 +19,10 @@ export interface RequestInfo {
   /** Values of `:name` segments of the route pattern. */
   params: Record<string, string>;
   /**
-   * Set by a route that hands the request to the pool (cached-task.ts): the server aborts it when the
+   * Set by a route that hands the request to the pool (cached-task.ts): the server abandons it when the
    * client goes away before its answer. A plain field, null until then: most answers are written at once.
    */
-  abandon?: AbortController | null;
+  abandonment?: Abandonment | null;
 }
 
 export interface Route {

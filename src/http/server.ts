@@ -4,6 +4,7 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from "uWebSockets.js";
 import { parseQuery } from "../core/params/query.js";
 import { ApiError, toApiError } from "../errors.js";
+import { Abandonment } from "../pool/abandonment.js";
 import { TaskAbandonedError } from "../pool/protocol.js";
 import { HeldReplies } from "./held-replies.js";
 import { AFTER_SEQ_HEADER, parseAfterSeq, seqOfFailure, withSeq } from "./stream-sequence.js";
@@ -122,7 +123,7 @@ export class HttpServer {
         state.aborted = true;
         abortBodyRead?.();
         // Made here if no route has asked yet: a task handed to the pool later is dropped at once.
-        (request.abandon ??= new AbortController()).abort();
+        (request.abandonment ??= new Abandonment()).abandon();
       });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
@@ -175,7 +176,7 @@ export class HttpServer {
       headers: headersFor(req, route.readsHeaders),
       body: null,
       params,
-      abandon: null,
+      abandonment: null,
     };
     const finish = (reply: Reply) => answer(route.pattern, reply, route.cors);
     const maxBodyBytes = route.maxBodyBytes ?? this.options.maxBodyBytes;

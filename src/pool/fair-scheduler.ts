@@ -16,6 +16,7 @@
 // clients time out would otherwise leave a backlog of answers nobody reads, and
 // every other task would wait behind it (measured on a 1M-product shop: a
 // request waited 12 s behind twenty abandoned ones).
+import type { Abandonment } from "./abandonment.js";
 import { PoolSaturatedError, TaskAbandonedError } from "./protocol.js";
 
 export interface SchedulerOptions {
@@ -49,12 +50,12 @@ export class FairScheduler {
    * Runs `start` once it is `lane`'s turn and a slot is free; settles as its
    * promise does, or rejects with PoolSaturatedError when the task is refused
    * (at once, or later when a shorter queue takes its place), or with
-   * TaskAbandonedError when `abandoned` aborts before its turn.
+   * TaskAbandonedError when it is `abandoned` before its turn.
    */
-  submit<T>(lane: string, start: () => Promise<T>, abandoned?: AbortSignal): Promise<T> {
+  submit<T>(lane: string, start: () => Promise<T>, abandoned?: Abandonment): Promise<T> {
     if (this.closedWith !== null) return Promise.reject(this.closedWith);
     // Before any room is made for it: a task nobody waits for must not push out another's.
-    if (abandoned?.aborted) return Promise.reject(new TaskAbandonedError("the client went away before the task was submitted"));
+    if (abandoned?.abandoned) return Promise.reject(new TaskAbandonedError("the client went away before the task was submitted"));
     return new Promise<T>((resolve, reject) => {
       const task: Waiting = { start, resolve: resolve as (value: unknown) => void, reject };
       const queue = this.turns.get(lane);
@@ -78,8 +79,8 @@ export class FairScheduler {
     this.waiting = 0;
   }
 
-  /** Takes the task out of its queue if `abandoned` aborts while it still waits there. */
-  private dropWhenAbandoned(lane: string, task: Waiting, abandoned: AbortSignal): void {
+  /** Takes the task out of its queue if it is `abandoned` while it still waits there. */
+  private dropWhenAbandoned(lane: string, task: Waiting, abandoned: Abandonment): void {
     const drop = () => {
       const queue = this.turns.get(lane);
       const at = queue?.indexOf(task) ?? -1;
@@ -89,11 +90,11 @@ export class FairScheduler {
       this.waiting--;
       task.reject(new TaskAbandonedError("the client went away before the task's turn"));
     };
-    abandoned.addEventListener("abort", drop, { once: true });
+    const stopListening = abandoned.onAbandon(drop);
     // Once handed on, the task leaves this queue; the pool drops it unrun if its client goes before its worker starts it (pool.ts).
     const start = task.start;
     task.start = () => {
-      abandoned.removeEventListener("abort", drop);
+      stopListening();
       return start();
     };
   }

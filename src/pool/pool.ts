@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Piscina } from "piscina";
+import type { Abandonment } from "./abandonment.js";
 import { FairScheduler } from "./fair-scheduler.js";
 import { compiledWorkerFile } from "./worker-file.js";
 import { WorkerHeaps, type WorkerHeap } from "./worker-heaps.js";
@@ -94,15 +95,14 @@ export class WorkerPool {
 
   /**
    * The task's answer; a worker's expected failure rejects with TaskFailedError, a full queue with
-   * PoolSaturatedError, and `abandoned` aborting before the task's turn (its client went away) with TaskAbandonedError.
+   * PoolSaturatedError, and `abandoned` before the task's turn (its client went away) with TaskAbandonedError.
    */
-  async run(task: Task, abandoned?: AbortSignal): Promise<TaskAnswer> {
+  async run(task: Task, abandoned?: Abandonment): Promise<TaskAnswer> {
     const started = performance.now();
     let outcome: TaskOutcome = "failed";
     // Handed to a worker, a task may still wait there behind the one it runs: the flag tells the worker to drop it.
     const message: PoolMessage = { task, dropped: new Int32Array(new SharedArrayBuffer(4)) };
-    const drop = () => Atomics.store(message.dropped, 0, 1);
-    abandoned?.addEventListener("abort", drop, { once: true });
+    const stopListening = abandoned?.onAbandon(() => Atomics.store(message.dropped, 0, 1));
     try {
       const wire = (await this.scheduler.submit(laneOf(task), () => this.piscina.run(message), abandoned)) as WireResult;
       if (wire instanceof Uint8Array) {
@@ -116,7 +116,7 @@ export class WorkerPool {
       if (error instanceof TaskAbandonedError) outcome = "abandoned";
       throw error;
     } finally {
-      abandoned?.removeEventListener("abort", drop);
+      stopListening?.();
       this.onTask?.(task.kind, outcome, (performance.now() - started) / 1000);
     }
   }

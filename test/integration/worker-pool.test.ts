@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Abandonment } from "../../src/pool/abandonment.js";
 import { WorkerPool } from "../../src/pool/pool.js";
 import { TaskAbandonedError } from "../../src/pool/protocol.js";
 import { Store } from "../../src/stores/store.js";
@@ -54,11 +55,11 @@ describe("a task handed to a worker", () => {
   it("is dropped unrun when its client goes away before the worker starts it, and the worker goes on", async () => {
     const pool = new WorkerPool({ dataDir, threads: 1, maxQueue: 4 });
     try {
-      const gone = new AbortController();
+      const gone = new Abandonment();
       // The one worker is still starting: both tasks are handed to it at once, and wait there.
       const first = pool.run({ kind: "ping" });
-      const second = pool.run({ kind: "ping" }, gone.signal);
-      gone.abort();
+      const second = pool.run({ kind: "ping" }, gone);
+      gone.abandon();
       expect((await first).body).toHaveLength(0);
       await expect(second).rejects.toBeInstanceOf(TaskAbandonedError);
       expect((await pool.run({ kind: "ping" })).body).toHaveLength(0);

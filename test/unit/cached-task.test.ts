@@ -4,6 +4,7 @@ import { cachedTask } from "../../src/http/cached-task.js";
 import type { Reply } from "../../src/http/respond.js";
 import type { RequestInfo } from "../../src/http/router.js";
 import type { Services } from "../../src/http/services.js";
+import type { Abandonment } from "../../src/pool/abandonment.js";
 import type { Task } from "../../src/pool/protocol.js";
 
 const encoder = new TextEncoder();
@@ -43,11 +44,11 @@ describe("cachedTask with answers computed on the HTTP thread", () => {
   });
 });
 
-/** A pool whose tasks end when the test says: each run is recorded with its deferred outcome and its drop signal. */
+/** A pool whose tasks end when the test says: each run is recorded with its deferred outcome and what abandons it. */
 function servicesWithHeldPool(cacheBytes = 1 << 20) {
-  const runs: { resolve: (body: Uint8Array) => void; reject: (error: unknown) => void; drop: AbortSignal | undefined }[] = [];
+  const runs: { resolve: (body: Uint8Array) => void; reject: (error: unknown) => void; drop: Abandonment | undefined }[] = [];
   const pool = {
-    run: (_task: Task, drop?: AbortSignal) =>
+    run: (_task: Task, drop?: Abandonment) =>
       new Promise<{ body: Uint8Array }>((resolve, reject) => {
         runs.push({ resolve: (body) => resolve({ body }), reject, drop });
       }),
@@ -56,8 +57,8 @@ function servicesWithHeldPool(cacheBytes = 1 << 20) {
   return { services, runs };
 }
 
-/** A request as the server hands it to a route: its client's going away aborts `abandon`. */
-const clientRequest = () => ({ abandon: null }) as unknown as RequestInfo;
+/** A request as the server hands it to a route: its client's going away abandons `abandonment`. */
+const clientRequest = () => ({ abandonment: null }) as unknown as RequestInfo;
 const stamp = (computed: Uint8Array, cachedAt: string) => encoder.encode(`${decoder.decode(computed)}@${cachedAt}`);
 
 describe("cachedTask with answers computed in the pool", () => {
@@ -100,14 +101,14 @@ describe("cachedTask with answers computed in the pool", () => {
     void cachedTask(services, { task, cacheKey: "a", request: first });
     void cachedTask(services, { task, cacheKey: "a", request: second });
     expect(runs).toHaveLength(1);
-    first.abandon!.abort();
-    expect(runs[0]!.drop?.aborted).toBe(false);
-    second.abandon!.abort();
-    expect(runs[0]!.drop?.aborted).toBe(true);
+    first.abandonment!.abandon();
+    expect(runs[0]!.drop?.abandoned).toBe(false);
+    second.abandonment!.abandon();
+    expect(runs[0]!.drop?.abandoned).toBe(true);
     // A request arriving after that gets a task of its own.
     void cachedTask(services, { task, cacheKey: "a", request: clientRequest() });
     expect(runs).toHaveLength(2);
-    expect(runs[1]!.drop?.aborted).toBe(false);
+    expect(runs[1]!.drop?.abandoned).toBe(false);
   });
 
   it("gives the waiting requests the computed answer when the cache does not keep it, without computing it again", async () => {

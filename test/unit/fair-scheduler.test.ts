@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Abandonment } from "../../src/pool/abandonment.js";
 import { FairScheduler } from "../../src/pool/fair-scheduler.js";
 import { PoolSaturatedError, TaskAbandonedError } from "../../src/pool/protocol.js";
 
@@ -14,7 +15,7 @@ function fakeWorkers() {
     );
   };
   /** Submits a task that records how it ended. */
-  const submit = (scheduler: FairScheduler, lane: string, name: string, abandoned?: AbortSignal) =>
+  const submit = (scheduler: FairScheduler, lane: string, name: string, abandoned?: Abandonment) =>
     scheduler.submit(lane, work(name), abandoned).then(
       () => outcomes.set(name, "done"),
       (error: unknown) =>
@@ -29,6 +30,13 @@ function fakeWorkers() {
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
   return { started, outcomes, submit, finish };
+}
+
+/** Abandoned already, as a request whose client left before its task was submitted. */
+function abandoned(): Abandonment {
+  const gone = new Abandonment();
+  gone.abandon();
+  return gone;
 }
 
 const settledTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -50,13 +58,13 @@ describe("FairScheduler", () => {
   it("drops a waiting task whose client went away, and lets a running one finish", async () => {
     const scheduler = new FairScheduler({ slots: 1, maxQueued: 100 });
     const { started, outcomes, submit, finish } = fakeWorkers();
-    const running = new AbortController();
-    const waiting = new AbortController();
-    void submit(scheduler, "a", "a1", running.signal);
-    void submit(scheduler, "a", "a2", waiting.signal);
+    const running = new Abandonment();
+    const waiting = new Abandonment();
+    void submit(scheduler, "a", "a1", running);
+    void submit(scheduler, "a", "a2", waiting);
     void submit(scheduler, "b", "b1");
-    running.abort();
-    waiting.abort();
+    running.abandon();
+    waiting.abandon();
     await settledTurn();
     expect(outcomes.get("a2")).toBe("abandoned");
     expect(scheduler.queued).toBe(1);
@@ -70,7 +78,7 @@ describe("FairScheduler", () => {
     const scheduler = new FairScheduler({ slots: 1, maxQueued: 100 });
     const { started, outcomes, submit } = fakeWorkers();
     void submit(scheduler, "a", "a1");
-    void submit(scheduler, "a", "a2", AbortSignal.abort());
+    void submit(scheduler, "a", "a2", abandoned());
     await settledTurn();
     expect(outcomes.get("a2")).toBe("abandoned");
     expect(started).toEqual(["a1"]);

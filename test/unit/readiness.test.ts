@@ -11,7 +11,15 @@ function routesWaitingFor(waitingFor: string[]): Route[] {
 
 async function call(routes: Route[], path: string) {
   const route = routes.find((candidate) => candidate.pattern === path)!;
-  const reply = await route.handle({ method: "GET", path, rawQuery: "", query: new URLSearchParams(), headers: {}, body: null, params: {} });
+  const reply = await route.handle({
+    method: "GET",
+    path,
+    rawQuery: "",
+    query: new URLSearchParams(),
+    headers: {},
+    body: null,
+    params: {},
+  });
   return { status: reply.status, body: JSON.parse(Buffer.from(reply.body).toString("utf8")) as Record<string, unknown> };
 }
 
