@@ -13,6 +13,13 @@ export interface CachedResponse {
  */
 const ENTRY_OVERHEAD_BYTES = 700;
 
+/**
+ * Marked entries one store may pass over before it drops the oldest entry,
+ * marked or not: in a full cache whose every entry was read since the last
+ * pass, an unbounded walk would move them all in one synchronous step.
+ */
+const MAX_PASSED_OVER = 64;
+
 /** What one entry is counted as: a key costs two bytes a character at most. */
 export function entryBytes(key: string, body: Uint8Array): number {
   return body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
@@ -60,11 +67,13 @@ export class ResponseCache {
     this.bytes += size;
     // Oldest first, as a Map iterates; an entry moved to the back is met again,
     // unmarked, so the walk ends. The entry just stored fits alone and stays.
+    let passedOver = 0;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       if (oldest === key) continue;
       this.entries.delete(oldest);
-      if (entry.referenced) {
+      if (entry.referenced && passedOver < MAX_PASSED_OVER) {
+        passedOver++;
         entry.referenced = false;
         this.entries.set(oldest, entry);
       } else {

@@ -5,31 +5,66 @@
 // were about a third of the hit's JavaScript.
 
 /**
- * Entries per route. A bound, not a working set: a busy storefront repeats a few
- * hundred widget queries, and a flood of distinct ones only recycles the memo.
- * An entry is a few hundred bytes (its query text, parameters, canonical key).
+ * What one route's memo may hold, as counted by `weigh` plus ENTRY_OVERHEAD per
+ * entry. A bound, not a working set: a busy storefront repeats a few hundred
+ * widget queries of a few hundred bytes, and a flood of distinct ones (a junk
+ * parameter made random) only recycles the memo.
  */
-const MAX_ENTRIES = 2_048;
+const MAX_BYTES = 1024 * 1024;
+
+/** A query longer than this is derived afresh every time: a few such queries would fill the memo. */
+const MAX_TEXT_LENGTH = 2_048;
+
+/** The Map entry and the derived value's objects, beside what `weigh` counts. */
+const ENTRY_OVERHEAD = 300;
 
 export class QueryMemo<T> {
-  private readonly byText = new Map<string, T>();
+  private readonly byText = new Map<string, { value: T; bytes: number }>();
+  private bytes = 0;
 
-  /** `derive` must be a pure function of the query text; what it returns is shared, and frozen to keep it so. */
-  constructor(private readonly derive: (text: string) => T) {}
+  /**
+   * `derive` must be a pure function of the query text; what it returns is
+   * shared, and frozen to keep it so. `weigh`: the bytes of a text and its
+   * derived value, their strings and arrays (ENTRY_OVERHEAD is added).
+   */
+  constructor(
+    private readonly derive: (text: string) => T,
+    private readonly weigh: (text: string, value: T) => number = (text) => 2 * text.length,
+  ) {}
 
-  /** A query that fails to derive (invalid parameters) throws every time and is not kept. */
-  get(text: string): T {
+  /**
+   * The derived value of `text`, and whether it came from the memo. A query
+   * that fails to derive (invalid parameters) throws every time. A derived
+   * value is only kept when the caller says so (keep): a query whose answer
+   * is not cached gains nothing from it, and a shopper's session or customer
+   * id in it is not worth holding.
+   */
+  get(text: string): { value: T; known: boolean } {
     const known = this.byText.get(text);
-    if (known !== undefined) return known;
-    const derived = deepFreeze(this.derive(text));
-    // Oldest first, as a Map iterates: a hit is not moved, so finding one stays a single lookup.
-    if (this.byText.size >= MAX_ENTRIES) this.byText.delete(this.byText.keys().next().value!);
-    this.byText.set(text, derived);
-    return derived;
+    if (known !== undefined) return { value: known.value, known: true };
+    return { value: deepFreeze(this.derive(text)), known: false };
+  }
+
+  /** Keeps what get() derived for `text`, dropping the oldest entries (as a Map iterates) beyond the bound. */
+  keep(text: string, value: T): void {
+    if (text.length > MAX_TEXT_LENGTH || this.byText.has(text)) return;
+    const bytes = this.weigh(text, value) + ENTRY_OVERHEAD;
+    // A hit is not moved: finding one stays a single lookup.
+    for (const [oldest, entry] of this.byText) {
+      if (this.bytes + bytes <= MAX_BYTES) break;
+      this.byText.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+    this.byText.set(text, { value, bytes });
+    this.bytes += bytes;
   }
 
   get size(): number {
     return this.byText.size;
+  }
+
+  get totalBytes(): number {
+    return this.bytes;
   }
 }
 

@@ -61,6 +61,19 @@ describe("ResponseCache", () => {
     expect(cache.totalBytes).toBe(3 * entryBytes("a", bytes(100)));
   });
 
+  it("passes over a bounded number of read entries in one store, then drops the oldest even if it was read", () => {
+    const budget = 100 * entryBytes("k00", bytes(100)) + 100;
+    const cache = new ResponseCache(budget);
+    const keys = Array.from({ length: 100 }, (_, i) => `k${String(i).padStart(2, "0")}`);
+    for (const key of keys) cache.set(key, bytes(100), 0);
+    for (const key of keys) cache.get(key, 0);
+    cache.set("new", bytes(100), 0);
+    // 64 were passed over (moved to the back, unmarked), and the 65th oldest went, read or not.
+    expect(cache.get("k64", 0)).toBeUndefined();
+    expect(keys.filter((key) => cache.get(key, 0) === undefined)).toEqual(["k64"]);
+    expect(cache.size).toBe(100);
+  });
+
   it("counts what an entry really costs, not only its bytes, so the budget is what the cache takes", () => {
     // The body and key are 12 bytes; the entry's objects and allocation are hundreds more.
     expect(entryBytes("a", bytes(10))).toBeGreaterThan(500);

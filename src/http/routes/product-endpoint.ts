@@ -83,10 +83,14 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
 ): Route {
   const { store } = services;
   const merchantOf = options.merchantOf ?? ((params: ParsedParams<Defs>) => merchantForKey(store, commonParams(params).key));
-  const queries = new QueryMemo<ReadQuery<ParsedParams<Defs>>>((text) => {
-    const params = parseQueryParams(endpoint, parseQuery(text));
-    return { params, common: commonParams(params), canonical: canonicalParams(params) };
-  });
+  const queries = new QueryMemo<ReadQuery<ParsedParams<Defs>>>(
+    (text) => {
+      const params = parseQueryParams(endpoint, parseQuery(text));
+      return { params, common: commonParams(params), canonical: canonicalParams(params) };
+    },
+    // The text, the canonical form, and the parsed values (about the text's size again), in one-byte strings.
+    (text, read) => 2 * text.length + read.canonical.length,
+  );
   return {
     method: endpoint.method,
     pattern: endpoint.path,
@@ -98,12 +102,15 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null),
     },
     handle(request) {
-      const { params, common, canonical } = queries.get(request.rawQuery);
+      const query = queries.get(request.rawQuery);
+      const { params, common, canonical } = query.value;
       const { format: pretty, bustCache } = common;
       const merchant = merchantOf(params);
       if (merchant === null) return jsonReply(200, { data: [] }, pretty);
       const { task, dependsOn, versionTag = "", ttlMs, cacheInfo = false, cacheable = true } = plan(params, merchant, request);
       if (!cacheable) return cachedTask(services, { task, cacheKey: null, request });
+      // Asked again, this query may be a cache hit (unless it busts the cache): worth not deriving again.
+      if (!query.known && !bustCache) queries.keep(request.rawQuery, query.value);
       const versions = dependsOn.map((domain) => store.version(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonical}|v${versions}|${versionTag}`;
       // A miss stamps twice (its answer, and the cached copy): the key is hashed once.
