@@ -84,7 +84,7 @@ export async function runHotOps(store: Store, merchantId: string, apiKey: string
   add("key encoding: parseParams + canonicalParams + versions → cache key (recommended, 1–3 ids)", () => {
     const parsed = parseParams(RECOMMENDED.params, queries[i++ % queries.length]!);
     if (!parsed.ok) throw new Error(parsed.message);
-    sink += `${merchantId}|${RECOMMENDED.path}|${canonicalParams(parsed.params)}|v${versions()}|`.length;
+    sink += `${merchantId}|${RECOMMENDED.path}|${canonicalParams(RECOMMENDED.params, parsed.params)}|v${versions()}|`.length;
   });
   add("co-occurrence merge: combineNeighbours of 3 neighbour lists", () => {
     const k = i++ % neighbourSets.length;

@@ -24,7 +24,7 @@ export class QueryMemo<T> {
 
   /**
    * `derive` must be a pure function of the query text; what it returns is
-   * shared, and frozen to keep it so. `weigh`: the bytes of a text and its
+   * shared once kept, and frozen then to keep it so. `weigh`: the bytes of a text and its
    * derived value, their strings and arrays (ENTRY_OVERHEAD is added).
    */
   constructor(
@@ -42,7 +42,7 @@ export class QueryMemo<T> {
   get(text: string): { value: T; known: boolean } {
     const known = this.byText.get(text);
     if (known !== undefined) return { value: known.value, known: true };
-    return { value: deepFreeze(this.derive(text)), known: false };
+    return { value: this.derive(text), known: false };
   }
 
   /** Keeps what get() derived for `text`, dropping the oldest entries (as a Map iterates) beyond the bound. */
@@ -55,7 +55,8 @@ export class QueryMemo<T> {
       this.byText.delete(oldest);
       this.bytes -= entry.bytes;
     }
-    this.byText.set(text, { value, bytes });
+    // Frozen only once shared: freezing costs each object a change of its hidden class.
+    this.byText.set(text, { value: deepFreeze(value), bytes });
     this.bytes += bytes;
   }
 

@@ -45,8 +45,13 @@ describe("parseParams", () => {
     const a = parse("key=k1&ids=1,2&limit=5&bust_cache=yes");
     const b = parse("ids=1,2&key=k2");
     if (!a.ok || !b.ok) throw new Error("parse failed");
-    expect(canonicalParams(a.params)).toBe(canonicalParams(b.params));
-    expect(canonicalParams(a.params)).toBe("filter_oos=true&ids=1,2&limit=5");
+    const canonical = (params: typeof a.params) => canonicalParams(STATIC_PRODUCTS.params, params);
+    expect(canonical(a.params)).toBe(canonical(b.params));
+    expect(canonical(a.params)).toBe("filter_oos=true&ids=1,2&limit=5");
+    // Sorted by name, each parameter once, whatever order the query gave them in.
+    const c = parse("limit=5&ids=1,2&country_code=ca&metafield_ns=reviews&key=k");
+    if (!c.ok) throw new Error("parse failed");
+    expect(canonical(c.params)).toBe("country_code=CA&filter_oos=true&ids=1,2&limit=5&metafield_ns=reviews");
   });
 
   it("accepts presentment_prices as the deprecated spelling of country_code; country_code wins when both come", () => {

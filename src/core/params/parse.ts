@@ -47,7 +47,8 @@ export function parseParams<const Defs extends readonly ParamDef[]>(defs: Defs, 
   const params: Record<string, ParamValue> = {};
   for (const def of defs) {
     const raw = query.get(def.name) ?? firstAlias(def, query);
-    const text = raw === null || raw.trim() === "" ? def.default : raw.trim();
+    const trimmed = raw === null ? "" : raw.trim();
+    const text = trimmed === "" ? def.default : trimmed;
     if (text === null) {
       if (def.required) return { ok: false, message: `Missing required endpoint arg: ${def.name}` };
       continue;
@@ -65,7 +66,8 @@ export function parseParams<const Defs extends readonly ParamDef[]>(defs: Defs, 
 type Problem = { problem: string };
 
 function firstAlias(def: ParamDef, query: QueryParams): string | null {
-  for (const alias of def.aliases ?? []) {
+  if (def.aliases === undefined) return null;
+  for (const alias of def.aliases) {
     const raw = query.get(alias);
     if (raw !== null) return raw;
   }
@@ -189,19 +191,29 @@ function clip(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
+/** What says which answer to give, but not what the answer is: left out of the canonical form. */
+const CACHE_CONTROLS: readonly string[] = ["key", "bust_cache"];
+
+/** Per endpoint's definitions, their names in canonical order without the cache controls: sorted once, not per request. */
+const canonicalNames = new WeakMap<readonly ParamDef[], readonly string[]>();
+
 /**
- * The parameters in a canonical form (sorted, defaults applied, cache controls
- * dropped): two requests that mean the same thing share one cache entry.
+ * The parameters parsed by `defs` in a canonical form (sorted by name,
+ * defaults applied, cache controls dropped): two requests that mean the same
+ * thing share one cache entry.
  */
-export function canonicalParams(
-  params: Readonly<Record<string, ParamValue | undefined>>,
-  ignore: readonly string[] = ["key", "bust_cache"],
-): string {
-  return Object.keys(params)
-    .filter((name) => !ignore.includes(name) && params[name] !== undefined)
-    .sort()
-    .map((name) => `${name}=${canonicalValue(params[name]!)}`)
-    .join("&");
+export function canonicalParams(defs: readonly ParamDef[], params: Readonly<Record<string, ParamValue | undefined>>): string {
+  let names = canonicalNames.get(defs);
+  if (names === undefined) {
+    names = [...new Set(defs.map((def) => def.name))].filter((name) => !CACHE_CONTROLS.includes(name)).sort();
+    canonicalNames.set(defs, names);
+  }
+  let text = "";
+  for (const name of names) {
+    const value = params[name];
+    if (value !== undefined) text += `${text === "" ? "" : "&"}${name}=${canonicalValue(value)}`;
+  }
+  return text;
 }
 
 /** Lists of plain values as their comma-separated text; a cart's lines, objects, as JSON. */

@@ -86,7 +86,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
   const queries = new QueryMemo<ReadQuery<ParsedParams<Defs>>>(
     (text) => {
       const params = parseQueryParams(endpoint, parseQuery(text));
-      return { params, common: commonParams(params), canonical: canonicalParams(params) };
+      return { params, common: commonParams(params), canonical: canonicalParams(endpoint.params, params) };
     },
     // The text, the canonical form, and the parsed values (about the text's size again), in one-byte strings.
     (text, read) => 2 * text.length + read.canonical.length,
