@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
@@ -68,7 +68,8 @@ interface ReadQuery<Params> {
 
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
 function opaqueKey(cacheKey: string): string {
-  return createHash("sha256").update(cacheKey).digest("base64url").slice(0, 32);
+  // One-shot: a Hash object per cached miss cost about twice as much.
+  return hash("sha256", cacheKey, "base64url").slice(0, 32);
 }
 
 /**
