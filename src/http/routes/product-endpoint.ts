@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
@@ -66,10 +66,19 @@ interface ReadQuery<Params> {
   canonical: string;
 }
 
+/**
+ * One-shot where this Node has it (20.12 on; engines admit any Node 20): a
+ * Hash object per cached miss cost about twice as much. A namespace import,
+ * since a named import of a missing export would fail to load on an older 20.
+ */
+const sha256Base64url: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "base64url")
+    : (text) => crypto.createHash("sha256").update(text).digest("base64url");
+
 /** The cache key as clients see it: stable and opaque (it embeds nothing of the request). */
 function opaqueKey(cacheKey: string): string {
-  // One-shot: a Hash object per cached miss cost about twice as much.
-  return hash("sha256", cacheKey, "base64url").slice(0, 32);
+  return sha256Base64url(cacheKey).slice(0, 32);
 }
 
 /**
