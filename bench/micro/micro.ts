@@ -67,7 +67,8 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     const cache = new ResponseCache(256 * 1024 * 1024);
     const version = store.version(merchantId, "catalogue");
     const cacheKeys = idSets.map(
-      (ids) => `${merchantId}|${STATIC_PRODUCTS.path}|${canonicalParams(STATIC_PRODUCTS.params, mustParse(new URLSearchParams(queryFor(ids))))}|v${version}`,
+      (ids) =>
+        `${merchantId}|${STATIC_PRODUCTS.path}|${canonicalParams(STATIC_PRODUCTS.params, mustParse(new URLSearchParams(queryFor(ids))))}|v${version}`,
     );
     for (const key of cacheKeys) cache.set(key, sampleBody, Date.now());
 
