@@ -18,31 +18,34 @@ const MAX_TEXT_LENGTH = 2_048;
 /** The Map entry and the derived value's objects, beside what `weigh` counts. */
 const ENTRY_OVERHEAD = 300;
 
+import type { QueryParams } from "../core/params/query.js";
+
 export class QueryMemo<T> {
   private readonly byText = new Map<string, { value: T; bytes: number }>();
   private bytes = 0;
 
   /**
-   * `derive` must be a pure function of the query text; what it returns is
-   * shared once kept, and frozen then to keep it so. `weigh`: the bytes of a text and its
-   * derived value, their strings and arrays (ENTRY_OVERHEAD is added).
+   * `derive` must be a pure function of the query (its text, parsed); what it
+   * returns is shared once kept, and frozen then to keep it so. `weigh`: the
+   * bytes of a text and its derived value, their strings and arrays
+   * (ENTRY_OVERHEAD is added).
    */
   constructor(
-    private readonly derive: (text: string) => T,
+    private readonly derive: (query: QueryParams) => T,
     private readonly weigh: (text: string, value: T) => number = (text) => 2 * text.length,
   ) {}
 
   /**
-   * The derived value of `text`, and whether it came from the memo. A query
+   * The derived value of the query `text` (`query` parsed), and whether it came from the memo. A query
    * that fails to derive (invalid parameters) throws every time. A derived
    * value is only kept when the caller says so (keep): a query whose answer
    * is not cached gains nothing from it, and a shopper's session or customer
    * id in it is not worth holding.
    */
-  get(text: string): { value: T; known: boolean } {
+  get(text: string, query: QueryParams): { value: T; known: boolean } {
     const known = this.byText.get(text);
     if (known !== undefined) return { value: known.value, known: true };
-    return { value: this.derive(text), known: false };
+    return { value: this.derive(query), known: false };
   }
 
   /** Keeps what get() derived for `text`, dropping the oldest entries (as a Map iterates) beyond the bound. */

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { parseQuery } from "../../src/core/params/query.js";
 import { QueryMemo } from "../../src/http/query-memo.js";
 
 /** A memo that counts its derivations, as a route would use it: derived, then kept. */
 function countingMemo(weigh?: (text: string) => number) {
   const derived: string[] = [];
-  const memo = new QueryMemo((text) => {
+  const memo = new QueryMemo((query) => {
+    const text = query.get("q") ?? "";
     derived.push(text);
     return { ids: text.split(","), lines: [{ id: text }] };
   }, weigh);
   const ask = (text: string) => {
-    const query = memo.get(text);
-    if (!query.known) memo.keep(text, query.value);
+    const query = memo.get(`q=${text}`, parseQuery(`q=${text}`));
+    if (!query.known) memo.keep(`q=${text}`, query.value);
     return query;
   };
   return { memo, derived, ask };
@@ -30,20 +32,20 @@ describe("QueryMemo", () => {
 
   it("keeps only what it is told to keep", () => {
     const { memo, derived } = countingMemo();
-    memo.get("1");
-    expect(memo.get("1").known).toBe(false);
+    memo.get("q=1", parseQuery("q=1"));
+    expect(memo.get("q=1", parseQuery("q=1")).known).toBe(false);
     expect(derived).toEqual(["1", "1"]);
     expect(memo.size).toBe(0);
   });
 
   it("keeps nothing of a query that fails to derive: it fails again", () => {
     let calls = 0;
-    const memo = new QueryMemo((text) => {
+    const memo = new QueryMemo((query) => {
       calls++;
-      throw new Error(`bad ${text}`);
+      throw new Error(`bad ${query.get("q")}`);
     });
-    expect(() => memo.get("x")).toThrow("bad x");
-    expect(() => memo.get("x")).toThrow("bad x");
+    expect(() => memo.get("q=x", parseQuery("q=x"))).toThrow("bad x");
+    expect(() => memo.get("q=x", parseQuery("q=x"))).toThrow("bad x");
     expect(calls).toBe(2);
     expect(memo.size).toBe(0);
   });

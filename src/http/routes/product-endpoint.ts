@@ -2,7 +2,6 @@ import * as crypto from "node:crypto";
 import type { EndpointDef } from "../../core/api/endpoints.js";
 import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
-import { parseQuery } from "../../core/params/query.js";
 import type { RateClass } from "../../core/rate-limit.js";
 import { canonicalParams, type ParamValue, type ParsedParams } from "../../core/params/parse.js";
 import type { Merchant } from "../../core/types.js";
@@ -94,8 +93,8 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
   const { store } = services;
   const merchantOf = options.merchantOf ?? ((params: ParsedParams<Defs>) => merchantForKey(store, commonParams(params).key));
   const queries = new QueryMemo<ReadQuery<ParsedParams<Defs>>>(
-    (text) => {
-      const params = parseQueryParams(endpoint, parseQuery(text));
+    (query) => {
+      const params = parseQueryParams(endpoint, query);
       return { params, common: commonParams(params), canonical: canonicalParams(endpoint.params, params) };
     },
     // The text, the canonical form, and the parsed values (about the text's size again), in one-byte strings.
@@ -112,7 +111,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null),
     },
     handle(request) {
-      const query = queries.get(request.rawQuery);
+      const query = queries.get(request.rawQuery, request.query);
       const { params, common, canonical } = query.value;
       const { format: pretty, bustCache } = common;
       const merchant = merchantOf(params);
