@@ -1,5 +1,6 @@
 import type { CatalogReader, RenderCatalog } from "../core/products/catalog.js";
 import type { Eligibility } from "../core/products/eligibility.js";
+import type { MarketPricing } from "../core/products/market-pricing.js";
 import { renderDataOnRead } from "../core/products/render-data-on-read.js";
 import type { CollectionHeading, MarketSettings, MerchantId } from "../core/types.js";
 import { PerStore } from "./per-store.js";
@@ -55,6 +56,8 @@ interface MerchantView {
   catalog: RenderCatalog;
   /** Set for each answer (see merchantCatalog). */
   groups: RenderGroups;
+  /** Per market, the group of its prices at `version`: made when a list first asks for that market's prices. */
+  marketGroups: Map<number, string>;
   /** The catalogue version `groups` name. */
   version: number;
 }
@@ -82,6 +85,7 @@ export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCat
   if (version !== view.version) {
     const group = (kind: string) => renderGroup(merchantId, version, kind);
     view.groups = { eligibility: group("eligibility"), full: group("full"), reduced: group("reduced") };
+    view.marketGroups.clear();
     view.version = version;
   }
   return view.catalog;
@@ -105,11 +109,19 @@ function makeCatalog(store: Store, merchantId: MerchantId): MerchantView | null 
   const { productRender } = store;
   const view: MerchantView = {
     groups: { eligibility: "", full: "", reduced: "" },
+    marketGroups: new Map(),
     version: -1,
     catalog: {
       ...readerOf(store, merchantId),
       eligibility: (id) => readThrough<Eligibility>(cache, view.groups.eligibility, id, () => productRender.eligibility(merchantId, id)),
-      marketPricing: (marketId, id) => productRender.marketPricing(merchantId, marketId, id),
+      marketPricing: (marketId, id) => {
+        let group = view.marketGroups.get(marketId);
+        if (group === undefined) view.marketGroups.set(marketId, (group = renderGroup(merchantId, view.version, `market ${marketId}`)));
+        // A market that leaves the product's prices as they are has no record: cached as absent.
+        return (
+          readThrough<MarketPricing>(cache, group, id, () => productRender.marketPricing(merchantId, marketId, id) ?? undefined) ?? null
+        );
+      },
       storedJsonView: (id, projection) =>
         readThrough<Uint8Array>(cache, view.groups[projection], id, () => {
           const read = productRender.storedJsonView(merchantId, id, projection);

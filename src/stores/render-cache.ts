@@ -1,16 +1,18 @@
 // A thread's bounded cache of what answers read to render products: stored
 // JSON (which LZ4 decompresses on every read: about 2.4 µs for the demo's
-// 4.8 KB, most of a recommended miss's reads), decoded eligibility records and
-// collection headings. Values are grouped by merchant and the data version
+// 4.8 KB, most of a recommended miss's reads), decoded eligibility records,
+// decoded market prices (a list with a country_code reads them for every
+// candidate it judges) and collection headings. Values are grouped by merchant and the data version
 // read with them (see merchantCatalog, collectionHeading), so a write that
 // moves the version retires them, and no group is shared between merchants.
 import { GenerationalCache } from "../core/generational-cache.js";
 import type { Eligibility } from "../core/products/eligibility.js";
+import type { MarketPricing } from "../core/products/market-pricing.js";
 import type { CollectionHeading } from "../core/types.js";
 import type { Store } from "./store.js";
 
 /** null: the store has no such record (remembered too, so a miss is not read again). */
-export type CachedRead = Uint8Array | Eligibility | CollectionHeading | null;
+export type CachedRead = Uint8Array | Eligibility | MarketPricing | CollectionHeading | null;
 
 /**
  * What one generation holds: about 1,600 products' JSON of the demo's 4.8 KB;
@@ -26,6 +28,9 @@ const GENERATION_BYTES = 8 * 1024 * 1024;
 const BYTES_OUTSIDE_JSON = 200;
 const ELIGIBILITY_BYTES = 520;
 const HEADING_BYTES = 200;
+/** A market's prices of a product: its object and cents array, and each changed price's small typed array (estimated as the others were measured). */
+const PRICING_BYTES = 300;
+const PRICE_SLOT_BYTES = 120;
 const ABSENT_BYTES = 100;
 
 const caches = new WeakMap<Store, GenerationalCache<CachedRead>>();
@@ -66,6 +71,13 @@ export function forgetRenderReads(store: Store): void {
 function cachedBytes(value: CachedRead): number {
   if (value === null) return ABSENT_BYTES;
   if (value instanceof Uint8Array) return value.length + BYTES_OUTSIDE_JSON;
+  // Before eligibility's test: both carry cents.
+  if ("slots" in value)
+    return (
+      PRICING_BYTES +
+      value.cents.byteLength +
+      value.slots.reduce((sum, slot) => sum + (slot === null ? 8 : PRICE_SLOT_BYTES + slot.length), 0)
+    );
   if ("cents" in value) return ELIGIBILITY_BYTES + value.cents.byteLength + value.available.length;
   return HEADING_BYTES + 2 * (value.title.length + value.handle.length);
 }
