@@ -28,9 +28,14 @@ const GENERATION_BYTES = 8 * 1024 * 1024;
 const BYTES_OUTSIDE_JSON = 200;
 const ELIGIBILITY_BYTES = 520;
 const HEADING_BYTES = 200;
-/** A market's prices of a product: its object and cents array, and each changed price's small typed array (estimated as the others were measured). */
-const PRICING_BYTES = 300;
-const PRICE_SLOT_BYTES = 120;
+/**
+ * A market's prices of a product: its object, slot array and cents array, and
+ * each changed price's own small typed array; not measured, but set from the
+ * eligibility record's measured cost (an object and two small typed arrays,
+ * about 520): about 200 bytes a typed array with its backing store.
+ */
+const PRICING_BYTES = 500;
+const PRICE_SLOT_BYTES = 200;
 const ABSENT_BYTES = 100;
 
 const caches = new WeakMap<Store, GenerationalCache<CachedRead>>();
