@@ -49,9 +49,15 @@ interface CommonParams {
   bustCache: boolean;
 }
 
-function commonParams(params: Readonly<Record<string, ParamValue | undefined>>): CommonParams {
+type AnyParams = Readonly<Record<string, ParamValue | undefined>>;
+
+function keyParam(params: AnyParams): string | undefined {
+  return typeof params.key === "string" ? params.key : undefined;
+}
+
+function commonParams(params: AnyParams): CommonParams {
   return {
-    key: typeof params.key === "string" ? params.key : undefined,
+    key: keyParam(params),
     format: params.format === true,
     bustCache: params.bust_cache === true,
   };
@@ -91,7 +97,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
   options: ProductEndpointOptions<ParsedParams<Defs>> = {},
 ): Route {
   const { store } = services;
-  const merchantOf = options.merchantOf ?? ((params: ParsedParams<Defs>) => merchantForKey(store, commonParams(params).key));
+  const merchantOf = options.merchantOf ?? ((params: ParsedParams<Defs>) => merchantForKey(store, keyParam(params)));
   const queries = new QueryMemo<ReadQuery<ParsedParams<Defs>>>(
     (query) => {
       const params = parseQueryParams(endpoint, query);
