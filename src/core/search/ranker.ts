@@ -18,13 +18,14 @@
 //    computed) in order of their upper bounds, until no bound can beat the
 //    page: usually a few more than the page.
 import { AVAILABLE, chunkOf, DOC_CHUNK, LIVE, slotOf, StepBounds } from "./doc-columns.js";
+import { DocRecords, MATCHED, recordOf, SEEN, SLOT_BEST, SLOT_FLAGS, SLOT_STAMP, TITLE, TOTAL } from "./doc-records.js";
 import type { RankingIndex } from "./index-view.js";
 import type { LeaderReads } from "./leaders.js";
 import type { PostingBlock } from "./postings.js";
 import { exactPrior } from "./prior.js";
 import { DEFAULT_RANKING, type QueryPlan, type RankingConfig, type Slot } from "./query-plan.js";
 import { termFrequency } from "./search-document.js";
-import { alternativeFlags, mergedFlags, postingFlags, TitleWords } from "./title-pairs.js";
+import { alternativeFlags, mergedFlags, possiblePairs, postingFlags, titleBitsWith } from "./title-pairs.js";
 import { TouchedLookup } from "./touched-lookup.js";
 
 export interface RankOptions {
@@ -47,15 +48,8 @@ const COMMON_SHARE = 0.25;
 /** Scratch space reused across queries: one query allocates nothing per matched product. */
 class Scratch {
   capacity = 0;
-  total = new Float32Array(0);
-  matched = new Uint8Array(0);
-  /** Per touched doc, which query words its title holds (title-pairs.ts). */
-  readonly titleWords = new TitleWords();
-  slotBest = new Float32Array(0);
-  /** Per doc of the slot being scored, its title flags for the slot (title-pairs.ts). */
-  slotInTitle = new Uint8Array(0);
-  seenStamp = new Int32Array(0);
-  slotStamp = new Int32Array(0);
+  /** Per doc, what this query found of it (doc-records.ts). */
+  readonly records = new DocRecords();
   stamp = 0;
   touched = new Int32Array(0);
   slotDocs = new Int32Array(0);
@@ -93,13 +87,7 @@ class Scratch {
   fit(capacity: number): void {
     if (capacity <= this.capacity) return;
     const size = Math.max(1024, capacity * 2);
-    this.total = new Float32Array(size);
-    this.matched = new Uint8Array(size);
-    this.titleWords.fit(size);
-    this.slotBest = new Float32Array(size);
-    this.slotInTitle = new Uint8Array(size);
-    this.seenStamp = new Int32Array(size);
-    this.slotStamp = new Int32Array(size);
+    this.records.fit(size);
     this.touched = new Int32Array(size);
     this.slotDocs = new Int32Array(size);
     this.reaches = new Float64Array(size);
@@ -157,8 +145,8 @@ function bestOf(
 }
 
 /**
- * Pass 1: each touched doc's text score (scratch.total) and matched words
- * (scratch.matched); returns how many docs were touched, and whether leader
+ * Pass 1: each touched doc's text score, matched words and title bits (its
+ * record, doc-records.ts); returns how many docs were touched, and whether leader
  * lists chose them (only if `useLeaders`).
  */
 function scoreText(
@@ -227,24 +215,35 @@ function scoreSlot(
   config: RankingConfig,
   leaders: LeaderReads | null = null,
 ): number {
-  const { total, matched, titleWords, slotBest, slotInTitle, seenStamp, slotStamp, slotDocs } = scratch;
+  const { slotDocs } = scratch;
+  const { ints, floats } = scratch.records;
   const { k1, b } = config;
   // BM25's length normalisation, folded into two constants per query.
   const lengthScale = (k1 * b) / index.averageLength;
   const lengthBase = k1 * (1 - b);
   const slotStampValue = ++scratch.stamp;
   let slotCount = 0;
+  let count = touchedCount;
   const skip = leaders?.changed ?? null;
   const lookup = onlyTouched ? scratch.touchedLookup(queryStamp, touchedCount) : null;
+  // A slot of one alternative offers a doc once at most, so its score is the slot's and is added at once: the
+  // doc's record is read once, not again after the slot (rounded to a float first, as the slot's best is).
+  const settles = slot.alternatives.length === 1;
   const offer = (doc: number, score: number, flags: number) => {
-    if (slotStamp[doc] !== slotStampValue) {
-      slotStamp[doc] = slotStampValue;
-      slotBest[doc] = score;
-      slotInTitle[doc] = flags;
+    const at = recordOf(doc);
+    if (settles) {
+      if (ints[at + SEEN] !== queryStamp) count = touch(doc, queryStamp, count);
+      floats[at + TOTAL] = floats[at + TOTAL]! + Math.fround(score);
+      ints[at + MATCHED] = ints[at + MATCHED]! + 1;
+      ints[at + TITLE] = titleBitsWith(ints[at + TITLE]!, position, flags);
+    } else if (ints[at + SLOT_STAMP] !== slotStampValue) {
+      ints[at + SLOT_STAMP] = slotStampValue;
+      floats[at + SLOT_BEST] = score;
+      ints[at + SLOT_FLAGS] = flags;
       slotDocs[slotCount++] = doc;
     } else {
-      if (score > slotBest[doc]!) slotBest[doc] = score;
-      slotInTitle[doc] = mergedFlags(slotInTitle[doc]!, flags);
+      if (score > floats[at + SLOT_BEST]!) floats[at + SLOT_BEST] = score;
+      ints[at + SLOT_FLAGS] = mergedFlags(ints[at + SLOT_FLAGS]!, flags);
     }
   };
   for (let j = 0; j < slot.alternatives.length; j++) {
@@ -278,28 +277,30 @@ function scoreSlot(
     if (leaders === null || !leaders.forEachLeader(term, visit)) index.forEachPostingBlock(term, visit);
     for (const { doc, length, marks } of leaders?.written ?? []) {
       const mark = marks.get(term);
-      if (mark === undefined || (onlyTouched && seenStamp[doc] !== queryStamp)) continue;
+      if (mark === undefined || (onlyTouched && ints[recordOf(doc) + SEEN] !== queryStamp)) continue;
       const tf = termFrequency(mark);
       offer(doc, (scale * tf) / (tf + lengthBase + lengthScale * length), postingFlags(alternativeFlags, mark));
     }
   }
-  let count = touchedCount;
   for (let i = 0; i < slotCount; i++) {
     const doc = slotDocs[i]!;
-    if (seenStamp[doc] !== queryStamp) count = touch(doc, queryStamp, count);
-    total[doc] = total[doc]! + slotBest[doc]!;
-    matched[doc] = matched[doc]! + 1;
-    titleWords.record(doc, position, slotInTitle[doc]!);
+    const at = recordOf(doc);
+    if (ints[at + SEEN] !== queryStamp) count = touch(doc, queryStamp, count);
+    floats[at + TOTAL] = floats[at + TOTAL]! + floats[at + SLOT_BEST]!;
+    ints[at + MATCHED] = ints[at + MATCHED]! + 1;
+    ints[at + TITLE] = titleBitsWith(ints[at + TITLE]!, position, ints[at + SLOT_FLAGS]!);
   }
   return count;
 }
 
 /** Makes `doc` one of the query's touched docs, with nothing scored yet; returns the new count. */
 function touch(doc: number, queryStamp: number, touchedCount: number): number {
-  scratch.seenStamp[doc] = queryStamp;
-  scratch.total[doc] = 0;
-  scratch.matched[doc] = 0;
-  scratch.titleWords.clear(doc);
+  const { ints, floats } = scratch.records;
+  const at = recordOf(doc);
+  ints[at + SEEN] = queryStamp;
+  floats[at + TOTAL] = 0;
+  ints[at + MATCHED] = 0;
+  ints[at + TITLE] = 0;
   scratch.touched[touchedCount] = doc;
   return touchedCount + 1;
 }
@@ -310,19 +311,20 @@ function touch(doc: number, queryStamp: number, touchedCount: number): number {
  * has no list (too rare for one); returns the new count of touched docs.
  */
 function touchLeaders(index: RankingIndex, slot: Slot, leaders: LeaderReads, queryStamp: number, touchedCount: number): number {
-  const { seenStamp } = scratch;
+  const { ints } = scratch.records;
+  const unseen = (doc: number) => ints[recordOf(doc) + SEEN] !== queryStamp;
   let count = touchedCount;
   const touchBlock = ({ count: entries, docs }: PostingBlock) => {
     for (let i = 0; i < entries; i++) {
       const doc = docs[i]!;
-      if (seenStamp[doc] !== queryStamp && !leaders.changed.has(doc)) count = touch(doc, queryStamp, count);
+      if (unseen(doc) && !leaders.changed.has(doc)) count = touch(doc, queryStamp, count);
     }
   };
   for (const { term } of slot.alternatives) {
     if (!leaders.forEachLeader(term, touchBlock)) index.forEachPostingBlock(term, touchBlock);
   }
   for (const { doc, marks } of leaders.written) {
-    if (seenStamp[doc] !== queryStamp && slot.alternatives.some(({ term }) => marks.has(term))) count = touch(doc, queryStamp, count);
+    if (unseen(doc) && slot.alternatives.some(({ term }) => marks.has(term))) count = touch(doc, queryStamp, count);
   }
   return count;
 }
@@ -351,19 +353,21 @@ function boundScores(
   options: RankOptions,
   config: RankingConfig,
 ): { bounded: number; threshold: number } {
-  const { total, matched, touched, reaches, bands, byBand, titleWords } = scratch;
+  const { touched, reaches, bands, byBand } = scratch;
+  const { ints, floats } = scratch.records;
   const r = plan.slots.length;
   const reachPerPair = r > 1 ? config.adjacencyWeight / (r - 1) : 0;
   let best = -Infinity;
   let worst = Infinity;
   for (let i = 0; i < touchedCount; i++) {
-    const doc = touched[i]!;
-    const coverage = matched[doc]! / r;
+    const at = recordOf(touched[i]!);
+    const matched = ints[at + MATCHED]!;
+    const coverage = matched / r;
     // The text part, and the adjacency this doc's title can reach: a doc that matched one word can earn none.
     const reach =
-      total[doc]! * coverage +
+      floats[at + TOTAL]! * coverage +
       config.coverageWeight * coverage * coverage +
-      reachPerPair * titleWords.possiblePairs(doc, r, matched[doc]! - 1);
+      reachPerPair * possiblePairs(ints[at + TITLE]!, r, matched - 1);
     reaches[i] = reach;
     if (reach > best) best = reach;
     if (reach < worst) worst = reach;
@@ -404,7 +408,8 @@ function boundBand(
   options: RankOptions,
   config: RankingConfig,
 ): number {
-  const { total, matched, byChunk, chunkStarts, lower, upper, inStock, productIds } = scratch;
+  const { byChunk, chunkStarts, lower, upper, inStock, productIds } = scratch;
+  const { ints, floats } = scratch.records;
   const chunks = chunkOf(Math.max(0, index.docCapacity - 1)) + 1;
   chunkStarts.fill(0, 0, chunks + 1);
   for (let i = 0; i < docs.length; i++) chunkStarts[chunkOf(docs[i]!) + 1]!++;
@@ -438,10 +443,12 @@ function boundBand(
         continue;
       }
       inStock[i] = available ? 1 : 0;
-      const coverage = matched[doc]! / r;
+      const at = recordOf(doc);
+      const matched = ints[at + MATCHED]!;
+      const coverage = matched / r;
       const steps = rankSteps[slot]!;
       const score =
-        total[doc]! * coverage +
+        floats[at + TOTAL]! * coverage +
         config.coverageWeight * coverage * coverage +
         config.priorWeight * bounds.priorLower(priorSteps[slot]!) +
         config.popularityWeight * bounds.popularityLower(steps) +
@@ -452,7 +459,7 @@ function boundBand(
         score +
         priorReach +
         config.popularityWeight * bounds.popularityWidth(steps) +
-        reachPerPair * scratch.titleWords.possiblePairs(doc, r, matched[doc]! - 1);
+        reachPerPair * possiblePairs(ints[at + TITLE]!, r, matched - 1);
       if (score > heap.threshold) heap.offer(score);
     }
   }
@@ -474,7 +481,8 @@ function exactBest(
   options: RankOptions,
   config: RankingConfig,
 ): number[] {
-  const { total, matched, byChunk, lower, upper, inStock } = scratch;
+  const { byChunk, lower, upper, inStock } = scratch;
+  const { ints, floats } = scratch.records;
   const boostWeight = boostOf(options, config);
   // Candidates come off a heap by upper bound: a page takes a few of what may be thousands.
   const candidates = new UpperBoundHeap(scratch.candidates, upper);
@@ -490,20 +498,22 @@ function exactBest(
     const doc = byChunk[i]!;
     const { productId, titleTerms } = index.document(doc);
     if (productId === byCode) continue;
-    const coverage = matched[doc]! / r;
+    const at = recordOf(doc);
+    const matched = ints[at + MATCHED]!;
+    const coverage = matched / r;
     const base =
-      total[doc]! * coverage +
+      floats[at + TOTAL]! * coverage +
       config.coverageWeight * coverage * coverage +
       config.priorWeight * exactPrior(titleTerms, (term) => index.df(term), index.size) +
       config.popularityWeight * index.popularity(productId) +
       (boostWeight > 0 && options.boosted!.has(productId) ? boostWeight : 0) -
       (inStock[i] === 1 ? 0 : OUT_OF_STOCK_PENALTY);
-    const score =
-      base + (scratch.titleWords.possiblePairs(doc, r, matched[doc]! - 1) > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
-    let at = best.length;
-    while (at > 0 && (score > best[at - 1]!.score || (score === best[at - 1]!.score && productId < best[at - 1]!.productId))) at--;
-    if (at < wanted) {
-      best.splice(at, 0, { productId, score });
+    const score = base + (possiblePairs(ints[at + TITLE]!, r, matched - 1) > 0 ? reachPerPair * adjacentPairs(titleTerms, slotTerms) : 0);
+    let place = best.length;
+    while (place > 0 && (score > best[place - 1]!.score || (score === best[place - 1]!.score && productId < best[place - 1]!.productId)))
+      place--;
+    if (place < wanted) {
+      best.splice(place, 0, { productId, score });
       if (best.length > wanted) best.pop();
     }
   }

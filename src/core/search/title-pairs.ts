@@ -39,47 +39,33 @@ export function mergedFlags(before: number, posting: number): number {
 }
 
 /**
- * Per doc, a bit per query word: whether its title holds the word, and
- * whether a pair of the word and the next one is free of the one-shared-term
- * case (FREE_NEXT of the word, or SEVERAL of the next).
+ * A doc's title bits: a bit per query word (the low 16), whether its title
+ * holds the word, and (the high 16) whether a pair of the word and the next
+ * one is free of the one-shared-term case (FREE_NEXT of the word, or SEVERAL
+ * of the next). A doc starts with none (0); these are its bits once the flags
+ * of the word at `position` are recorded.
  */
-export class TitleWords {
-  private inTitle = new Uint16Array(0);
-  private pairFree = new Uint16Array(0);
+export function titleBitsWith(bits: number, position: number, flags: number): number {
+  if (flags === 0 || position >= TITLE_WORDS) return bits;
+  const bit = 1 << position;
+  const held = (flags & IN_TITLE) !== 0 ? bit : 0;
+  // SEVERAL frees the pair with the word before; the first word has none.
+  const free = ((flags & FREE_NEXT) !== 0 ? bit : 0) | ((flags & SEVERAL) !== 0 ? bit >>> 1 : 0);
+  return bits | held | (free << 16);
+}
 
-  fit(capacity: number): void {
-    if (this.inTitle.length >= capacity) return;
-    this.inTitle = new Uint16Array(capacity);
-    this.pairFree = new Uint16Array(capacity);
-  }
-
-  clear(doc: number): void {
-    this.inTitle[doc] = 0;
-    this.pairFree[doc] = 0;
-  }
-
-  /** Records the flags of the word at `position` in the doc. */
-  record(doc: number, position: number, flags: number): void {
-    if (flags === 0 || position >= TITLE_WORDS) return;
-    const bit = 1 << position;
-    if ((flags & IN_TITLE) !== 0) this.inTitle[doc] = this.inTitle[doc]! | bit;
-    // SEVERAL frees the pair with the word before; the first word has none.
-    const free = ((flags & FREE_NEXT) !== 0 ? bit : 0) | ((flags & SEVERAL) !== 0 ? bit >>> 1 : 0);
-    if (free !== 0) this.pairFree[doc] = this.pairFree[doc]! | free;
-  }
-
-  /**
-   * At most how many pairs of neighbouring query words can stand side by
-   * side in the doc's title; with more than TITLE_WORDS words, `fallback`.
-   */
-  possiblePairs(doc: number, words: number, fallback: number): number {
-    if (words > TITLE_WORDS) return fallback;
-    const held = this.inTitle[doc]!;
-    // Bit s: words s and s + 1 both held, and not both only through one term they share, once. When
-    // every title term of word s is also word s + 1's, once each, word s + 1 holds them all: if it
-    // holds only one, it is the one term of both, and no pair is possible.
-    return bitCount(held & (held >>> 1) & this.pairFree[doc]!);
-  }
+/**
+ * At most how many pairs of neighbouring query words can stand side by side
+ * in the title of a doc with these title bits; with more than TITLE_WORDS
+ * words, `fallback`.
+ */
+export function possiblePairs(bits: number, words: number, fallback: number): number {
+  if (words > TITLE_WORDS) return fallback;
+  const held = bits & 0xffff;
+  // Bit s: words s and s + 1 both held, and not both only through one term they share, once. When
+  // every title term of word s is also word s + 1's, once each, word s + 1 holds them all: if it
+  // holds only one, it is the one term of both, and no pair is possible.
+  return bitCount(held & (held >>> 1) & (bits >>> 16));
 }
 
 function bitCount(bits: number): number {
