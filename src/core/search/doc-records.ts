@@ -1,16 +1,18 @@
 // What one query has found of each doc it touches, in one 32-byte record per
 // doc. In a big shop a query's docs lie far apart among a million, so each
-// read of a doc's state is a cache miss; kept in a column per field, scoring
-// a posting and bounding its doc missed once per field (about nine times).
-// Side by side, the fields of a doc share one cache line: the first read of a
-// doc brings in the rest. On the kept 1M shop's slow keystrokes, nearly all
-// of the ranker's time was those misses (perf: a single load each).
+// read of a doc's state is a cache miss; kept in a column per field (eight of
+// them), scoring a posting and bounding its doc missed about once per field
+// read. Side by side, the first read of a doc brings in the fields read next
+// to it. On the kept 1M shop's slow keystrokes, nearly all of the ranker's
+// time was those misses (perf: a single load each).
 //
-// A record's words, by offset from the doc's first (RECORD_WORDS apart):
-// the query stamp it was last touched under, its text score so far (float),
-// its matched words, its title bits (title-pairs.ts), and for the slot being
-// scored: the slot's stamp, its best alternative's score (float) and the
-// title flags of the alternatives it holds.
+// A record's words, by offset from the doc's first (RECORD_WORDS apart): the
+// stamp it was last touched under, its text score so far (float), its matched
+// words and its title bits; then, for a slot of several alternatives being
+// scored, the slot's stamp, its best alternative's score (float) and the
+// title flags of the alternatives it holds; the last word is unused. The
+// first four, which every pass reads, lie within one 16-byte-aligned half and
+// so on one cache line.
 
 /** The query stamp the doc was last touched under: its other fields hold this query's only when it is the current one. */
 export const SEEN = 0;
@@ -27,10 +29,18 @@ export const SLOT_BEST = 5;
 /** The title flags of the slot's alternatives it holds (title-pairs.ts). */
 export const SLOT_FLAGS = 6;
 
-/** Words per record: a power of two (offsets by shift), two records a 64-byte cache line. */
+/** Words per record as a shift: 8 words, 32 bytes, so a record lies in one 64-byte line or two halves of neighbouring ones. */
 const RECORD_SHIFT = 3;
 
-/** The offset of a doc's record in `ints` and `floats`. */
+/**
+ * Stamps are kept as 32-bit integers: past this they start again from 1,
+ * every record cleared first. A query takes one stamp and one per slot (two
+ * rankings' worth when it falls back from leader lists), far fewer than the
+ * room left above it.
+ */
+const STAMP_LIMIT = 0x7fff_0000;
+
+/** The offset of a doc's record in `ints` and `floats` (doc numbers stay far below the 2^28 this could reach). */
 export function recordOf(doc: number): number {
   return doc << RECORD_SHIFT;
 }
@@ -41,6 +51,9 @@ export class DocRecords {
   floats = new Float32Array(0);
   /** Docs below this have a record. */
   capacity = 0;
+  private stamp = 0;
+
+  constructor(private readonly stampLimit = STAMP_LIMIT) {}
 
   /** Records for docs below `capacity` at least; what they held is lost when they move. */
   fit(capacity: number): void {
@@ -49,5 +62,23 @@ export class DocRecords {
     this.ints = new Int32Array(buffer);
     this.floats = new Float32Array(buffer);
     this.capacity = capacity;
+  }
+
+  /**
+   * A new query's stamp, above every stamp a record holds, so that no record
+   * reads as touched by it; 1 when the stamps start again (every record
+   * cleared), and for the first query.
+   */
+  queryStamp(): number {
+    if (this.stamp >= this.stampLimit) {
+      this.ints.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+
+  /** A stamp for a slot of the current query: above every stamp given before it. */
+  slotStamp(): number {
+    return ++this.stamp;
   }
 }

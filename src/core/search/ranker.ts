@@ -50,7 +50,6 @@ class Scratch {
   capacity = 0;
   /** Per doc, what this query found of it (doc-records.ts). */
   readonly records = new DocRecords();
-  stamp = 0;
   touched = new Int32Array(0);
   slotDocs = new Int32Array(0);
   /** Each touched doc's reach: its text part plus the adjacency its title can hold, by position in `touched`. */
@@ -73,6 +72,14 @@ class Scratch {
   private readonly lookup = new TouchedLookup();
   private lookupStamp = -1;
   private lookupCount = -1;
+
+  /** The stamp of a new query (doc-records.ts): a lookup made under an earlier query is never reused for it. */
+  newQuery(): number {
+    const stamp = this.records.queryStamp();
+    // The stamps started again: the lookup's stamp may come round again.
+    if (stamp === 1) this.lookupStamp = -1;
+    return stamp;
+  }
 
   /** A lookup of the query's first `touchedCount` touched docs. */
   touchedLookup(queryStamp: number, touchedCount: number): TouchedLookup {
@@ -156,7 +163,7 @@ function scoreText(
   config: RankingConfig,
   useLeaders: boolean,
 ): { touchedCount: number; leaders: boolean } {
-  const queryStamp = ++scratch.stamp;
+  const queryStamp = scratch.newQuery();
   let touchedCount = 0;
   // Rarest words first: once they have found enough products, a word nearly
   // every product has ("in", "x") only adds to those, instead of touching most
@@ -221,13 +228,15 @@ function scoreSlot(
   // BM25's length normalisation, folded into two constants per query.
   const lengthScale = (k1 * b) / index.averageLength;
   const lengthBase = k1 * (1 - b);
-  const slotStampValue = ++scratch.stamp;
+  const slotStampValue = scratch.records.slotStamp();
   let slotCount = 0;
   let count = touchedCount;
   const skip = leaders?.changed ?? null;
   const lookup = onlyTouched ? scratch.touchedLookup(queryStamp, touchedCount) : null;
   // A slot of one alternative offers a doc once at most, so its score is the slot's and is added at once: the
-  // doc's record is read once, not again after the slot (rounded to a float first, as the slot's best is).
+  // doc's record is read once, not again after the slot (rounded to a float first, as the slot's best is). Once,
+  // because a term's postings hold a doc once, a term is read from its leader list or its postings, never both, and
+  // the docs written since the lists were built are skipped in either and offered apart, each once.
   const settles = slot.alternatives.length === 1;
   const offer = (doc: number, score: number, flags: number) => {
     const at = recordOf(doc);
@@ -264,8 +273,8 @@ function scoreSlot(
       continue;
     }
     const touchedBits = lookup?.bitset() ?? null;
-    const visit = ({ count, docs, lengths, marks }: PostingBlock) => {
-      for (let i = 0; i < count; i++) {
+    const visit = ({ count: entries, docs, lengths, marks }: PostingBlock) => {
+      for (let i = 0; i < entries; i++) {
         const doc = docs[i]!;
         if (touchedBits !== null && (touchedBits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
         if (skip !== null && skip.has(doc)) continue;
