@@ -223,7 +223,7 @@ function scoreSlot(
   leaders: LeaderReads | null = null,
 ): number {
   const { slotDocs } = scratch;
-  const { ints, floats } = scratch.records;
+  const { ints, floats, slotInts, slotFloats } = scratch.records;
   const { k1, b } = config;
   // BM25's length normalisation, folded into two constants per query.
   const lengthScale = (k1 * b) / index.averageLength;
@@ -245,14 +245,14 @@ function scoreSlot(
       floats[at + TOTAL] = floats[at + TOTAL]! + Math.fround(score);
       ints[at + MATCHED] = ints[at + MATCHED]! + 1;
       ints[at + TITLE] = titleBitsWith(ints[at + TITLE]!, position, flags);
-    } else if (ints[at + SLOT_STAMP] !== slotStampValue) {
-      ints[at + SLOT_STAMP] = slotStampValue;
-      floats[at + SLOT_BEST] = score;
-      ints[at + SLOT_FLAGS] = flags;
+    } else if (slotInts[at + SLOT_STAMP] !== slotStampValue) {
+      slotInts[at + SLOT_STAMP] = slotStampValue;
+      slotFloats[at + SLOT_BEST] = score;
+      slotInts[at + SLOT_FLAGS] = flags;
       slotDocs[slotCount++] = doc;
     } else {
-      if (score > floats[at + SLOT_BEST]!) floats[at + SLOT_BEST] = score;
-      ints[at + SLOT_FLAGS] = mergedFlags(ints[at + SLOT_FLAGS]!, flags);
+      if (score > slotFloats[at + SLOT_BEST]!) slotFloats[at + SLOT_BEST] = score;
+      slotInts[at + SLOT_FLAGS] = mergedFlags(slotInts[at + SLOT_FLAGS]!, flags);
     }
   };
   for (let j = 0; j < slot.alternatives.length; j++) {
@@ -295,9 +295,9 @@ function scoreSlot(
     const doc = slotDocs[i]!;
     const at = recordOf(doc);
     if (ints[at + SEEN] !== queryStamp) count = touch(doc, queryStamp, count);
-    floats[at + TOTAL] = floats[at + TOTAL]! + floats[at + SLOT_BEST]!;
+    floats[at + TOTAL] = floats[at + TOTAL]! + slotFloats[at + SLOT_BEST]!;
     ints[at + MATCHED] = ints[at + MATCHED]! + 1;
-    ints[at + TITLE] = titleBitsWith(ints[at + TITLE]!, position, ints[at + SLOT_FLAGS]!);
+    ints[at + TITLE] = titleBitsWith(ints[at + TITLE]!, position, slotInts[at + SLOT_FLAGS]!);
   }
   return count;
 }
