@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DocRecords, recordOf, SEEN, TOTAL } from "../../src/core/search/doc-records.js";
+import { DocRecords, recordOf, SEEN, SLOT_STAMP, TOTAL } from "../../src/core/search/doc-records.js";
 
 describe("doc records", () => {
   it("give each query and slot a stamp above every one before", () => {
@@ -16,17 +16,19 @@ describe("doc records", () => {
     // A limit of 8 stamps stands for the 32-bit one: a stamp past it would wrap when stored.
     const records = new DocRecords(8);
     records.fit(4);
-    let stamp = 0;
-    while (stamp < 8) {
-      stamp = records.queryStamp();
-      records.ints[recordOf(stamp % 4) + SEEN] = stamp;
-      records.floats[recordOf(stamp % 4) + TOTAL] = 1.5;
+    // Four queries of one slot each take the stamps 1 to 8, each touching a doc.
+    for (let doc = 0; doc < 4; doc++) {
+      const stamp = records.queryStamp();
+      records.ints[recordOf(doc) + SEEN] = stamp;
+      records.floats[recordOf(doc) + TOTAL] = 1.5;
+      records.slotInts[recordOf(doc) + SLOT_STAMP] = records.slotStamp();
     }
-    const restarted = records.queryStamp();
-    expect(restarted).toBe(1);
+    expect(records.slotInts[recordOf(3) + SLOT_STAMP]).toBe(8);
+    expect(records.queryStamp()).toBe(1);
     for (let doc = 0; doc < 4; doc++) {
       expect(records.ints[recordOf(doc) + SEEN]).toBe(0);
       expect(records.floats[recordOf(doc) + TOTAL]).toBe(0);
+      expect(records.slotInts[recordOf(doc) + SLOT_STAMP]).toBe(0);
     }
   });
 
