@@ -4,6 +4,8 @@
 // thread than finding its answer did: a static list's parse and canonical key
 // were about a third of the hit's JavaScript.
 
+import type { QueryParams } from "../core/params/query.js";
+
 /**
  * What one route's memo may hold, as counted by `weigh` plus ENTRY_OVERHEAD per
  * entry. A bound, not a working set: a busy storefront repeats a few hundred
@@ -17,8 +19,6 @@ const MAX_TEXT_LENGTH = 2_048;
 
 /** The Map entry and the derived value's objects, beside what `weigh` counts. */
 const ENTRY_OVERHEAD = 300;
-
-import type { QueryParams } from "../core/params/query.js";
 
 export class QueryMemo<T> {
   private readonly byText = new Map<string, { value: T; bytes: number }>();
