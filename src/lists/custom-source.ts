@@ -3,7 +3,7 @@
 // rule order through the common list filters, pins placed, the fallback when
 // the rules fill nothing, and metadata saying where each product came from.
 import { shownProductIds, productListBody } from "../core/products/render.js";
-import type { ListOptions } from "../core/products/query.js";
+import { withListOptions, type ListOptions } from "../core/products/query.js";
 import { compileSource, type CompiledRule, type CompiledSource } from "../core/sources/compile.js";
 import type { FieldName, StoredSource } from "../core/sources/definition.js";
 import { placePins, planAnswer, reorderByMarks } from "../core/sources/plan.js";
@@ -108,7 +108,7 @@ export function evaluateCustomSource(store: Store, task: CustomSourceTask, ready
     shownProductIds(
       catalog,
       pinnable.map((pin) => pin.productId),
-      { ...list, limit: pinnable.length },
+      withListOptions(list, { limit: pinnable.length }),
     ),
   );
   const pins = pinnable.filter((pin) => shownPins.has(pin.productId));

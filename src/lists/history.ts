@@ -1,5 +1,5 @@
 // viewed and purchased: a session's or customer's own products, most recent first.
-import type { HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../core/products/query.js";
+import type { AnswerMode, HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { appendToHistory, emptyHistory, recentProducts, type History } from "../core/recs/history.js";
 import { purchaseSummary } from "../core/recs/purchases.js";
@@ -35,9 +35,9 @@ function withPending(stored: History | undefined, pending: readonly PendingView[
   return history;
 }
 
-export function viewed(store: Store, task: ViewedTask): Uint8Array {
+export function viewed(store: Store, task: ViewedTask, mode?: AnswerMode): Uint8Array {
   const history = historyOf(store, task.merchantId, task.subject, task.pending);
-  return productListBody(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list);
+  return productListBody(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list, {}, mode);
 }
 
 /**
@@ -53,11 +53,17 @@ export function purchasedQuantities(store: Store, merchant: MerchantId, customer
   return new Map(summary?.ids.map((id, i) => [id, summary.quantities[i]!]));
 }
 
-export function purchased(store: Store, task: PurchasedTask): Uint8Array {
+export function purchased(store: Store, task: PurchasedTask, mode?: AnswerMode): Uint8Array {
   const quantities = purchasedQuantities(store, task.merchantId, task.customerId);
   const customer = store.catalogue.customer(task.merchantId, task.customerId) ?? null;
-  return productListBody(merchantCatalog(store, task.merchantId), quantities.keys(), task.list, {
-    productFields: (id) => ({ metadata: { purchased_quantity: String(quantities.get(id)) } }),
-    answerFields: { metadata: { platform_customer: customer } },
-  });
+  return productListBody(
+    merchantCatalog(store, task.merchantId),
+    quantities.keys(),
+    task.list,
+    {
+      productFields: (id) => ({ metadata: { purchased_quantity: String(quantities.get(id)) } }),
+      answerFields: { metadata: { platform_customer: customer } },
+    },
+    mode,
+  );
 }

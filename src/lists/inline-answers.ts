@@ -15,7 +15,7 @@
 // judged (filters that reject most of a catalogue) or 256 KB of products. The
 // work done is then lost, about half a millisecond, and that merchant's lists
 // of that kind go to the pool for GIVE_UP_FOR_MS.
-import type { ListBudget } from "../core/products/query.js";
+import type { AnswerMode, ListBudget } from "../core/products/query.js";
 import { OverBudget, storedJsonLacks } from "../core/products/render.js";
 import type { Task } from "../pool/protocol.js";
 import { hasSimilarModel } from "../recs/similar-ranking.js";
@@ -29,6 +29,9 @@ import { answerListTask, type SyncListTask } from "./list-task.js";
  * products are 2–10 KB; one with a huge description can be 100 KB).
  */
 export const INLINE_BUDGET: ListBudget = { judged: 500, bytes: 256 * 1024 };
+/** How this thread answers a list: within INLINE_BUDGET, into its list buffer, which the caller copies at once. */
+const INLINE_MODE: AnswerMode = Object.freeze({ budget: INLINE_BUDGET, transient: true });
+
 /** Input products whose lists an inline recommendation may read. */
 export const INLINE_MAX_INPUTS = 10;
 
@@ -51,7 +54,7 @@ export class InlineAnswers {
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  /** The answer's bytes, a view valid until this thread's next list (see ListOptions.transientAnswer), or null: the task is for the pool. */
+  /** The answer's bytes, a view valid until this thread's next list (see AnswerMode.transient), or null: the task is for the pool. */
   answer(task: Task): Uint8Array | null {
     if (!answersInline(this.store, task)) return null;
     // A request shaped to pass the budget would otherwise cost this thread the budget each time.
@@ -62,7 +65,7 @@ export class InlineAnswers {
       this.gaveUp.delete(shape);
     }
     try {
-      const result = answerListTask(this.store, { ...task, list: { ...task.list, budget: INLINE_BUDGET, transientAnswer: true } });
+      const result = answerListTask(this.store, task, INLINE_MODE);
       // An expected failure (an unknown merchant) is the pool's to answer, as it always has been.
       return result.ok ? result.body : null;
     } catch (error) {

@@ -1,7 +1,7 @@
 // Every product list task answered by its list module: one table for the pool
 // workers (workers/entry.ts) and for the HTTP thread's inline answers
 // (inline-answers.ts).
-import type { ViewedTask } from "../core/products/query.js";
+import type { AnswerMode, ViewedTask } from "../core/products/query.js";
 import type { Task, TaskResult } from "../pool/protocol.js";
 import type { Store } from "../stores/store.js";
 import { customSource } from "./custom-source.js";
@@ -18,23 +18,27 @@ export type SyncListTask = Exclude<ListTask, ViewedTask> | (ViewedTask & { kind:
 
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
-export function answerListTask(store: Store, task: SyncListTask): TaskResult;
-export function answerListTask(store: Store, task: ListTask): TaskResult | Promise<TaskResult>;
-export function answerListTask(store: Store, task: ListTask): TaskResult | Promise<TaskResult> {
+/**
+ * `mode`: how this thread wants the answer (AnswerMode; by default a buffer of
+ * its own, unbounded). Only the lists the HTTP thread answers itself read it.
+ */
+export function answerListTask(store: Store, task: SyncListTask, mode?: AnswerMode): TaskResult;
+export function answerListTask(store: Store, task: ListTask, mode?: AnswerMode): TaskResult | Promise<TaskResult>;
+export function answerListTask(store: Store, task: ListTask, mode?: AnswerMode): TaskResult | Promise<TaskResult> {
   switch (task.kind) {
     case "static_products":
-      return answer(staticProducts(store, task));
+      return answer(staticProducts(store, task, mode));
     case "trending":
     case "top_sellers":
-      return answer(salesList(store, task));
+      return answer(salesList(store, task, mode));
     case "recommended":
-      return answer(recommended(store, task));
+      return answer(recommended(store, task, mode));
     case "viewed":
-      return answer(viewed(store, task));
+      return answer(viewed(store, task, mode));
     case "viewed_related":
       return viewedRelated(store, task).then(answer);
     case "purchased":
-      return answer(purchased(store, task));
+      return answer(purchased(store, task, mode));
     case "custom_source":
       return customSource(store, task);
     default:

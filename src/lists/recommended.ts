@@ -3,7 +3,7 @@
 // collection, the answer is that collection's products: ranked by the inputs'
 // model when there are inputs, by the collection's sales when there are none.
 import { chainCandidates } from "../core/recs/candidates.js";
-import type { RecommendedTask } from "../core/products/query.js";
+import { withListOptions, type AnswerMode, type RecommendedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { boughtTogether } from "../recs/copurchase-ranking.js";
 import { topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
@@ -74,8 +74,8 @@ export function recommendationCandidates(store: Store, task: RecommendedTask): R
   return { candidates, excludedIds: inputs, restrictTo: members };
 }
 
-export function recommended(store: Store, task: RecommendedTask): Uint8Array {
+export function recommended(store: Store, task: RecommendedTask, mode?: AnswerMode): Uint8Array {
   const { candidates, excludedIds, restrictTo } = recommendationCandidates(store, task);
-  const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...excludedIds], restrictTo };
-  return productListBody(merchantCatalog(store, task.merchantId), candidates, list);
+  const list = withListOptions(task.list, { excludedIds: [...task.list.excludedIds, ...excludedIds], restrictTo });
+  return productListBody(merchantCatalog(store, task.merchantId), candidates, list, {}, mode);
 }

@@ -1,7 +1,7 @@
 // viewed-related: products related to what the session viewed (session kNN
 // blended with bought-together, re-ranked by the shop's learned re-ranker
 // once it has one), never the viewed products themselves.
-import type { ViewedTask } from "../core/products/query.js";
+import { withListOptions, type ViewedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { productsWithVerb, recentProducts, type History } from "../core/recs/history.js";
 import { rankRelatedToViews, relatedToViews } from "../recs/related-to-views.js";
@@ -34,7 +34,7 @@ export async function viewedRelated(store: Store, task: ViewedTask): Promise<Uin
   const { history, viewedInOrder } = viewsOf(store, task);
   const related = await relatedToViews(store, task.merchantId, viewedInOrder, task.subject.uuid);
   const viewed = recentProducts(history, task.subject.verb);
-  const list = { ...task.list, excludedIds: [...task.list.excludedIds, ...viewed] };
+  const list = withListOptions(task.list, { excludedIds: [...task.list.excludedIds, ...viewed] });
   // Read after the re-ranking: at the snapshot current then, as any answer renders.
   return productListBody(
     merchantCatalog(store, task.merchantId),

@@ -7,7 +7,7 @@ import type { MarketPricing } from "./market-pricing.js";
 import { isSoldInMarket, marketForCountry, withMarketPrices } from "./market.js";
 import { applyPriceFilter } from "./price-filter.js";
 import { projectProduct, type FullProductJson, type OutputObject, type ReducedProductJson } from "./projection.js";
-import type { ListOptions } from "./query.js";
+import { OWN_ANSWER, type AnswerMode, type ListOptions } from "./query.js";
 import { pricedJson } from "./stored-json.js";
 
 /** What an endpoint adds to a list's answer: fields on each product (after its own) and on the answer (after `data`). */
@@ -46,10 +46,11 @@ export function productListBody(
   candidates: Iterable<number>,
   list: ListOptions,
   additions: ListAdditions = {},
+  mode: AnswerMode = OWN_ANSWER,
 ): Uint8Array {
   // Markets are only read when asked for: their settings hold whole catalogues.
   const market = list.countryCode === null ? null : marketForCountry(catalog.markets(), list.countryCode);
-  const shown = shownProducts(catalog, candidates, list, market);
+  const shown = shownProducts(catalog, candidates, list, market, mode);
   const render = productRenderer(catalog, list, market);
   if (list.pretty) {
     const data = shown.map((product) => Object.assign(render(product), additions.productFields?.(product.id)));
@@ -57,7 +58,7 @@ export function productListBody(
   }
   const fromProduct = storedJsonLacks(list);
   let bytes = 0;
-  const bytesAtMost = list.budget?.bytes ?? Number.POSITIVE_INFINITY;
+  const bytesAtMost = mode.budget?.bytes ?? Number.POSITIVE_INFINITY;
   answer.reset();
   answer.append(DATA_OPEN);
   shown.forEach((product, i) => {
@@ -73,8 +74,8 @@ export function productListBody(
   });
   const members = additions.answerFields ? JSON.stringify(additions.answerFields).slice(1, -1) : "";
   answer.appendText(members === "" ? "]}" : `],${members}}`);
-  // A view when the caller copies it at once (transientAnswer); otherwise a buffer of its own, as it is cached and moved between threads.
-  return list.transientAnswer === true ? answer.view() : answer.take();
+  // A view when the caller copies it at once (AnswerMode.transient); otherwise a buffer of its own, as it is cached and moved between threads.
+  return mode.transient ? answer.view() : answer.take();
 }
 
 /** Whether the list asks for what products' stored JSON lacks (metafields, selling plans), so each is rendered from the product itself. */
@@ -88,19 +89,25 @@ export function storedJsonLacks(list: ListOptions): boolean {
  */
 export function shownProductIds(catalog: RenderCatalog, candidates: Iterable<number>, list: ListOptions): number[] {
   const market = list.countryCode === null ? null : marketForCountry(catalog.markets(), list.countryCode);
-  return shownProducts(catalog, candidates, list, market).map((shown) => shown.id);
+  return shownProducts(catalog, candidates, list, market, OWN_ANSWER).map((shown) => shown.id);
 }
 
-/** A list passed its ListOptions.budget before it was done. */
+/** A list passed its AnswerMode.budget before it was done. */
 export class OverBudget extends Error {}
 
-function shownProducts(catalog: RenderCatalog, candidates: Iterable<number>, list: ListOptions, market: MarketSettings | null): Shown[] {
+function shownProducts(
+  catalog: RenderCatalog,
+  candidates: Iterable<number>,
+  list: ListOptions,
+  market: MarketSettings | null,
+  mode: AnswerMode,
+): Shown[] {
   const excluded = new Set(list.excludedIds);
   const allowed = list.restrictTo ? new Set(list.restrictTo) : null;
   const seen = new Set<number>();
   const shown: Shown[] = [];
   let judged = 0;
-  const judgedAtMost = list.budget?.judged ?? Number.POSITIVE_INFINITY;
+  const judgedAtMost = mode.budget?.judged ?? Number.POSITIVE_INFINITY;
   for (const id of candidates) {
     if (shown.length >= list.limit) break;
     if (++judged > judgedAtMost) throw new OverBudget(`judged ${judgedAtMost} candidates for ${list.limit} products`);

@@ -19,7 +19,7 @@ import { recommendationDependencies } from "../../stores/recommendation-versions
 import { QUICK_VIEW_SETTINGS_GONE } from "../../core/api/answers.js";
 import { listCustomSources, listSources, type ServiceAddress } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
-import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
+import { listOptionsFrom, staticSelectionFrom, withListOptions } from "../../core/products/query.js";
 import { ApiError } from "../../errors.js";
 import { merchantForKey } from "../auth.js";
 
@@ -136,7 +136,7 @@ export function storefrontRoutes(services: Services): Route[] {
           kind: "viewed",
           merchantId: merchant.id,
           ...subjectWithPending(params, merchant),
-          list: { ...listOptionsFrom(params, VIEWED.answer.projection), filterOos: false },
+          list: withListOptions(listOptionsFrom(params, VIEWED.answer.projection), { filterOos: false }),
         },
         dependsOn: [],
         cacheable: false,
