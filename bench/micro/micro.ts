@@ -7,7 +7,7 @@ import { ResponseCache } from "../../src/cache/response-cache.js";
 import { loadConfig } from "../../src/config.js";
 import { STATIC_PRODUCTS } from "../../src/core/api/endpoints.js";
 import { canonicalParams, parseParams, type ParsedParams } from "../../src/core/params/parse.js";
-import { listOptionsFrom, staticSelectionFrom } from "../../src/core/products/query.js";
+import { listOptionsFrom, staticSelectionFrom, withListOptions } from "../../src/core/products/query.js";
 import { productListBody } from "../../src/core/products/render.js";
 import { staticCandidates } from "../../src/core/products/static-selection.js";
 import { seedDemo } from "../../src/demo/seed.js";
@@ -59,7 +59,7 @@ export async function runMicro(options: MicroOptions): Promise<MicroSuite[]> {
     const renderStatic = (i: number) => {
       const { selection, list } = tasks[i % tasks.length]!;
       const { candidates, restrictTo } = staticCandidates(catalog, selection);
-      return productListBody(catalog, candidates, { ...list, restrictTo });
+      return productListBody(catalog, candidates, withListOptions(list, { restrictTo }));
     };
     const sampleBody = renderStatic(0);
 

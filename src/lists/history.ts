@@ -1,5 +1,13 @@
 // viewed and purchased: a session's or customer's own products, most recent first.
-import type { AnswerMode, HistorySubject, PendingHistory, PendingView, PurchasedTask, ViewedTask } from "../core/products/query.js";
+import {
+  OWN_ANSWER,
+  type AnswerMode,
+  type HistorySubject,
+  type PendingHistory,
+  type PendingView,
+  type PurchasedTask,
+  type ViewedTask,
+} from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { appendToHistory, emptyHistory, recentProducts, type History } from "../core/recs/history.js";
 import { purchaseSummary } from "../core/recs/purchases.js";
@@ -35,7 +43,7 @@ function withPending(stored: History | undefined, pending: readonly PendingView[
   return history;
 }
 
-export function viewed(store: Store, task: ViewedTask, mode?: AnswerMode): Uint8Array {
+export function viewed(store: Store, task: ViewedTask, mode: AnswerMode = OWN_ANSWER): Uint8Array {
   const history = historyOf(store, task.merchantId, task.subject, task.pending);
   return productListBody(merchantCatalog(store, task.merchantId), recentProducts(history, task.subject.verb), task.list, {}, mode);
 }
@@ -53,7 +61,7 @@ export function purchasedQuantities(store: Store, merchant: MerchantId, customer
   return new Map(summary?.ids.map((id, i) => [id, summary.quantities[i]!]));
 }
 
-export function purchased(store: Store, task: PurchasedTask, mode?: AnswerMode): Uint8Array {
+export function purchased(store: Store, task: PurchasedTask, mode: AnswerMode = OWN_ANSWER): Uint8Array {
   const quantities = purchasedQuantities(store, task.merchantId, task.customerId);
   const customer = store.catalogue.customer(task.merchantId, task.customerId) ?? null;
   return productListBody(

@@ -21,7 +21,7 @@ import type { Task } from "../pool/protocol.js";
 import { hasSimilarModel } from "../recs/similar-ranking.js";
 import { hasRenderData } from "../stores/catalog.js";
 import type { Store } from "../stores/store.js";
-import { answerListTask, type SyncListTask } from "./list-task.js";
+import { answerListTask, type InlineListTask } from "./list-task.js";
 
 /**
  * What an inline list may cost: candidates judged (each an eligibility read of
@@ -76,7 +76,7 @@ export class InlineAnswers {
   }
 }
 
-function answersInline(store: Store, task: Task): task is SyncListTask {
+function answersInline(store: Store, task: Task): task is InlineListTask {
   if (!("list" in task)) return false;
   const { list } = task;
   // Rendered from the products themselves: tens of µs each. unset_variants may render any of them so.

@@ -1,7 +1,8 @@
 // Every product list task answered by its list module: one table for the pool
 // workers (workers/entry.ts) and for the HTTP thread's inline answers
 // (inline-answers.ts).
-import type { AnswerMode, ViewedTask } from "../core/products/query.js";
+import { OWN_ANSWER, type AnswerMode, type ViewedTask } from "../core/products/query.js";
+import type { CustomSourceTask } from "../core/sources/task.js";
 import type { Task, TaskResult } from "../pool/protocol.js";
 import type { Store } from "../stores/store.js";
 import { customSource } from "./custom-source.js";
@@ -15,16 +16,16 @@ import { viewedRelated } from "./viewed-related.js";
 export type ListTask = Exclude<Task, { kind: "quick_view" } | { kind: "ping" }>;
 /** Those answered without awaiting anything: viewed-related may await its re-ranker in ONNX Runtime. */
 export type SyncListTask = Exclude<ListTask, ViewedTask> | (ViewedTask & { kind: "viewed" });
+/** Those answered within an AnswerMode, which the HTTP thread may answer itself: not custom sources, whose rules read more than a list. */
+export type InlineListTask = Exclude<SyncListTask, CustomSourceTask>;
 
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });
 
-/**
- * `mode`: how this thread wants the answer (AnswerMode; by default a buffer of
- * its own, unbounded). Only the lists the HTTP thread answers itself read it.
- */
-export function answerListTask(store: Store, task: SyncListTask, mode?: AnswerMode): TaskResult;
-export function answerListTask(store: Store, task: ListTask, mode?: AnswerMode): TaskResult | Promise<TaskResult>;
-export function answerListTask(store: Store, task: ListTask, mode?: AnswerMode): TaskResult | Promise<TaskResult> {
+/** `mode`: how this thread wants the answer, for the tasks that honour one (InlineListTask); others get a buffer of their own, unbounded. */
+export function answerListTask(store: Store, task: InlineListTask, mode: AnswerMode): TaskResult;
+export function answerListTask(store: Store, task: SyncListTask): TaskResult;
+export function answerListTask(store: Store, task: ListTask): TaskResult | Promise<TaskResult>;
+export function answerListTask(store: Store, task: ListTask, mode: AnswerMode = OWN_ANSWER): TaskResult | Promise<TaskResult> {
   switch (task.kind) {
     case "static_products":
       return answer(staticProducts(store, task, mode));

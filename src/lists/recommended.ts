@@ -3,7 +3,7 @@
 // collection, the answer is that collection's products: ranked by the inputs'
 // model when there are inputs, by the collection's sales when there are none.
 import { chainCandidates } from "../core/recs/candidates.js";
-import { withListOptions, type AnswerMode, type RecommendedTask } from "../core/products/query.js";
+import { OWN_ANSWER, withListOptions, type AnswerMode, type RecommendedTask } from "../core/products/query.js";
 import { productListBody } from "../core/products/render.js";
 import { boughtTogether } from "../recs/copurchase-ranking.js";
 import { topSellers, withStoreFallbacks } from "../recs/sales-rankings.js";
@@ -74,7 +74,7 @@ export function recommendationCandidates(store: Store, task: RecommendedTask): R
   return { candidates, excludedIds: inputs, restrictTo: members };
 }
 
-export function recommended(store: Store, task: RecommendedTask, mode?: AnswerMode): Uint8Array {
+export function recommended(store: Store, task: RecommendedTask, mode: AnswerMode = OWN_ANSWER): Uint8Array {
   const { candidates, excludedIds, restrictTo } = recommendationCandidates(store, task);
   const list = withListOptions(task.list, { excludedIds: [...task.list.excludedIds, ...excludedIds], restrictTo });
   return productListBody(merchantCatalog(store, task.merchantId), candidates, list, {}, mode);

@@ -3,7 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpointRotations, type EndpointRotations } from "../../bench/load/endpoint-paths.js";
 import { TaskRecorder } from "../../bench/shared/task-recorder.js";
+import type { ListBudget } from "../../src/core/products/query.js";
+import { OverBudget } from "../../src/core/products/render.js";
 import { INLINE_BUDGET, INLINE_MAX_INPUTS, InlineAnswers } from "../../src/lists/inline-answers.js";
+import { answerListTask, type InlineListTask } from "../../src/lists/list-task.js";
 import type { Task } from "../../src/pool/protocol.js";
 import type { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
@@ -56,6 +59,32 @@ describe("inline answers", () => {
         const pooled = await t.service.services.pool.run(task);
         expect(text(inline), `${name}: ${path}`).toBe(text(pooled.body));
       }
+    }
+  });
+
+  it("bound every list they take by its mode, and answer a view of the thread's buffer only when asked for one", async () => {
+    const rotationsTaken: (keyof EndpointRotations)[] = [
+      "staticMiss",
+      "recommendedMiss",
+      "trendingMiss",
+      "topSellersMiss",
+      "viewed",
+      "purchased",
+    ];
+    for (const name of rotationsTaken) {
+      const task = (await taskOf(rotations[name].paths[0]!)) as InlineListTask;
+      const within = (budget: ListBudget) => () => answerListTask(store, task, { budget, transient: true });
+      expect(within({ judged: 0, bytes: INLINE_BUDGET.bytes }), name).toThrow(OverBudget);
+      expect(within({ judged: INLINE_BUDGET.judged, bytes: 1 }), name).toThrow(OverBudget);
+      const view = answerListTask(store, task, { budget: null, transient: true });
+      if (!view.ok) throw new Error(`${name}: no answer`);
+      // Read before the next list overwrites it.
+      const viewed = { text: text(view.body), length: view.body.byteLength, bufferLength: view.body.buffer.byteLength };
+      const own = answerListTask(store, task);
+      if (!own.ok) throw new Error(`${name}: no answer`);
+      expect(viewed.text, name).toBe(text(own.body));
+      expect(own.body.byteLength, name).toBe(own.body.buffer.byteLength);
+      expect(viewed.length, name).toBeLessThan(viewed.bufferLength);
     }
   });
 

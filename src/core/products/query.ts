@@ -28,11 +28,9 @@ export interface ListOptions {
 
 /**
  * How the thread answering a list wants it, apart from what the list is (its
- * task). They were list options the HTTP thread set on a copy of each task it
- * answered: its lists were then objects of another shape than its tasks' (see
- * withListOptions). Passed apart, the demo's list misses on that thread went
- * (wrk, 10 connections) from 17.8-18.1k to 28.6k req/s for top sellers and
- * from 22.8-23.5k to 26.6-31.3k for trending.
+ * task), so that the HTTP thread answers the very task it made: setting these
+ * on a copy of the task's list would give that thread's lists a second shape
+ * (see withListOptions).
  */
 export interface AnswerMode {
   /**
@@ -125,19 +123,24 @@ export function listOptionsFrom(params: ListParams, projection: Projection, { ra
 
 /**
  * A list's options with some changed (a list's own exclusions, a recommendation's
- * collection). Every list is made by listOptions, one object literal, so all
- * lists share one shape: a spread copy (`{ ...list, limit }`) is an object of
- * another shape than the literal's, and the functions that read lists for
- * every candidate (showing, shownProducts) then meet several, which cost the
- * demo's list misses on the HTTP thread a third of their throughput (wrk, 10
- * connections: static 16.5-19.1k -> 24-28k req/s with static's copy gone).
+ * collection). Every list made on the thread that makes its task is made by
+ * listOptions, one object literal, so all its lists share one shape: a spread
+ * copy (`{ ...list, limit }`) is an object of another shape than the
+ * literal's, and the functions that read lists for every candidate (showing,
+ * shownProducts) then meet several. On the HTTP thread, which answers cheap
+ * list misses itself, copies made by spreading (of each list, of each task)
+ * held the demo's misses at 10.5-21.6k req/s under wrk at 10 connections; with
+ * one shape they reached 12.2-32.7k (top sellers 17.5-18.9k -> 27.3-28.3k).
+ * A pool worker's tasks arrive by structured clone, which gives their lists a
+ * shape of their own: two there.
  */
-export function withListOptions(list: ListOptions, changes: Partial<ListOptions>): ListOptions {
+export function withListOptions<K extends keyof ListOptions>(list: ListOptions, changes: Pick<ListOptions, K>): ListOptions {
   return listOptions({ ...list, ...changes });
 }
 
 function listOptions(options: ListOptions): ListOptions {
-  return {
+  // Required: a field added to ListOptions but not here would be dropped from every list.
+  const made: Required<ListOptions> = {
     limit: options.limit,
     filterOos: options.filterOos,
     filterUnpublished: options.filterUnpublished,
@@ -152,6 +155,7 @@ function listOptions(options: ListOptions): ListOptions {
     unsetVariants: options.unsetVariants,
     honourExcludeServiceTag: options.honourExcludeServiceTag,
   };
+  return made;
 }
 
 export function metafieldSelectionFrom(params: ListParams): MetafieldSelection {

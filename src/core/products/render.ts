@@ -40,6 +40,8 @@ const COMMA = 0x2c;
  * stored JSON, with the market's prices spliced in; what the stored JSON
  * lacks (metafields, selling plans, variants unset_variants leaves out, pretty
  * printing) is rendered from the product itself, exactly as the stored JSON was.
+ * `mode` bounds what the list may cost and says whether the answer may be a
+ * view of this thread's list buffer (AnswerMode).
  */
 export function productListBody(
   catalog: RenderCatalog,

@@ -19,7 +19,7 @@ import { recommendationDependencies } from "../../stores/recommendation-versions
 import { QUICK_VIEW_SETTINGS_GONE } from "../../core/api/answers.js";
 import { listCustomSources, listSources, type ServiceAddress } from "../../core/api/sources.js";
 import { hasStaticSelection } from "../../core/products/static-selection.js";
-import { listOptionsFrom, staticSelectionFrom, withListOptions } from "../../core/products/query.js";
+import { listOptionsFrom, staticSelectionFrom } from "../../core/products/query.js";
 import { ApiError } from "../../errors.js";
 import { merchantForKey } from "../auth.js";
 
@@ -131,16 +131,16 @@ export function storefrontRoutes(services: Services): Route[] {
     productEndpoint(
       services,
       VIEWED,
-      (params, merchant) => ({
-        task: {
-          kind: "viewed",
-          merchantId: merchant.id,
-          ...subjectWithPending(params, merchant),
-          list: withListOptions(listOptionsFrom(params, VIEWED.answer.projection), { filterOos: false }),
-        },
-        dependsOn: [],
-        cacheable: false,
-      }),
+      (params, merchant) => {
+        const list = listOptionsFrom(params, VIEWED.answer.projection);
+        // viewed takes no filter_oos: what a shopper viewed is shown in stock or not.
+        list.filterOos = false;
+        return {
+          task: { kind: "viewed", merchantId: merchant.id, ...subjectWithPending(params, merchant), list },
+          dependsOn: [],
+          cacheable: false,
+        };
+      },
       { merchantOf: viewedMerchant },
     ),
     productEndpoint(services, VIEWED_RELATED, (params, merchant) => ({
