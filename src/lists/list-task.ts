@@ -16,7 +16,7 @@ import { viewedRelated } from "./viewed-related.js";
 export type ListTask = Exclude<Task, { kind: "quick_view" } | { kind: "ping" }>;
 /** Those answered without awaiting anything: viewed-related may await its re-ranker in ONNX Runtime. */
 export type SyncListTask = Exclude<ListTask, ViewedTask> | (ViewedTask & { kind: "viewed" });
-/** Those answered within an AnswerMode, which the HTTP thread may answer itself: not custom sources, whose rules read more than a list. */
+/** Those whose list functions take an AnswerMode: what the HTTP thread may answer itself (custom sources, never answered there, take none). */
 export type InlineListTask = Exclude<SyncListTask, CustomSourceTask>;
 
 const answer = (body: Uint8Array): TaskResult => ({ ok: true, body });

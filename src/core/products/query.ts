@@ -128,11 +128,11 @@ export function listOptionsFrom(params: ListParams, projection: Projection, { ra
  * copy (`{ ...list, limit }`) is an object of another shape than the
  * literal's, and the functions that read lists for every candidate (showing,
  * shownProducts) then meet several. On the HTTP thread, which answers cheap
- * list misses itself, copies made by spreading (of each list, of each task)
- * held the demo's misses at 10.5-21.6k req/s under wrk at 10 connections; with
- * one shape they reached 12.2-32.7k (top sellers 17.5-18.9k -> 27.3-28.3k).
- * A pool worker's tasks arrive by structured clone, which gives their lists a
- * shape of their own: two there.
+ * list misses itself, one shape instead of spread copies (of each list, of
+ * each task) answered 15-60% more of the demo's misses per second under wrk
+ * at 10 connections (top sellers 17.5-18.9k -> 27.3-28.3k req/s). A pool
+ * worker's tasks arrive by structured clone, which gives their lists a shape
+ * of their own: two there.
  */
 export function withListOptions<K extends keyof ListOptions>(list: ListOptions, changes: Pick<ListOptions, K>): ListOptions {
   return listOptions({ ...list, ...changes });
