@@ -18,18 +18,8 @@ import {
 } from "./endpoint-paths.js";
 import { prng, recommendationInputs } from "../shared/inputs.js";
 import type { EventRotation, LoadReport, LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
-import {
-  fetchList,
-  fetchOk,
-  pairedRun,
-  pairedScenario,
-  runScenario,
-  scenario,
-  scenarioResult,
-  startCeiling,
-  type Ceiling,
-} from "./scenario.js";
-import { findWrk, runWrk } from "./wrk-client.js";
+import { fetchList, fetchOk, pairedRun, pairedScenario, runScenario, scenario, startCeiling, type Ceiling } from "./scenario.js";
+import { loadGenerator, wrkScenario, type LoadGenerator } from "./wrk-scenario.js";
 
 /** How long an event scenario waits for the applier to catch up after the load stops. */
 const CATCH_UP_LIMIT_MS = 120_000;
@@ -156,14 +146,6 @@ export function eventPaths(apiKey: string, handles: readonly string[]): string[]
   });
 }
 
-/** How event POSTs are sent, and whether the wrk rows run: wrk when installed (the autocannon client tops out below the target). */
-interface EventGenerator {
-  /** Shown in scenario names and the notes. */
-  label: string;
-  wrk: boolean;
-  scratch: string;
-}
-
 /**
  * One run of the event POSTs (one shared rotation over the paths file, so
  * concurrent requests are different sessions) against `origin`; `acknowledged`
@@ -176,33 +158,13 @@ async function eventRun(
   pathsFile: string,
   settings: LoadSettings,
   budgets: ScenarioBudgets,
-  generator: EventGenerator,
+  generator: LoadGenerator,
 ): Promise<{ result: ScenarioResult; acknowledged: number }> {
   if (!generator.wrk) {
     const run = await runScenario(name, target, origin, [], settings, budgets, { method: "POST", pathsFile, rotation: "shared" });
     return { result: { ...run.result, generator: generator.label }, acknowledged: run.acknowledged };
   }
   return wrkScenario(name, target, origin, pathsFile, "POST", settings, budgets, generator);
-}
-
-/** One wrk run of the paths file's requests, one rotation shared by its connections; `acknowledged`: its 2xx, warm-up included. */
-async function wrkScenario(
-  name: string,
-  target: ScenarioResult["target"],
-  origin: string,
-  pathsFile: string,
-  method: "GET" | "POST",
-  settings: LoadSettings,
-  budgets: ScenarioBudgets,
-  generator: EventGenerator,
-): Promise<{ result: ScenarioResult; acknowledged: number }> {
-  process.stderr.write(`  load: ${name} (${generator.label}, ${settings.warmupS} s warm-up + ${settings.durationS} s)…\n`);
-  const out = await runWrk({ origin, pathsFile, method, ...settings, scratch: generator.scratch });
-  const result = {
-    ...scenarioResult(name, target, settings.connections, budgets, { ...out, errors: out.socketErrors }),
-    generator: generator.label,
-  };
-  return { result, acknowledged: out.acknowledged };
 }
 
 /**
@@ -216,7 +178,7 @@ async function eventScenario(
   pathsFile: string,
   rotation: EventRotation,
   settings: LoadSettings,
-  generator: EventGenerator,
+  generator: LoadGenerator,
 ): Promise<ScenarioResult> {
   const sequenceBefore = await demoEventSequence(dataDir);
   const cpuBefore = cpuMicros(aisle.pid);
@@ -247,9 +209,8 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
   let aisle: AisleProcess | null = null;
   let ceiling: Ceiling | null = null;
   let eventCeiling: Ceiling | null = null;
-  const wrk = findWrk();
-  const eventGenerator: EventGenerator = { label: wrk ? `${wrk}, 1 thread` : "autocannon client", wrk: wrk !== null, scratch };
-  if (!wrk)
+  const generator = loadGenerator(scratch);
+  if (!generator.wrk)
     process.stderr.write(
       '  load: wrk not found (Debian: apt-get install -y wrk); event ingest falls back to the autocannon client, whose own ceiling is below the 30k events/s target, and the rows marked ", wrk" are not run\n',
     );
@@ -377,7 +338,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     mix.pageRequests = PAGE_VIEW_REQUESTS;
     // The hits and the judged misses again under wrk, a faster client than autocannon, whose own ceiling
     // can pass for the server's: raw uWS then reaches more than autocannon lets it, and so may aisle.
-    if (eventGenerator.wrk) {
+    if (generator.wrk) {
       const wrkRows = [
         { name: "static cache hit", paths: [hitPath], budgets: { p99: "staticHitP99", throughput: "staticHitThroughput" } as const },
         {
@@ -396,7 +357,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
         const run = await pairedRun(`${name}, wrk`, origin, paths, budgets, scratch, async (runName, target, runOrigin, runBudgets) => {
           // The reference is named after its client too: the table tells the pairs apart by name.
           const named = target === "reference" ? `${runName}, wrk` : runName;
-          const { result } = await wrkScenario(named, target, runOrigin, pathsFile, "GET", settings, runBudgets, eventGenerator);
+          const { result } = await wrkScenario(named, target, runOrigin, pathsFile, "GET", settings, runBudgets, generator);
           return result;
         });
         scenarios.push(run.aisle, run.reference);
@@ -426,10 +387,10 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
         eventsFile,
         eventSettings,
         {},
-        eventGenerator,
+        generator,
       );
       scenarios.push(reference.result);
-      const ingest = await eventScenario(aisle, origin, dataDir, eventsFile, eventRotation, eventSettings, eventGenerator);
+      const ingest = await eventScenario(aisle, origin, dataDir, eventsFile, eventRotation, eventSettings, generator);
       scenarios.push({ ...ingest, sameRequestCeiling: reference.result.okPerSec });
     }
     scenarios.push(await scenario("raw uWS ceiling (after)", "ceiling", ceiling.origin, [hitPath], settings));
@@ -450,7 +411,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       },
       scenarios,
       ceilingReqPerSec: ceilings.reduce((a, b) => a + b, 0) / ceilings.length,
-      eventGenerator: eventGenerator.label,
+      eventGenerator: generator.label,
     };
   } catch (error) {
     if (aisle) process.stderr.write(`  aisle output (last lines):\n${aisle.tail.map((l) => `    ${l}`).join("\n")}\n`);

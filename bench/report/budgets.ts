@@ -280,6 +280,20 @@ export const BUDGETS = {
     source: "set by the bench, for the scale curve",
     why: "spawn to healthz on an imported shop of any size: a restart must not keep a storefront dark for minutes (nothing may be rebuilt eagerly)",
   },
+  scaleAnonAfterStart: {
+    bound: "max",
+    limit: 1536,
+    unit: "MB",
+    source: "set by the bench, for the scale curve",
+    why: "anonymous memory of a fresh server on an imported shop: derived state is read from the LMDB map, so no thread may hold a copy of a million-product shop's indexes in its heap (file-backed pages are reported apart: the kernel may drop them)",
+  },
+  scaleAnonPerExtraWorker: {
+    bound: "max",
+    limit: 150,
+    unit: "MB",
+    source: "set by the bench, for the scale curve",
+    why: "a merchant adding a core adds a worker: what a worker holds beyond the shared map must be small caches and its heap, not its own copy of the shop",
+  },
   scaleRssGrowthPer100k: {
     bound: "max",
     limit: 250,

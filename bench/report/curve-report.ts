@@ -2,7 +2,7 @@
 // size, then the budget and the verdict at each size — so how a cost grows
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
-import type { CurveOptions, CurvePoint } from "../shared/results.js";
+import type { CurveOptions, CurvePoint, WorkerMemory } from "../shared/results.js";
 import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
 
 const mb = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} MB` : "n/a");
@@ -60,6 +60,34 @@ function rankingRows(points: CurvePoint[]): CurveRow[] {
   });
 }
 
+const anonAndFile = ({ anon, file }: { anon: number; file: number }) => (Number.isFinite(anon) ? `${mb(anon)} / ${mb(file)}` : "n/a");
+
+/** What the load before each pool's reading was (see measureWorkerMemory in scale-curve.ts). */
+const POOL_LOAD_TEXT = "2 s of every endpoint at 10 connections, background tuning off";
+
+function workerCounts(points: CurvePoint[]): string {
+  const workers = points.find((p) => p.workerMemory)?.workerMemory?.workers ?? [1, 3];
+  return `${workers[0]} vs ${workers[1]}`;
+}
+
+const perExtraWorker = ({ workers, anonMB }: WorkerMemory) => (anonMB[1] - anonMB[0]) / (workers[1] - workers[0]);
+
+function workerMemoryCell(memory: WorkerMemory): string {
+  return `${mb(perExtraWorker(memory))} (${mb(memory.anonMB[0])} → ${mb(memory.anonMB[1])})`;
+}
+
+/** A throughput beside its own ceiling and their ratio, or alone when the run had none. */
+function beside(reqPerSec: number, ceiling: number | undefined): string {
+  if (ceiling === undefined || !(ceiling > 0)) return count(reqPerSec);
+  return `${count(reqPerSec)} / ${count(ceiling)} (${(reqPerSec / ceiling).toFixed(2)}×)`;
+}
+
+/** The load clients of the points' endpoint runs, as the report names them. */
+function clientsOf(points: CurvePoint[]): string {
+  const clients = new Set(points.flatMap((p) => p.endpoints.map((e) => e.generator ?? "autocannon client")));
+  return clients.size === 0 ? "no runs" : [...clients].join(" and ");
+}
+
 /** Names carry rotation sizes that differ by shop; rows are matched by the endpoint's leading words. */
 function endpointKey(rotationName: string): string {
   return rotationName.replace(/\s*\(.*$/, "");
@@ -79,7 +107,10 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
         cells: runs.map((r) => (r ? `${ms(r.latencyMs.p50)} / ${ms(r.latencyMs.p99)}${faults(r)}` : "n/a")),
         ...(budget ? { budget, judged: runs.map((r) => r?.latencyMs.p99 ?? NaN) } : {}),
       },
-      { figure: `  ${key}: req/s`, cells: runs.map((r) => (r ? count(r.reqPerSec) : "n/a")) },
+      {
+        figure: `  ${key}: req/s / raw uWS, same requests and bytes (ratio)`,
+        cells: runs.map((r) => (r ? beside(r.reqPerSec, r.sameRequestCeiling) : "n/a")),
+      },
       { figure: `  ${key}: first request after start`, cells: firsts.map((t) => (t === undefined ? "n/a" : ms(t))) },
       {
         figure: `  ${key}: computed by pool workers during the run (latency on the server, queue included)`,
@@ -148,10 +179,16 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
       ),
     },
     { figure: "  RSS after start", cells: points.map((p) => mb(p.rssAfterStartMB)) },
+    {
+      figure: "    of which anonymous / file-backed (LMDB pages, binary)",
+      cells: points.map(({ rssAfterStartParts: parts }) => anonAndFile(parts)),
+      budget: "scaleAnonAfterStart",
+      judged: points.map((p) => p.rssAfterStartParts.anon),
+    },
     { figure: "  RSS after the endpoint runs", cells: points.map((p) => mb(p.rssAfterLoadMB)) },
     {
       figure: "    of which anonymous / file-backed (LMDB pages, binary)",
-      cells: points.map(({ rssAfterLoadParts: { anon, file } }) => (Number.isFinite(anon) ? `${mb(anon)} / ${mb(file)}` : "n/a")),
+      cells: points.map(({ rssAfterLoadParts: parts }) => anonAndFile(parts)),
     },
     {
       figure: "  RSS peak while serving (sampled every 1 s)",
@@ -163,7 +200,13 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
       budget: "scaleRssGrowthPer100k",
       judged: points.map(growth),
     },
-    { figure: "endpoints over HTTP (autocannon, 10 connections, 1 s warm-up + 3 s)", cells: [] },
+    {
+      figure: `  anonymous RSS per extra pool worker (AISLE_WORKERS=${workerCounts(points)}, each after ${POOL_LOAD_TEXT})`,
+      cells: points.map((p) => (p.workerMemory ? workerMemoryCell(p.workerMemory) : "n/a")),
+      budget: "scaleAnonPerExtraWorker",
+      judged: points.map((p) => (p.workerMemory ? perExtraWorker(p.workerMemory) : NaN)),
+    },
+    { figure: `endpoints over HTTP (${clientsOf(points)}, 10 connections, 1 s warm-up + 3 s)`, cells: [] },
     ...endpointRows(points),
   ];
 }
@@ -218,11 +261,12 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number, opt
     table,
     "",
     "Shops: the demo generator at each size with its own proportions (2 customers per 3 products, or at most --max-customers when given; orders from the customers over 90 days; 10 view sessions per customer), imported into a fresh data dir through validateBatch + writeBatch in batches of 50k (what the admin API, webhooks and the demo seed do), events appended in batches of 100k, then the similar-products model built (up to --similar-up-to products) — all in a shop-building child process with a V8 heap of the machine's memory less 4 GB (at most what vm.max_map_count lets V8 map: 85% of the mappings × 256 KB), which exits before `aisle serve` starts on a complete shop; a shop without a model has it trained by the server in a background thread while its endpoints run, which takes one of the two cores from them.",
-    "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one autocannon process per endpoint, 10 connections, on the same cores as the server. Results read \"pass / over\" per size, left to right.",
+    "Endpoints: the same rotations as the default bench's load rows (endpoint-paths.ts), built from each shop's own ids, sessions, customers and titles; one load client per endpoint (wrk when installed and the rotation sends one method, else the autocannon client), 10 connections, on the same cores as the server, then raw uWS replaying the bytes aisle answered for exactly those requests (bench/load/raw-uws.ts), by the same client right after: the ratio is aisle's share of that ceiling. Results read \"pass / over\" per size, left to right.",
     "LMDB files in the page cache at start: how much of the data dir's aisle.lmdb and events.lmdb the kernel held in memory just before the server started (util-linux fincore); what is not resident is read from disk as answers need it, by the HTTP thread too for the list misses it answers itself, so a kept shop's first minute is only comparable between runs beside this share (a run after other work on the machine, such as a test run, finds less of it).",
     "Computed by pool workers: the tasks the server's worker pool ran during the endpoint's load run (warm-up included), read from its aisle_pool_task_duration_seconds histogram on /metrics before and after the run, with the bucket bounds their median and 99th percentile fall within; a task's latency is its queue wait, its work and the answer's transfer. Cache hits, and misses the HTTP thread answers itself, are no tasks. Where a rotation is answered partly from the cache (quick-view keystrokes typed again), the row's p99 depends on how many misses fall in the measured seconds, and this line shows the misses themselves.",
     "First request after start: each endpoint's first URL sent alone (no timeout up to 10 min) just before its load run, so state a worker builds on first use (the quick-view index, the session index read from the whole event log, shop-wide rankings) is timed there rather than turning the load run into timeouts; the endpoints run in the table's order on one server, so a later endpoint's first request may find work already done by an earlier one.",
-    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included); after the endpoint runs it is also split into anonymous memory (V8 heaps, the workers' search and session indexes, native buffers) and file-backed pages (of the LMDB map, and ~40 MB of the node binary and libraries), which the kernel may drop and read again under memory pressure. The growth budget is judged on the whole VmRSS.",
+    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included); after the endpoint runs it is also split into anonymous memory (V8 heaps, the workers' search and session indexes, native buffers) and file-backed pages (of the LMDB map, and ~40 MB of the node binary and libraries), which the kernel may drop and read again under memory pressure. The growth budget is judged on the whole VmRSS; the after-start budget on anonymous memory.",
+    `Per extra pool worker: after the endpoint runs, two more servers on the same shop, with AISLE_WORKERS=${workerCounts(points)}, each read after ${POOL_LOAD_TEXT}; the difference in anonymous memory, divided by the difference in workers.`,
   ];
   for (const p of points) for (const note of serverNotes(p)) out.push(`Server log at ${count(p.products)} products: ${note}`);
   for (const p of points) for (const error of p.errors) out.push(`NOT MEASURED at ${count(p.products)} products: ${error.split("\n")[0]}`);

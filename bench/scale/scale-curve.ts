@@ -14,11 +14,13 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { RATE_LIMITS_OFF, rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
+import { loadGenerator, wrkScenario, type LoadGenerator } from "../load/wrk-scenario.js";
+import { pairedRun, type LoadRun } from "../load/scenario.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "../shared/children.js";
 import { pageCacheShare } from "../shared/page-cache.js";
 import type { Rotation } from "../load/endpoint-paths.js";
 import { builderHeapMB, describeError, describeExit, maxMapCount, remember } from "../shared/exit-cause.js";
-import type { CurveOptions, CurvePoint, LoadSettings } from "../shared/results.js";
+import type { CurveOptions, CurvePoint, LoadSettings, WorkerMemory } from "../shared/results.js";
 import { readTaskHistogram, tasksBetween } from "../load/pool-task-metrics.js";
 import { methodAndPath } from "../load/request-line.js";
 import { count } from "../report/format.js";
@@ -81,7 +83,8 @@ const FIRST_REQUEST_CAP_MS = 600_000;
 const RSS_SAMPLE_MS = 1_000;
 const SHOP_CHILD = fileURLToPath(new URL("./scale-shop.js", import.meta.url));
 
-function emptyPoint(products: number): CurvePoint {
+/** A size whose figures are all still to come (NaN, empty, null). */
+export function emptyPoint(products: number): CurvePoint {
   return {
     products,
     ...emptyShopOutcome(),
@@ -89,6 +92,7 @@ function emptyPoint(products: number): CurvePoint {
     coldStartMs: NaN,
     pageCacheAtStart: null,
     rssAfterStartMB: NaN,
+    rssAfterStartParts: { anon: NaN, file: NaN },
     rssAfterLoadMB: NaN,
     rssAfterLoadParts: { anon: NaN, file: NaN },
     rssSamples: [],
@@ -96,6 +100,7 @@ function emptyPoint(products: number): CurvePoint {
     firstRequestMs: new Map(),
     poolTasks: new Map(),
     serverDeath: null,
+    workerMemory: null,
     serverNotes: [],
   };
 }
@@ -152,6 +157,25 @@ async function exitWithin(aisle: AisleProcess, ms: number): Promise<boolean> {
   return exited;
 }
 
+/**
+ * How an endpoint's rotation is sent, to aisle and then to its ceiling (see
+ * pairedRun): by wrk when installed and the rotation sends one method (its
+ * script sends one), else by the autocannon client. Writes the paths file.
+ */
+function endpointClient(rotation: Rotation, pathsFile: string, generator: LoadGenerator, settings = CURVE_LOAD): LoadRun {
+  const lines = rotation.paths.map((line) => methodAndPath(line, "GET"));
+  const method = lines[0]!.method;
+  if (generator.wrk && lines.every((line) => line.method === method)) {
+    writeFileSync(pathsFile, `${lines.map((line) => line.path).join("\n")}\n`);
+    return async (name, target, origin, budgets) =>
+      (await wrkScenario(name, target, origin, pathsFile, method, settings, budgets, generator)).result;
+  }
+  // By file: a rotation of thousands of keystrokes would not fit in the client's argv.
+  writeFileSync(pathsFile, `${rotation.paths.join("\n")}\n`);
+  const shape = { pathsFile, ...(rotation.paths.some((line) => line.startsWith("POST ")) ? { rotation: "shared" as const } : {}) };
+  return (name, target, origin, budgets) => scenario(name, target, origin, [], settings, budgets, shape);
+}
+
 /** Starts `aisle serve` on the imported shop and loads every product endpoint in turn. */
 async function serveAndLoad(
   point: CurvePoint,
@@ -162,6 +186,8 @@ async function serveAndLoad(
 ): Promise<void> {
   let aisle: AisleProcess | null = null;
   let sampler: NodeJS.Timeout | undefined;
+  const scratch = makeTempDir("aisle-bench-curve-scratch-");
+  const generator = loadGenerator(scratch);
   const death = (server: AisleProcess) =>
     describeExit("aisle serve", server.exit!, server.stderrTail, {
       afterS: (performance.now() - server.spawnedAt) / 1000,
@@ -174,7 +200,9 @@ async function serveAndLoad(
     const server = aisle;
     if (server.apiKey !== apiKey) throw new Error("aisle serve printed another API key than the shop-building child created");
     point.coldStartMs = server.coldStartMs;
-    point.rssAfterStartMB = rssMB(server.pid);
+    const { total: startTotal, anon: startAnon, file: startFile } = rssPartsMB(server.pid);
+    point.rssAfterStartMB = startTotal;
+    point.rssAfterStartParts = { anon: startAnon, file: startFile };
     let lastLogged = -Infinity;
     sampler = setInterval(() => {
       if (server.exit !== null) return;
@@ -191,19 +219,25 @@ async function serveAndLoad(
     }, RSS_SAMPLE_MS);
     for (const [at, rotation] of rotations.entries()) {
       try {
-        // By file: a rotation of thousands of keystrokes would not fit in the client's argv.
-        const pathsFile = join(dataDir, "rotation.txt");
-        writeFileSync(pathsFile, `${rotation.paths.join("\n")}\n`);
-        const shape = {
-          pathsFile,
-          ...(rotation.paths.some((line: string) => line.startsWith("POST ")) ? { rotation: "shared" as const } : {}),
-        };
         log(`${rotation.name}: first request…`);
         point.firstRequestMs.set(rotation.name, await firstRequest(server.origin, rotation.paths[0]!));
-        const tasksBefore = await readTaskHistogram(server.origin);
-        const result = await scenario(rotation.name, "aisle", server.origin, [], CURVE_LOAD, { p99: rotation.budget }, shape);
-        const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
-        if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
+        const client = endpointClient(rotation, join(scratch, "rotation.txt"), generator);
+        // The pool's tasks are read around aisle's own run: recording its bytes for the ceiling comes after.
+        const { aisle: result } = await pairedRun(
+          rotation.name,
+          server.origin,
+          rotation.paths,
+          { p99: rotation.budget },
+          scratch,
+          async (...run) => {
+            if (run[1] !== "aisle") return client(...run);
+            const tasksBefore = await readTaskHistogram(server.origin);
+            const measured = await client(...run);
+            const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
+            if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
+            return measured;
+          },
+        );
         if (server.exit !== null) throw new Error("the server died during the load run");
         point.endpoints.push(result);
       } catch (error) {
@@ -225,10 +259,47 @@ async function serveAndLoad(
     }
   } finally {
     clearInterval(sampler);
+    removeTempDir(scratch);
     if (aisle) {
       point.serverNotes = [...aisle.notable];
       await stopChild(aisle.child, 30_000);
     }
+  }
+}
+
+/** The pool sizes compared for what an extra worker holds. */
+const COMPARED_POOLS = [1, 3] as const;
+/** Each compared server's load: every endpoint for two seconds, enough to hand tasks to every worker. */
+const POOL_LOAD: LoadSettings = { connections: 10, durationS: 2, warmupS: 0, timeoutS: 2 };
+
+/**
+ * The server's anonymous memory with a pool of one worker and of three, each
+ * a fresh server on the same shop after the same short load of every
+ * endpoint. Background tuning is off in both: its thread holds a shop-sized
+ * working set for a while, which would land in one figure and not the other.
+ */
+async function measureWorkerMemory(dataDir: string, rotations: Rotation[], log: (line: string) => void): Promise<WorkerMemory> {
+  const scratch = makeTempDir("aisle-bench-pool-scratch-");
+  const generator = loadGenerator(scratch);
+  const anonWith = async (workers: number): Promise<number> => {
+    log(`memory with ${workers} pool worker${workers === 1 ? "" : "s"}…`);
+    const settings = { ...RATE_LIMITS_OFF, AISLE_WORKERS: String(workers), AISLE_TUNE_EVERY_S: "off" };
+    const server = await startAisle(dataDir, "adm_bench_scale", false, settings);
+    try {
+      for (const rotation of rotations) {
+        const run = endpointClient(rotation, join(scratch, "rotation.txt"), generator, POOL_LOAD);
+        await run(`${rotation.name}, ${workers} workers`, "aisle", server.origin, {});
+      }
+      return rssPartsMB(server.pid).anon;
+    } finally {
+      await stopChild(server.child, 30_000);
+    }
+  };
+  try {
+    const [fewer, more] = COMPARED_POOLS;
+    return { workers: COMPARED_POOLS, anonMB: [await anonWith(fewer), await anonWith(more)] };
+  } finally {
+    removeTempDir(scratch);
   }
 }
 
@@ -255,6 +326,7 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
       Object.assign(point, shop, { build: { peakRssMB, heapLimitMB } });
       if (rotations === null || apiKey === null) throw new Error("the shop-building child read no endpoint rotations from the shop");
       await serveAndLoad(point, dataDir, Object.values(rotations) as Rotation[], apiKey, log);
+      if (point.serverDeath === null) point.workerMemory = await measureWorkerMemory(dataDir, Object.values(rotations) as Rotation[], log);
     } catch (error) {
       point.errors.push(describeError(error));
       log(`stopped: ${error instanceof Error ? error.message : String(error)}`);

@@ -262,6 +262,8 @@ export interface CurvePoint extends ShopOutcome {
   /** The data dir's LMDB files in the page cache just before the server started; null: not known (no fincore). */
   pageCacheAtStart: PageCacheShare | null;
   rssAfterStartMB: number;
+  /** The parts of rssAfterStartMB, as rssAfterLoadParts. */
+  rssAfterStartParts: { anon: number; file: number };
   rssAfterLoadMB: number;
   /** The parts of rssAfterLoadMB: anonymous memory, and touched pages of the LMDB map (see rssPartsMB in aisle-process.ts). */
   rssAfterLoadParts: { anon: number; file: number };
@@ -278,8 +280,20 @@ export interface CurvePoint extends ShopOutcome {
   poolTasks: Map<string, PoolTaskFigures>;
   /** Why the server died during the run (exit status, stderr, RSS), or null when it did not. */
   serverDeath: string | null;
+  /** What an extra pool worker holds; null: not measured (see WorkerMemory). */
+  workerMemory: WorkerMemory | null;
   /** The server's warn/error and model-training log lines during the run. */
   serverNotes: string[];
+}
+
+/**
+ * Anonymous memory of the server with a pool of one worker and of three
+ * (AISLE_WORKERS), each started on the same shop and measured after the same
+ * short load of every endpoint (which spreads tasks over the pool).
+ */
+export interface WorkerMemory {
+  workers: readonly [number, number];
+  anonMB: readonly [number, number];
 }
 
 // ── Protection: an abusive key, and memory under many distinct requests ─────
