@@ -280,6 +280,13 @@ export const BUDGETS = {
     source: "set by the bench, for the scale curve",
     why: "spawn to healthz on an imported shop of any size: a restart must not keep a storefront dark for minutes (nothing may be rebuilt eagerly)",
   },
+  scaleFirstRequest: {
+    bound: "max",
+    limit: 5,
+    unit: "s",
+    source: "set by the bench, for the scale curve",
+    why: "each endpoint's first answer on a restarted server, sent alone: derived state is stored, so nothing may be rebuilt on first use while a shopper waits",
+  },
   scaleAnonAfterStart: {
     bound: "max",
     limit: 1536,

@@ -111,7 +111,12 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
         figure: `  ${key}: req/s / raw uWS, same requests and bytes (ratio)`,
         cells: runs.map((r) => (r ? beside(r.reqPerSec, r.sameRequestCeiling) : "n/a")),
       },
-      { figure: `  ${key}: first request after start`, cells: firsts.map((t) => (t === undefined ? "n/a" : ms(t))) },
+      {
+        figure: `  ${key}: first request after start`,
+        cells: firsts.map((t) => (t === undefined ? "n/a" : ms(t))),
+        budget: "scaleFirstRequest",
+        judged: firsts.map((t) => (t === undefined ? NaN : t / 1000)),
+      },
       {
         figure: `  ${key}: computed by pool workers during the run (latency on the server, queue included)`,
         cells: points.map((p, at) => (runs[at] ? poolTasksCell(p, key) : "n/a")),

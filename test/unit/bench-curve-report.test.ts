@@ -71,6 +71,13 @@ describe("the scale curve's report", () => {
     expect(line(formatCurveReport([heavy], 1), "anonymous RSS per extra pool worker")).toMatch(/over$/);
   });
 
+  it("judges each endpoint's first answer after start against five seconds", () => {
+    const quick = servedPoint({ firstRequestMs: new Map([["static cache miss (bust_cache, 64 id sets)", 40]]) });
+    expect(line(formatCurveReport([quick], 1), "static cache miss: first request")).toMatch(/pass$/);
+    const slow = servedPoint({ firstRequestMs: new Map([["static cache miss (bust_cache, 64 id sets)", 6_000]]) });
+    expect(line(formatCurveReport([slow], 1), "static cache miss: first request")).toMatch(/over$/);
+  });
+
   it("says n/a for a size whose server never ran", () => {
     const report = formatCurveReport([emptyPoint(10_000)], 1);
     expect(line(report, "anonymous RSS per extra pool worker")).toContain("n/a");
