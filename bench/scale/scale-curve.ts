@@ -229,10 +229,10 @@ async function serveAndLoad(
           rotation.paths,
           { p99: rotation.budget },
           scratch,
-          async (...run) => {
-            if (run[1] !== "aisle") return client(...run);
+          async (name, target, origin, budgets) => {
+            if (target !== "aisle") return client(name, target, origin, budgets);
             const tasksBefore = await readTaskHistogram(server.origin);
-            const measured = await client(...run);
+            const measured = await client(name, target, origin, budgets);
             const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
             if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
             return measured;
