@@ -8,6 +8,7 @@
 // prints: "raw-uws ready on <port>" once listening.
 import { readFileSync } from "node:fs";
 import uWS from "uWebSockets.js";
+import { CORS_HEADERS } from "../../src/http/respond.js";
 
 const replay = process.argv.includes("--replay");
 const [bodyFile, portArg] = process.argv.slice(2).filter((arg) => arg !== "--replay");
@@ -25,6 +26,16 @@ const bodies = new Map<string, Buffer>(
 );
 const single = replay ? (bodies.values().next().value ?? Buffer.alloc(0)) : readFileSync(bodyFile);
 
+/** Headers as bytes, as aisle's writeReply writes its constant ones: no string is converted per answer. */
+const bytes = (text: string) => Buffer.from(text, "latin1");
+const CONTENT_TYPE = [bytes("Content-Type"), bytes("application/json; charset=utf-8")] as const;
+const CORS = Object.entries(CORS_HEADERS).map(([name, value]) => [bytes(name), bytes(value)] as const);
+const REQUEST_ID = bytes("X-Request-Id");
+const AGE = [bytes("Age"), bytes("0")] as const;
+/** aisle's request ids (src/http/server.ts): a random prefix and a counter in base 36, so the header takes as many bytes. */
+const REQUEST_ID_PREFIX = Math.random().toString(36).slice(2, 8);
+let answered = 0;
+
 const app = uWS.App();
 app.any("/*", (res, req) => {
   let body = single;
@@ -32,14 +43,14 @@ app.any("/*", (res, req) => {
     const query = req.getQuery();
     body = bodies.get(query ? `${req.getUrl()}?${query}` : req.getUrl()) ?? single;
   }
-  // Same status line and headers as aisle's writeReply for a cache hit, so both
-  // servers put the same bytes on the wire and the comparison is fair.
+  // The status line and headers aisle's writeReply writes for a cache hit, in its order, so both servers put the same
+  // bytes on the wire and the comparison is fair.
   res.cork(() => {
     res.writeStatus("200 OK");
-    res.writeHeader("Content-Type", "application/json; charset=utf-8");
-    res.writeHeader("Access-Control-Allow-Origin", "*");
-    res.writeHeader("Access-Control-Expose-Headers", "Age, X-Aisle-Error");
-    res.writeHeader("Age", "0");
+    res.writeHeader(...CONTENT_TYPE);
+    res.writeHeader(REQUEST_ID, `${REQUEST_ID_PREFIX}-${(++answered).toString(36)}`);
+    for (const [name, value] of CORS) res.writeHeader(name, value);
+    res.writeHeader(...AGE);
     res.end(body);
   });
 });
