@@ -19,7 +19,7 @@ import {
 import { prng, recommendationInputs } from "../shared/inputs.js";
 import type { EventRotation, LoadReport, LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
 import { fetchList, fetchOk, pairedRun, pairedScenario, runScenario, scenario, startCeiling, type Ceiling } from "./scenario.js";
-import { loadGenerator, wrkScenario, type LoadGenerator } from "./wrk-scenario.js";
+import { loadGenerator, wrkRun, wrkScenario, type LoadGenerator } from "./wrk-scenario.js";
 
 /** How long an event scenario waits for the applier to catch up after the load stops. */
 const CATCH_UP_LIMIT_MS = 120_000;
@@ -354,12 +354,11 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
       const pathsFile = join(scratch, "wrk-paths.txt");
       for (const { name, paths, budgets } of wrkRows) {
         writeFileSync(pathsFile, `${paths.join("\n")}\n`);
-        const run = await pairedRun(`${name}, wrk`, origin, paths, budgets, scratch, async (runName, target, runOrigin, runBudgets) => {
-          // The reference is named after its client too: the table tells the pairs apart by name.
-          const named = target === "reference" ? `${runName}, wrk` : runName;
-          const { result } = await wrkScenario(named, target, runOrigin, pathsFile, "GET", settings, runBudgets, generator);
-          return result;
-        });
+        const wrk = wrkRun(pathsFile, "GET", settings, generator);
+        // The reference is named after its client too: the table tells the pairs apart by name.
+        const run = await pairedRun(`${name}, wrk`, origin, paths, budgets, scratch, (runName, target, runOrigin, runBudgets) =>
+          wrk(target === "reference" ? `${runName}, wrk` : runName, target, runOrigin, runBudgets),
+        );
         scenarios.push(run.aisle, run.reference);
       }
     }
@@ -377,7 +376,7 @@ export async function runLoad(options: { quick: boolean }): Promise<LoadReport> 
     // receipt, with the same generator: the ceiling for exactly these requests, in this run.
     const receiptFile = join(scratch, "event-receipt.json");
     writeFileSync(receiptFile, receipt);
-    eventCeiling = await startCeiling(receiptFile);
+    eventCeiling = await startCeiling(receiptFile, { age: false });
     for (const connections of EVENT_CONNECTIONS) {
       const eventSettings = { ...settings, connections };
       const reference = await eventRun(

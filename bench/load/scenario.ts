@@ -40,9 +40,17 @@ export interface Ceiling {
   stop: () => Promise<void>;
 }
 
-/** A raw uWS process answering every request with one body; `replay`: the file maps each URL to its own body. */
-export async function startCeiling(bodyFile: string, replay = false): Promise<Ceiling> {
-  const child = spawnTracked(process.execPath, [RAW_UWS, ...(replay ? ["--replay"] : []), bodyFile, "0"], {
+/**
+ * A raw uWS process answering every request with one body, with the headers
+ * of a cache hit. `replay`: the file maps each URL to its own body; `age`
+ * false: no Age header (an event's receipt has none).
+ */
+export async function startCeiling(
+  bodyFile: string,
+  { replay = false, age = true }: { replay?: boolean; age?: boolean } = {},
+): Promise<Ceiling> {
+  const flags = [...(replay ? ["--replay"] : []), ...(age ? [] : ["--no-age"])];
+  const child = spawnTracked(process.execPath, [RAW_UWS, ...flags, bodyFile, "0"], {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -151,13 +159,21 @@ export async function pairedRun(
   run: LoadRun,
 ): Promise<PairedRun> {
   const aisle = await run(name, "aisle", origin, budgets);
+  const reference = await ceilingRun(origin, paths, scratch, run);
+  return { aisle: { ...aisle, sameRequestCeiling: reference.reqPerSec }, reference };
+}
+
+/**
+ * The ceiling of a run just made against aisle at `origin`: its answers to
+ * `paths` recorded, then raw uWS replaying them, loaded by `run`.
+ */
+export async function ceilingRun(origin: string, paths: string[], scratch: string, run: LoadRun): Promise<ScenarioResult> {
   const bodies = await recordBodies(origin, paths);
   const file = join(scratch, "replay.json");
   writeFileSync(file, JSON.stringify(Object.fromEntries(bodies)));
-  const ceiling = await startCeiling(file, true);
+  const ceiling = await startCeiling(file, { replay: true });
   try {
-    const reference = await run("  raw uWS, same requests and bytes", "reference", ceiling.origin, {});
-    return { aisle: { ...aisle, sameRequestCeiling: reference.reqPerSec }, reference };
+    return await run("  raw uWS, same requests and bytes", "reference", ceiling.origin, {});
   } finally {
     await ceiling.stop();
   }

@@ -1,7 +1,7 @@
 // One load run by wrk, reported as every other load run of the bench is: the
-// default bench's wrk rows and event ingest use it, and so does the scale
+// default bench's wrk rows and event ingest use it, and so do the scale
 // curve's endpoint runs.
-import { scenarioResult } from "./scenario.js";
+import { scenarioResult, type LoadRun } from "./scenario.js";
 import { findWrk, runWrk } from "./wrk-client.js";
 import type { LoadSettings, ScenarioBudgets, ScenarioResult } from "../shared/results.js";
 
@@ -38,4 +38,10 @@ export async function wrkScenario(
     generator: generator.label,
   };
   return { result, acknowledged: out.acknowledged };
+}
+
+/** wrkScenario as a paired run's client (see pairedRun): the paths file's requests, by `method`. */
+export function wrkRun(pathsFile: string, method: "GET" | "POST", settings: LoadSettings, generator: LoadGenerator): LoadRun {
+  return async (name, target, origin, budgets) =>
+    (await wrkScenario(name, target, origin, pathsFile, method, settings, budgets, generator)).result;
 }

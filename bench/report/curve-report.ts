@@ -2,7 +2,7 @@
 // size, then the budget and the verdict at each size — so how a cost grows
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
-import type { CurveOptions, CurvePoint, WorkerMemory } from "../shared/results.js";
+import type { CurveOptions, CurvePoint, ScenarioResult, WorkerMemory } from "../shared/results.js";
 import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
 
 const mb = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} MB` : "n/a");
@@ -62,24 +62,26 @@ function rankingRows(points: CurvePoint[]): CurveRow[] {
 
 const anonAndFile = ({ anon, file }: { anon: number; file: number }) => (Number.isFinite(anon) ? `${mb(anon)} / ${mb(file)}` : "n/a");
 
-/** What the load before each pool's reading was (see measureWorkerMemory in scale-curve.ts). */
-const POOL_LOAD_TEXT = "2 s of every endpoint at 10 connections, background tuning off";
-
-function workerCounts(points: CurvePoint[]): string {
-  const workers = points.find((p) => p.workerMemory)?.workerMemory?.workers ?? [1, 3];
-  return `${workers[0]} vs ${workers[1]}`;
-}
-
 const perExtraWorker = ({ workers, anonMB }: WorkerMemory) => (anonMB[1] - anonMB[0]) / (workers[1] - workers[0]);
 
-function workerMemoryCell(memory: WorkerMemory): string {
-  return `${mb(perExtraWorker(memory))} (${mb(memory.anonMB[0])} → ${mb(memory.anonMB[1])})`;
+function workerMemoryCell({ workers, anonMB, ...memory }: WorkerMemory): string {
+  const pools = `AISLE_WORKERS=${workers[0]}: ${mb(anonMB[0])}, ${workers[1]}: ${mb(anonMB[1])}`;
+  return `${mb(perExtraWorker({ workers, anonMB, ...memory }))} (${pools})`;
 }
 
-/** A throughput beside its own ceiling and their ratio, or alone when the run had none. */
-function beside(reqPerSec: number, ceiling: number | undefined): string {
-  if (ceiling === undefined || !(ceiling > 0)) return count(reqPerSec);
-  return `${count(reqPerSec)} / ${count(ceiling)} (${(reqPerSec / ceiling).toFixed(2)}×)`;
+/** How the pools compared for memory were loaded, from the first size that measured them (null: none did). */
+function poolLoadOf(points: CurvePoint[]): string | null {
+  const load = points.find((p) => p.workerMemory !== null)?.workerMemory?.load;
+  return load ? `${load.durationS} s of every endpoint at ${load.connections} connections, after its first request alone` : null;
+}
+
+/** A throughput beside its own ceiling and their ratio (decimals as the default report's), or alone when the run had none. */
+function withCeilingRatio(run: ScenarioResult): string {
+  const faults = run.errors + run.timeouts + run.non2xx > 0 ? " (faults)" : "";
+  const ceiling = run.sameRequestCeiling;
+  if (ceiling === undefined || !(ceiling > 0)) return `${count(run.reqPerSec)}${faults}`;
+  const ratio = run.reqPerSec / ceiling;
+  return `${count(run.reqPerSec)} / ${count(ceiling)} (${ratio.toFixed(ratio < 0.1 ? 4 : 2)}×)${faults}`;
 }
 
 /** The load clients of the points' endpoint runs, as the report names them. */
@@ -109,7 +111,7 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
       },
       {
         figure: `  ${key}: req/s / raw uWS, same requests and bytes (ratio)`,
-        cells: runs.map((r) => (r ? beside(r.reqPerSec, r.sameRequestCeiling) : "n/a")),
+        cells: runs.map((r) => (r ? withCeilingRatio(r) : "n/a")),
       },
       {
         figure: `  ${key}: first request after start`,
@@ -185,14 +187,14 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
     },
     { figure: "  RSS after start", cells: points.map((p) => mb(p.rssAfterStartMB)) },
     {
-      figure: "    of which anonymous / file-backed (LMDB pages, binary)",
+      figure: "    of which anonymous / file-backed (LMDB pages, binary), after start",
       cells: points.map(({ rssAfterStartParts: parts }) => anonAndFile(parts)),
       budget: "scaleAnonAfterStart",
       judged: points.map((p) => p.rssAfterStartParts.anon),
     },
     { figure: "  RSS after the endpoint runs", cells: points.map((p) => mb(p.rssAfterLoadMB)) },
     {
-      figure: "    of which anonymous / file-backed (LMDB pages, binary)",
+      figure: "    of which anonymous / file-backed (LMDB pages, binary), after the runs",
       cells: points.map(({ rssAfterLoadParts: parts }) => anonAndFile(parts)),
     },
     {
@@ -206,13 +208,22 @@ function curveRows(points: CurvePoint[]): CurveRow[] {
       judged: points.map(growth),
     },
     {
-      figure: `  anonymous RSS per extra pool worker (AISLE_WORKERS=${workerCounts(points)}, each after ${POOL_LOAD_TEXT})`,
+      figure: "  anonymous RSS per extra pool worker (two more servers on the shop, see below)",
       cells: points.map((p) => (p.workerMemory ? workerMemoryCell(p.workerMemory) : "n/a")),
       budget: "scaleAnonPerExtraWorker",
       judged: points.map((p) => (p.workerMemory ? perExtraWorker(p.workerMemory) : NaN)),
     },
     { figure: `endpoints over HTTP (${clientsOf(points)}, 10 connections, 1 s warm-up + 3 s)`, cells: [] },
     ...endpointRows(points),
+  ];
+}
+
+/** How the per-worker memory was measured, when a size measured it. */
+function poolNote(points: CurvePoint[]): string[] {
+  const load = poolLoadOf(points);
+  if (load === null) return [];
+  return [
+    `Per extra pool worker: after the endpoint runs, two more servers on the same shop with the pool sizes the row names, each read after ${load}, every answer a 2xx; the difference in anonymous memory, divided by the difference in workers.`,
   ];
 }
 
@@ -270,8 +281,9 @@ export function formatCurveReport(points: CurvePoint[], loadAtStart: number, opt
     "LMDB files in the page cache at start: how much of the data dir's aisle.lmdb and events.lmdb the kernel held in memory just before the server started (util-linux fincore); what is not resident is read from disk as answers need it, by the HTTP thread too for the list misses it answers itself, so a kept shop's first minute is only comparable between runs beside this share (a run after other work on the machine, such as a test run, finds less of it).",
     "Computed by pool workers: the tasks the server's worker pool ran during the endpoint's load run (warm-up included), read from its aisle_pool_task_duration_seconds histogram on /metrics before and after the run, with the bucket bounds their median and 99th percentile fall within; a task's latency is its queue wait, its work and the answer's transfer. Cache hits, and misses the HTTP thread answers itself, are no tasks. Where a rotation is answered partly from the cache (quick-view keystrokes typed again), the row's p99 depends on how many misses fall in the measured seconds, and this line shows the misses themselves.",
     "First request after start: each endpoint's first URL sent alone (no timeout up to 10 min) just before its load run, so state a worker builds on first use (the quick-view index, the session index read from the whole event log, shop-wide rankings) is timed there rather than turning the load run into timeouts; the endpoints run in the table's order on one server, so a later endpoint's first request may find work already done by an earlier one.",
-    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included); after the endpoint runs it is also split into anonymous memory (V8 heaps, the workers' search and session indexes, native buffers) and file-backed pages (of the LMDB map, and ~40 MB of the node binary and libraries), which the kernel may drop and read again under memory pressure. The growth budget is judged on the whole VmRSS; the after-start budget on anonymous memory.",
-    `Per extra pool worker: after the endpoint runs, two more servers on the same shop, with AISLE_WORKERS=${workerCounts(points)}, each read after ${POOL_LOAD_TEXT}; the difference in anonymous memory, divided by the difference in workers.`,
+    "Cold start: spawn → /healthz 200 on the imported data dir (nothing seeded). RSS: VmRSS of the server (all threads, mapped LMDB pages it touched included); after start and after the endpoint runs it is also split into anonymous memory (V8 heaps, the threads' bounded caches, native buffers) and file-backed pages (of the LMDB map, and ~40 MB of the node binary and libraries), which the kernel may drop and read again under memory pressure. The growth budget is judged on the whole VmRSS; the after-start budget on anonymous memory.",
+    "Ceilings: each endpoint's req/s stands beside raw uWS's for the same requests and bytes in the same run, as a ratio; the curve reports the ratio and judges it nowhere (the default bench judges the demo shop's).",
+    ...poolNote(points),
   ];
   for (const p of points) for (const note of serverNotes(p)) out.push(`Server log at ${count(p.products)} products: ${note}`);
   for (const p of points) for (const error of p.errors) out.push(`NOT MEASURED at ${count(p.products)} products: ${error.split("\n")[0]}`);

@@ -14,8 +14,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { RATE_LIMITS_OFF, rssMB, rssPartsMB, startAisle, type AisleProcess } from "../shared/aisle-process.js";
-import { loadGenerator, wrkScenario, type LoadGenerator } from "../load/wrk-scenario.js";
-import { pairedRun, type LoadRun } from "../load/scenario.js";
+import { loadGenerator, wrkRun, type LoadGenerator } from "../load/wrk-scenario.js";
 import { makeTempDir, removeTempDir, spawnTracked, stopChild } from "../shared/children.js";
 import { pageCacheShare } from "../shared/page-cache.js";
 import type { Rotation } from "../load/endpoint-paths.js";
@@ -25,7 +24,8 @@ import { readTaskHistogram, tasksBetween } from "../load/pool-task-metrics.js";
 import { methodAndPath } from "../load/request-line.js";
 import { count } from "../report/format.js";
 import { emptyShopOutcome, readShopReport, type ShopReport, type ShopRequest } from "./scale-shop.js";
-import { scenario } from "../load/scenario.js";
+import { Store } from "../../src/stores/store.js";
+import { ceilingRun, scenario, type LoadRun } from "../load/scenario.js";
 
 /**
  * The similar-products build before the server starts, up to --similar-up-to
@@ -158,17 +158,17 @@ async function exitWithin(aisle: AisleProcess, ms: number): Promise<boolean> {
 }
 
 /**
- * How an endpoint's rotation is sent, to aisle and then to its ceiling (see
- * pairedRun): by wrk when installed and the rotation sends one method (its
- * script sends one), else by the autocannon client. Writes the paths file.
+ * A run of an endpoint's rotation, for aisle and then for its ceiling: by wrk
+ * when installed and the rotation sends one method (wrk's script sends one),
+ * else by the autocannon client. Writes the rotation to `pathsFile`, which the
+ * runs read.
  */
-function endpointClient(rotation: Rotation, pathsFile: string, generator: LoadGenerator, settings = CURVE_LOAD): LoadRun {
+function rotationRun(rotation: Rotation, pathsFile: string, generator: LoadGenerator, settings = CURVE_LOAD): LoadRun {
   const lines = rotation.paths.map((line) => methodAndPath(line, "GET"));
   const method = lines[0]!.method;
   if (generator.wrk && lines.every((line) => line.method === method)) {
     writeFileSync(pathsFile, `${lines.map((line) => line.path).join("\n")}\n`);
-    return async (name, target, origin, budgets) =>
-      (await wrkScenario(name, target, origin, pathsFile, method, settings, budgets, generator)).result;
+    return wrkRun(pathsFile, method, settings, generator);
   }
   // By file: a rotation of thousands of keystrokes would not fit in the client's argv.
   writeFileSync(pathsFile, `${rotation.paths.join("\n")}\n`);
@@ -221,25 +221,21 @@ async function serveAndLoad(
       try {
         log(`${rotation.name}: first request…`);
         point.firstRequestMs.set(rotation.name, await firstRequest(server.origin, rotation.paths[0]!));
-        const client = endpointClient(rotation, join(scratch, "rotation.txt"), generator);
-        // The pool's tasks are read around aisle's own run: recording its bytes for the ceiling comes after.
-        const { aisle: result } = await pairedRun(
-          rotation.name,
-          server.origin,
-          rotation.paths,
-          { p99: rotation.budget },
-          scratch,
-          async (name, target, origin, budgets) => {
-            if (target !== "aisle") return client(name, target, origin, budgets);
-            const tasksBefore = await readTaskHistogram(server.origin);
-            const measured = await client(name, target, origin, budgets);
-            const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
-            if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
-            return measured;
-          },
-        );
+        const run = rotationRun(rotation, join(scratch, "rotation.txt"), generator);
+        const tasksBefore = await readTaskHistogram(server.origin);
+        const measured = await run(rotation.name, "aisle", server.origin, { p99: rotation.budget });
+        const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
+        if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
         if (server.exit !== null) throw new Error("the server died during the load run");
-        point.endpoints.push(result);
+        // After aisle's own run (recording its bytes fills its cache); without a ceiling the row keeps aisle's figures.
+        let ceiling: number | undefined;
+        try {
+          ceiling = (await ceilingRun(server.origin, rotation.paths, scratch, run)).reqPerSec;
+        } catch (error) {
+          if (server.exit !== null) throw error;
+          point.errors.push(`${rotation.name}: no ceiling: ${describeError(error)}`);
+        }
+        point.endpoints.push(ceiling === undefined ? measured : { ...measured, sameRequestCeiling: ceiling });
       } catch (error) {
         if (await exitWithin(server, 2_000)) {
           point.serverDeath = death(server);
@@ -274,22 +270,35 @@ const POOL_LOAD: LoadSettings = { connections: 10, durationS: 2, warmupS: 0, tim
 
 /**
  * The server's anonymous memory with a pool of one worker and of three, each
- * a fresh server on the same shop after the same short load of every
- * endpoint. Background tuning is off in both: its thread holds a shop-sized
- * working set for a while, which would land in one figure and not the other.
+ * a fresh server on the same shop, read after the same load of every endpoint
+ * (its first request alone, then POOL_LOAD), which must be answered without a
+ * fault. Null when the shop has no similar-products model: each server would
+ * then train one while it is measured, at whatever stage the reading finds it.
  */
-async function measureWorkerMemory(dataDir: string, rotations: Rotation[], log: (line: string) => void): Promise<WorkerMemory> {
+async function measureWorkerMemory(
+  dataDir: string,
+  rotations: Rotation[],
+  apiKey: string,
+  log: (line: string) => void,
+): Promise<WorkerMemory | null> {
+  if (!(await holdsSimilarModel(dataDir))) return null;
   const scratch = makeTempDir("aisle-bench-pool-scratch-");
   const generator = loadGenerator(scratch);
   const anonWith = async (workers: number): Promise<number> => {
-    log(`memory with ${workers} pool worker${workers === 1 ? "" : "s"}…`);
-    const settings = { ...RATE_LIMITS_OFF, AISLE_WORKERS: String(workers), AISLE_TUNE_EVERY_S: "off" };
-    const server = await startAisle(dataDir, "adm_bench_scale", false, settings);
+    const pool = `${workers} pool worker${workers === 1 ? "" : "s"}`;
+    log(`memory with ${pool}…`);
+    const server = await startAisle(dataDir, "adm_bench_scale", false, { ...RATE_LIMITS_OFF, AISLE_WORKERS: String(workers) });
     try {
+      if (server.apiKey !== apiKey) throw new Error("aisle serve printed another API key than the shop-building child created");
       for (const rotation of rotations) {
-        const run = endpointClient(rotation, join(scratch, "rotation.txt"), generator, POOL_LOAD);
-        await run(`${rotation.name}, ${workers} workers`, "aisle", server.origin, {});
+        await firstRequest(server.origin, rotation.paths[0]!);
+        const run = rotationRun(rotation, join(scratch, "rotation.txt"), generator, POOL_LOAD);
+        const result = await run(`${rotation.name}, ${pool}`, "aisle", server.origin, {});
+        const faults = result.errors + result.timeouts + result.non2xx;
+        if (faults > 0 || !(result.okPerSec > 0))
+          throw new Error(`${rotation.name} with ${pool}: ${faults} faults, ${count(result.okPerSec)} answers/s`);
       }
+      if (server.exit !== null) throw new Error(`the server with ${pool} died during its load`);
       return rssPartsMB(server.pid).anon;
     } finally {
       await stopChild(server.child, 30_000);
@@ -297,9 +306,19 @@ async function measureWorkerMemory(dataDir: string, rotations: Rotation[], log: 
   };
   try {
     const [fewer, more] = COMPARED_POOLS;
-    return { workers: COMPARED_POOLS, anonMB: [await anonWith(fewer), await anonWith(more)] };
+    return { workers: COMPARED_POOLS, anonMB: [await anonWith(fewer), await anonWith(more)], load: POOL_LOAD };
   } finally {
     removeTempDir(scratch);
+  }
+}
+
+/** Whether the shop's data dir holds the demo merchant's similar-products model (read while no server runs on it). */
+async function holdsSimilarModel(dataDir: string): Promise<boolean> {
+  const store = Store.open(dataDir, { mustExist: true });
+  try {
+    return store.similar.manifest("demo") !== undefined;
+  } finally {
+    await store.close();
   }
 }
 
@@ -326,7 +345,15 @@ export async function runScaleCurve(options: CurveOptions, onPoint: (points: Cur
       Object.assign(point, shop, { build: { peakRssMB, heapLimitMB } });
       if (rotations === null || apiKey === null) throw new Error("the shop-building child read no endpoint rotations from the shop");
       await serveAndLoad(point, dataDir, Object.values(rotations) as Rotation[], apiKey, log);
-      if (point.serverDeath === null) point.workerMemory = await measureWorkerMemory(dataDir, Object.values(rotations) as Rotation[], log);
+      if (point.serverDeath === null) {
+        try {
+          point.workerMemory = await measureWorkerMemory(dataDir, Object.values(rotations) as Rotation[], apiKey, log);
+          if (point.workerMemory === null)
+            point.errors.push("per-worker memory: the shop has no similar-products model yet (each server would train one while measured)");
+        } catch (error) {
+          point.errors.push(`per-worker memory: ${describeError(error)}`);
+        }
+      }
     } catch (error) {
       point.errors.push(describeError(error));
       log(`stopped: ${error instanceof Error ? error.message : String(error)}`);

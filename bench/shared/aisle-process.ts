@@ -175,6 +175,11 @@ async function launchAisle(
     }
   };
 
+  // A server that failed to start is not left running beside the next one.
+  const stopAndThrow = (error: unknown): never => {
+    child.kill("SIGKILL");
+    throw error;
+  };
   const banner = await new Promise<{ apiKey: string | null; seedMs: number; port: number; startMs: number }>((resolve, reject) => {
     let apiKey: string | null = null;
     let seedMs: number | null = null;
@@ -208,10 +213,10 @@ async function launchAisle(
         resolve({ apiKey, seedMs: seedMs ?? NaN, port: log.port, startMs: log.startMs ?? NaN });
       }
     });
-  });
+  }).catch(stopAndThrow);
 
   const origin = `http://127.0.0.1:${banner.port}`;
-  await untilHealthy(origin, child);
+  await untilHealthy(origin, child).catch(stopAndThrow);
   const coldStartMs = performance.now() - spawnedAt;
   return {
     child,

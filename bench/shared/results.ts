@@ -287,13 +287,15 @@ export interface CurvePoint extends ShopOutcome {
 }
 
 /**
- * Anonymous memory of the server with a pool of one worker and of three
- * (AISLE_WORKERS), each started on the same shop and measured after the same
- * short load of every endpoint (which spreads tasks over the pool).
+ * Anonymous memory of the server with two pool sizes (AISLE_WORKERS), each
+ * started on the same shop and read after the same load of every endpoint
+ * (which spreads tasks over the pool).
  */
 export interface WorkerMemory {
   workers: readonly [number, number];
   anonMB: readonly [number, number];
+  /** The load of each endpoint before the reading. */
+  load: LoadSettings;
 }
 
 // ── Protection: an abusive key, and memory under many distinct requests ─────

@@ -56,10 +56,11 @@ export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "Age, X-Aisle-Error, X-Aisle-Seq, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
 };
-const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS).map(([name, value]) => [bytes(name), bytes(value)] as const);
-const CONTENT_TYPE = bytes("Content-Type");
-const JSON_TYPE = bytes("application/json; charset=utf-8");
-const REQUEST_ID = bytes("X-Request-Id");
+// Exported for the bench's raw-uWS ceiling (bench/load/raw-uws.ts), which writes the bytes a cache hit's answer writes.
+export const CORS_HEADER_PAIRS = Object.entries(CORS_HEADERS).map(([name, value]) => [bytes(name), bytes(value)] as const);
+export const CONTENT_TYPE = bytes("Content-Type");
+export const JSON_TYPE = bytes("application/json; charset=utf-8");
+export const REQUEST_ID = bytes("X-Request-Id");
 
 /** Writes `reply`, unless the client went away; whether it did. */
 export function writeReply(res: HttpResponse, state: ConnectionState, reply: Reply, cors: boolean, requestId: string): boolean {

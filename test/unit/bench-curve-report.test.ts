@@ -27,7 +27,7 @@ function servedPoint(changes: Partial<CurvePoint>): CurvePoint {
     rssAfterStartMB: 900,
     rssAfterStartParts: { anon: 300, file: 600 },
     endpoints: [{ ...run, generator: "wrk 4.1, 1 thread", sameRequestCeiling: 40_000 }],
-    workerMemory: { workers: [1, 3], anonMB: [700, 870] },
+    workerMemory: { workers: [2, 4], anonMB: [700, 870], load: { connections: 10, durationS: 2, warmupS: 0, timeoutS: 2 } },
     ...changes,
   };
 }
@@ -46,28 +46,38 @@ describe("the scale curve's report", () => {
     expect(line(report, "endpoints over HTTP")).toContain("wrk 4.1, 1 thread");
   });
 
-  it("shows a run without a ceiling by its throughput alone", () => {
+  it("shows a run without a ceiling, or with a ceiling of 0, by its throughput alone", () => {
     const point = servedPoint({});
     const { sameRequestCeiling: _dropped, ...alone } = point.endpoints[0]!;
-    const report = formatCurveReport([{ ...point, endpoints: [alone] }], 1);
-    expect(line(report, "static cache miss: req/s")).toMatch(/\s10,000$/);
+    for (const run of [alone, { ...alone, sameRequestCeiling: 0 }]) {
+      const report = formatCurveReport([{ ...point, endpoints: [run] }], 1);
+      expect(line(report, "static cache miss: req/s")).toMatch(/\s10,000$/);
+    }
+  });
+
+  it("gives a ratio below 0.1 four decimals, and marks a run that had faults", () => {
+    const point = servedPoint({});
+    const run = { ...point.endpoints[0]!, sameRequestCeiling: 200_000, non2xx: 3 };
+    const report = formatCurveReport([{ ...point, endpoints: [run] }], 1);
+    expect(line(report, "static cache miss: req/s")).toContain("10,000 / 200,000 (0.0500×) (faults)");
   });
 
   it("judges anonymous memory after start, with the file-backed pages beside it", () => {
-    const within = line(formatCurveReport([servedPoint({})], 1), "of which anonymous / file-backed");
+    const afterStart = "of which anonymous / file-backed (LMDB pages, binary), after start";
+    const within = line(formatCurveReport([servedPoint({})], 1), afterStart);
     expect(within).toContain("300 MB / 600 MB");
     expect(within).toMatch(/pass$/);
     const over = servedPoint({ rssAfterStartParts: { anon: 2_000, file: 600 } });
-    expect(line(formatCurveReport([over], 1), "of which anonymous / file-backed")).toMatch(/over$/);
+    expect(line(formatCurveReport([over], 1), afterStart)).toMatch(/over$/);
   });
 
   it("divides the pools' difference in anonymous memory by their difference in workers", () => {
     const report = formatCurveReport([servedPoint({})], 1);
     const perWorker = line(report, "anonymous RSS per extra pool worker");
-    expect(perWorker).toContain("AISLE_WORKERS=1 vs 3");
-    expect(perWorker).toContain("85 MB (700 MB → 870 MB)");
+    expect(perWorker).toContain("85 MB (AISLE_WORKERS=2: 700 MB, 4: 870 MB)");
     expect(perWorker).toMatch(/pass$/);
-    const heavy = servedPoint({ workerMemory: { workers: [1, 3], anonMB: [700, 1_100] } });
+    expect(line(report, "Per extra pool worker:")).toContain("2 s of every endpoint at 10 connections");
+    const heavy = servedPoint({ workerMemory: { ...servedPoint({}).workerMemory!, anonMB: [700, 1_100] } });
     expect(line(formatCurveReport([heavy], 1), "anonymous RSS per extra pool worker")).toMatch(/over$/);
   });
 
@@ -78,8 +88,9 @@ describe("the scale curve's report", () => {
     expect(line(formatCurveReport([slow], 1), "static cache miss: first request")).toMatch(/over$/);
   });
 
-  it("says n/a for a size whose server never ran", () => {
+  it("says n/a for a size whose server never ran, and then explains no pool load", () => {
     const report = formatCurveReport([emptyPoint(10_000)], 1);
     expect(line(report, "anonymous RSS per extra pool worker")).toContain("n/a");
+    expect(report).not.toContain("Per extra pool worker:");
   });
 });
