@@ -3,7 +3,7 @@
 // with the catalogue reads along a row.
 import { BUDGETS, describeBudget, verdict, type BudgetName } from "./budgets.js";
 import type { CurveOptions, CurvePoint, ScenarioResult, WorkerMemory } from "../shared/results.js";
-import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
+import { count, machineLine, ms, ratioText, renderTable, seconds, us } from "./format.js";
 
 const mb = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} MB` : "n/a");
 
@@ -64,9 +64,9 @@ const anonAndFile = ({ anon, file }: { anon: number; file: number }) => (Number.
 
 const perExtraWorker = ({ workers, anonMB }: WorkerMemory) => (anonMB[1] - anonMB[0]) / (workers[1] - workers[0]);
 
-function workerMemoryCell({ workers, anonMB, ...memory }: WorkerMemory): string {
-  const pools = `AISLE_WORKERS=${workers[0]}: ${mb(anonMB[0])}, ${workers[1]}: ${mb(anonMB[1])}`;
-  return `${mb(perExtraWorker({ workers, anonMB, ...memory }))} (${pools})`;
+function workerMemoryCell(memory: WorkerMemory): string {
+  const { workers, anonMB } = memory;
+  return `${mb(perExtraWorker(memory))} (AISLE_WORKERS=${workers[0]}: ${mb(anonMB[0])}, ${workers[1]}: ${mb(anonMB[1])})`;
 }
 
 /** How the pools compared for memory were loaded, from the first size that measured them (null: none did). */
@@ -75,13 +75,11 @@ function poolLoadOf(points: CurvePoint[]): string | null {
   return load ? `${load.durationS} s of every endpoint at ${load.connections} connections, after its first request alone` : null;
 }
 
-/** A throughput beside its own ceiling and their ratio (decimals as the default report's), or alone when the run had none. */
+/** A throughput beside its own ceiling and their ratio, or alone when the run had none. */
 function withCeilingRatio(run: ScenarioResult): string {
-  const faults = run.errors + run.timeouts + run.non2xx > 0 ? " (faults)" : "";
   const ceiling = run.sameRequestCeiling;
-  if (ceiling === undefined || !(ceiling > 0)) return `${count(run.reqPerSec)}${faults}`;
-  const ratio = run.reqPerSec / ceiling;
-  return `${count(run.reqPerSec)} / ${count(ceiling)} (${ratio.toFixed(ratio < 0.1 ? 4 : 2)}×)${faults}`;
+  if (ceiling === undefined || !(ceiling > 0)) return count(run.reqPerSec);
+  return `${count(run.reqPerSec)} / ${count(ceiling)} (${ratioText(run.reqPerSec / ceiling)})`;
 }
 
 /** The load clients of the points' endpoint runs, as the report names them. */
@@ -111,7 +109,7 @@ function endpointRows(points: CurvePoint[]): CurveRow[] {
       },
       {
         figure: `  ${key}: req/s / raw uWS, same requests and bytes (ratio)`,
-        cells: runs.map((r) => (r ? withCeilingRatio(r) : "n/a")),
+        cells: runs.map((r) => (r ? `${withCeilingRatio(r)}${faults(r)}` : "n/a")),
       },
       {
         figure: `  ${key}: first request after start`,

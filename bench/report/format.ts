@@ -11,6 +11,8 @@ export function us(value: number): string {
 export const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(3)} ms` : "n/a");
 export const count = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "n/a");
 
+/** A share of a ceiling: two decimals, four below 0.1 so a small ratio does not read as 0.00. */
+export const ratioText = (ratio: number) => `${ratio.toFixed(ratio < 0.1 ? 4 : 2)}×`;
 export const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : "n/a");
 
 /** A plain-text table: columns padded to their widest cell, a rule under the header. */

@@ -3,7 +3,7 @@
 // reader needs to trust the numbers (how the load was generated, on what).
 import { availableParallelism } from "node:os";
 import { BUDGETS, describeBudget, verdict, type Budget, type Unit } from "./budgets.js";
-import { count, machineLine, ms, renderTable, seconds, us } from "./format.js";
+import { count, machineLine, ms, ratioText, renderTable, seconds, us } from "./format.js";
 import type { KindImport, LoadReport, MicroResult, MicroSuite, ScaleReport, ScenarioResult } from "../shared/results.js";
 
 interface Row {
@@ -68,7 +68,7 @@ function scenarioRows(s: ScenarioResult, ceilingReqPerSec: number, connections: 
     {
       figure: `  ${s.name}: ${s.events ? "acknowledged events/s" : "req/s"}`,
       value: count(rate) + (s.pageRequests ? ` (${count(rate / s.pageRequests)} page views/s)` : "") + flag,
-      ceiling: comparable ? `${ratio.toFixed(ratio < 0.1 ? 4 : 2)}×` : "",
+      ceiling: comparable ? ratioText(ratio) : "",
       ...throughputBudget,
       result: faults > 0 ? "invalid" : throughputBudget.result,
     },

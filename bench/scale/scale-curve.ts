@@ -176,6 +176,27 @@ function rotationRun(rotation: Rotation, pathsFile: string, generator: LoadGener
   return (name, target, origin, budgets) => scenario(name, target, origin, [], settings, budgets, shape);
 }
 
+/**
+ * The ceiling's req/s for a rotation just run against aisle (after it:
+ * recording aisle's bytes fills its cache). A ceiling that fails while the
+ * server lives is said in `errors`, and the row keeps aisle's own figures.
+ */
+async function ceilingOf(
+  server: AisleProcess,
+  rotation: Rotation,
+  scratch: string,
+  run: LoadRun,
+  errors: string[],
+): Promise<number | undefined> {
+  try {
+    return (await ceilingRun(server.origin, rotation.paths, scratch, run)).reqPerSec;
+  } catch (error) {
+    if (server.exit !== null) throw error;
+    errors.push(`${rotation.name}: no ceiling: ${describeError(error)}`);
+    return undefined;
+  }
+}
+
 /** Starts `aisle serve` on the imported shop and loads every product endpoint in turn. */
 async function serveAndLoad(
   point: CurvePoint,
@@ -227,14 +248,7 @@ async function serveAndLoad(
         const tasks = tasksBetween(tasksBefore, await readTaskHistogram(server.origin));
         if (tasks !== null) point.poolTasks.set(rotation.name, tasks);
         if (server.exit !== null) throw new Error("the server died during the load run");
-        // After aisle's own run (recording its bytes fills its cache); without a ceiling the row keeps aisle's figures.
-        let ceiling: number | undefined;
-        try {
-          ceiling = (await ceilingRun(server.origin, rotation.paths, scratch, run)).reqPerSec;
-        } catch (error) {
-          if (server.exit !== null) throw error;
-          point.errors.push(`${rotation.name}: no ceiling: ${describeError(error)}`);
-        }
+        const ceiling = await ceilingOf(server, rotation, scratch, run, point.errors);
         point.endpoints.push(ceiling === undefined ? measured : { ...measured, sameRequestCeiling: ceiling });
       } catch (error) {
         if (await exitWithin(server, 2_000)) {
