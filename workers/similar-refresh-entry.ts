@@ -3,7 +3,7 @@
 // one refresh at a time, in the order they come.
 import { parentPort, workerData } from "node:worker_threads";
 import { runAsBackgroundThread } from "../src/pool/thread-priority.js";
-import { nothingRefreshed, reconcileWork, refreshSimilar, type RefreshSummary } from "../src/similar/refresh.js";
+import { reconcileSimilar, refreshSimilar, type RefreshSummary } from "../src/similar/refresh.js";
 import type { RefreshReply, RefreshRequest, RefreshThreadData } from "../src/similar/refresh-thread.js";
 import { Store } from "../src/stores/store.js";
 
@@ -40,10 +40,7 @@ async function refreshOrReconcile({
   productIds,
   reconcile,
 }: Extract<RefreshRequest, { type: "refresh" }>): Promise<RefreshSummary> {
-  if (!reconcile) return refreshSimilar(store, dataDir, merchantId, productIds);
-  const work = reconcileWork(store, merchantId);
-  if (!work.needed && productIds.length === 0) return nothingRefreshed(store.similar.manifest(merchantId)?.version ?? null);
-  return refreshSimilar(store, dataDir, merchantId, [...productIds, ...work.productIds]);
+  return reconcile ? reconcileSimilar(store, dataDir, merchantId, productIds) : refreshSimilar(store, dataDir, merchantId, productIds);
 }
 
 port.on("message", (request: RefreshRequest) => {

@@ -99,8 +99,10 @@ export class EventApplier {
   private readonly indexRetryAt = new Map<MerchantId, number>();
   /** When to prune what is past the retention next (0: at the first poll). */
   private nextPruneAt = 0;
-  /** When a pass is next to walk every history and session pair. */
-  private nextWalkAllAt = 0;
+  /** When a pass is next to walk every history and session pair (null: not read from the store yet). */
+  private nextWalkAllAt: number | null = null;
+  /** Whether the pass under way walks everything: its end schedules the next walk. */
+  private walking = false;
   /** The pruning pass under way, a transaction a step. */
   private pruning: Generator<void, void, void> | null = null;
   private closing = false;
@@ -332,19 +334,41 @@ export class EventApplier {
     const now = Date.now();
     if (this.pruning === null) {
       if (now < this.nextPruneAt) return false;
-      const walkAll = now >= this.nextWalkAllAt;
-      if (walkAll) this.nextWalkAllAt = now + WALK_ALL_EVERY_MS;
-      this.pruning = retentionPass(this.store, this.merchantIds(), this.retention, now, walkAll);
+      this.walking = now >= this.fullWalkDueAt();
+      this.pruning = retentionPass(this.store, this.merchantIds(), this.retention, now, this.walking);
     }
     try {
       if (!this.pruning.next().done) return true;
+      if (this.walking) this.scheduleFullWalk(Date.now() + WALK_ALL_EVERY_MS);
     } catch (error) {
-      // The next pass tries again.
+      // The next pass tries again (a walk that failed part way is still due).
       console.error(`pruning to the retention failed: ${String((error as Error)?.stack ?? error)}`);
     }
     this.pruning = null;
+    this.walking = false;
     this.nextPruneAt = Date.now() + PRUNE_EVERY_MS;
     return false;
+  }
+
+  /**
+   * When the next full walk is due: as the store keeps it, so that a restart
+   * does not walk again what the last run walked within the interval (at a
+   * million sessions, seconds of a core while the new run's caches are
+   * cold). A data dir that never walked is due at once.
+   */
+  private fullWalkDueAt(): number {
+    this.nextWalkAllAt ??= this.store.applied.fullWalkDueAt() ?? 0;
+    return this.nextWalkAllAt;
+  }
+
+  private scheduleFullWalk(at: number): void {
+    this.nextWalkAllAt = at;
+    try {
+      this.store.applied.scheduleFullWalkSync(at);
+    } catch (error) {
+      // This run keeps to it; the next start walks at its own schedule.
+      console.error(`the next retention walk could not be stored: ${String((error as Error)?.stack ?? error)}`);
+    }
   }
 
   /** Applies up to APPLY_SLICE of the merchant's logged events; returns how many. */

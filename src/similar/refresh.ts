@@ -4,6 +4,7 @@
 // now scores above the list's weakest entry).
 import type { WeightedIds } from "../core/recs/copurchase.js";
 import type { MerchantId } from "../core/types.js";
+import type { DataVersions } from "../stores/similar.js";
 import type { Store } from "../stores/store.js";
 import { embedProducts, lookUpModel, markCurrent, similaritiesTo, type LiveModel } from "./live-model.js";
 import { NEIGHBOURS_PER_PRODUCT, neighbourLists } from "./neighbours.js";
@@ -107,9 +108,46 @@ export function productsOutOfStep(store: Store, merchant: MerchantId): number[] 
  * whether the model needs a refresh at all (it does, even with none, when its
  * rows for searching are not laid out yet).
  */
-export function reconcileWork(store: Store, merchant: MerchantId): { productIds: number[]; needed: boolean } {
+function reconcileWork(store: Store, merchant: MerchantId): { productIds: number[]; needed: boolean } {
   const productIds = productsOutOfStep(store, merchant);
   return { productIds, needed: productIds.length > 0 || !store.similar.hasRows(merchant) };
+}
+
+function dataVersions(store: Store, merchant: MerchantId): DataVersions {
+  return { catalogue: store.version(merchant, "catalogue"), similar: store.version(merchant, "similar") };
+}
+
+function sameVersions(a: DataVersions, b: DataVersions): boolean {
+  return a.catalogue === b.catalogue && a.similar === b.similar;
+}
+
+/**
+ * A start's reconcile of a merchant's model with its catalogue (see
+ * SimilarModels.reconcile), with `productIds` refreshed besides. The set
+ * difference reads every product id and every vector id: at a million
+ * products, seconds of a core at every start, while the new run's caches are
+ * cold. So it is left out when neither the catalogue nor the model was
+ * written since a reconcile last found them in step, and each reconcile that
+ * finds them so, or puts them so, says at which versions.
+ */
+export async function reconcileSimilar(store: Store, dataDir: string, merchant: MerchantId, productIds: number[]): Promise<RefreshSummary> {
+  // Read in one synchronous stretch, so at one snapshot: the versions and the set difference.
+  const before = dataVersions(store, merchant);
+  const inStep = store.similar.inStepAt(merchant);
+  const modelVersion = () => store.similar.manifest(merchant)?.version ?? null;
+  if (productIds.length === 0 && inStep !== undefined && sameVersions(inStep, before)) return nothingRefreshed(modelVersion());
+  const work = reconcileWork(store, merchant);
+  if (!work.needed && productIds.length === 0) {
+    await store.atomically(() => store.similar.markInStep(merchant, before));
+    return nothingRefreshed(modelVersion());
+  }
+  const summary = await refreshSimilar(store, dataDir, merchant, [...productIds, ...work.productIds]);
+  if (summary.refused !== null || summary.model === null) return summary;
+  store.refreshSnapshot();
+  const after = dataVersions(store, merchant);
+  // The catalogue as the difference read it, and the model as this refresh (its one writer meanwhile) left it.
+  if (after.catalogue === before.catalogue) await store.atomically(() => store.similar.markInStep(merchant, after));
+  return summary;
 }
 
 /** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */

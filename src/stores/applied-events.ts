@@ -21,6 +21,9 @@ export function derivedKey(merchant: MerchantId): string {
   return `event_derived:${merchant}`;
 }
 
+/** The meta key of when a pruning pass is next due to walk every history and session pair (see EventApplier). */
+const FULL_WALK_DUE_KEY = "retention_full_walk_due";
+
 /** The parts the applied events read and feed. */
 export interface AppliedEventsParts {
   log: EventLog;
@@ -115,6 +118,22 @@ export class AppliedEvents {
   /** Prunes up to `limit` of the merchant's sessions past `retention` at `now` in one transaction; returns how many (below `limit`: done). */
   pruneSessionsSync(merchant: MerchantId, retention: Retention, now: number, limit: number): number {
     return this.env.root.transactionSync(() => this.parts.sessionIndex.prune(merchant, retention, now, limit));
+  }
+
+  /**
+   * When a pruning pass is next due to walk every history and session pair
+   * (epoch ms); undefined until one is scheduled. Kept in the data dir, so
+   * that a restart does not walk again what a run walked minutes before.
+   */
+  fullWalkDueAt(): number | undefined {
+    return this.env.meta.get(FULL_WALK_DUE_KEY) as number | undefined;
+  }
+
+  /** Schedules the next full walk at `at` (epoch ms), in a transaction of its own. */
+  scheduleFullWalkSync(at: number): void {
+    this.env.root.transactionSync(() => {
+      this.env.meta.put(FULL_WALK_DUE_KEY, at);
+    });
   }
 
   /** A slice of a walk over the merchant's histories, removing those whose latest event is before `before` (EventHistories.prune). */

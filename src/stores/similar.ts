@@ -44,6 +44,12 @@ export interface ModelManifest {
 
 type Key = (string | number)[];
 
+/** A merchant's catalogue and similar-products data versions (Store.version), as a reconcile compares them. */
+export interface DataVersions {
+  catalogue: number;
+  similar: number;
+}
+
 /**
  * Vector bytes per row chunk. Every query of quick-view's meaning fallback
  * scans all of a merchant's rows, one chunk per ONNX run, so chunks are big
@@ -82,6 +88,8 @@ export class SimilarStore {
   private readonly neighbours: Database<WeightedIds, Key>;
   /** [merchant, chunk] → rows × dims float32 vectors, then rows float64 product ids (little-endian). */
   private readonly rowChunks: Database<Uint8Array, Key>;
+  /** merchant → the data versions at which the model's products were last found to be the catalogue's (see inStepAt). */
+  private readonly inStep: Database<DataVersions, MerchantId>;
 
   constructor(
     root: RootDatabase,
@@ -93,6 +101,7 @@ export class SimilarStore {
     this.vectors = root.openDB<Uint8Array, Key>({ name: "similar_vectors", encoding: "binary" });
     this.neighbours = root.openDB<WeightedIds, Key>({ name: "similar_neighbours", ...structured });
     this.rowChunks = root.openDB<Uint8Array, Key>({ name: "similar_row_chunks", encoding: "binary" });
+    this.inStep = root.openDB<DataVersions, MerchantId>({ name: "similar_in_step", ...structured });
   }
 
   manifest(merchant: MerchantId): ModelManifest | undefined {
@@ -183,6 +192,20 @@ export class SimilarStore {
     for (const key of this.vectors.getKeys(merchantRange(merchant))) this.vectors.remove(key);
     for (const key of this.rowChunks.getKeys(merchantRange(merchant))) this.rowChunks.remove(key);
     for (const key of this.neighbours.getKeys(merchantRange(merchant))) this.neighbours.remove(key);
+  }
+
+  /**
+   * The data versions at which the merchant's vectors were last found to be
+   * exactly its products (undefined: never). While both versions stay, so
+   * does that: each moves with every write of its data.
+   */
+  inStepAt(merchant: MerchantId): DataVersions | undefined {
+    return this.inStep.get(merchant);
+  }
+
+  /** Writes inside the caller's transaction, with no bump: no answer reads it. */
+  markInStep(merchant: MerchantId, versions: DataVersions): void {
+    this.inStep.put(merchant, versions);
   }
 
   putManifest(merchant: MerchantId, manifest: ModelManifest): void {

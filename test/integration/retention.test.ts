@@ -168,6 +168,8 @@ describe("the applier thread and the retention", () => {
       expect(store.applied.sessionHistory("shop", "old")).toBeUndefined();
       expect(store.applied.customerHistory("shop", 7)).toBeUndefined();
       expect(store.events.merchantsOfSession("old")).toEqual([]);
+      // The next full walk is kept in the data dir, an hour on: a restart before then does not walk again.
+      expect(store.applied.fullWalkDueAt()).toBeGreaterThan(Date.now() + 50 * 60_000);
     }, 20_000);
     expect(store.applied.sessionHistory("shop", "new")?.products).toEqual([2]);
     expect(store.events.merchantsOfSession("new")).toEqual(["shop"]);

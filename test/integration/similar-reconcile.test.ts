@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ingest } from "../../src/ingest/ingest.js";
 import { buildSimilarModel } from "../../src/similar/build.js";
+import { reconcileSimilar } from "../../src/similar/refresh.js";
+import type { Store } from "../../src/stores/store.js";
 import { product } from "../helpers/fixtures.js";
 import { startTestService } from "../helpers/service.js";
 import { storeWithMerchant } from "../helpers/store.js";
@@ -8,7 +10,58 @@ import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-similar-reconcile-");
 
+const WORDS = ["velvet sofa", "ceramic mug", "wool socks", "desk lamp"];
+
+/** A shop of 30 products with a trained similar-products model. */
+async function shopWithModel(dataDir: string): Promise<Store> {
+  const store = await storeWithMerchant(dataDir);
+  await ingest(
+    store,
+    "shop",
+    "products",
+    Array.from({ length: 30 }, (_, i) => product(100 + i, { title: `Harbor ${WORDS[i % WORDS.length]} ${i}` })),
+  );
+  await buildSimilarModel(store, dataDir, "shop");
+  return store;
+}
+
+/** Whether a reconcile read the set difference (every product id and every vector id). */
+async function reconcileReadsAll(store: Store, dataDir: string): Promise<boolean> {
+  const productIds = vi.spyOn(store.catalogue, "productIds");
+  const vectorIds = vi.spyOn(store.similar, "vectorIds");
+  try {
+    store.refreshSnapshot();
+    await reconcileSimilar(store, dataDir, "shop", []);
+    return productIds.mock.calls.length > 0 && vectorIds.mock.calls.length > 0;
+  } finally {
+    productIds.mockRestore();
+    vectorIds.mockRestore();
+  }
+}
+
 describe("the similar-products model at start", () => {
+  it("reads every id only when the catalogue or the model was written since a reconcile last found them in step", async () => {
+    const dataDir = tempDir();
+    const store = await shopWithModel(dataDir);
+    try {
+      expect(await reconcileReadsAll(store, dataDir)).toBe(true);
+      // Nothing written since: the next start's reconcile reads no id.
+      expect(await reconcileReadsAll(store, dataDir)).toBe(false);
+      // A product arrives while no service runs: read again, and embedded.
+      await ingest(store, "shop", "products", [product(200, { title: "Harbor linen sofa 200" })]);
+      expect(await reconcileReadsAll(store, dataDir)).toBe(true);
+      store.refreshSnapshot();
+      expect(store.similar.vectorIds("shop").has(200)).toBe(true);
+      expect(await reconcileReadsAll(store, dataDir)).toBe(false);
+      // The model written otherwise (trained again): read again.
+      await buildSimilarModel(store, dataDir, "shop");
+      expect(await reconcileReadsAll(store, dataDir)).toBe(true);
+      expect(await reconcileReadsAll(store, dataDir)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
   it("embeds products added while the service was down and drops the vectors of products deleted meanwhile", async () => {
     const dataDir = tempDir();
     const store = await storeWithMerchant(dataDir);

@@ -20,6 +20,9 @@ function fakeStore(slices: Record<string, number>) {
   let indexLag = 0;
   const follows: number[] = [];
   const pruneCalls: string[] = [];
+  /** When each full walk of the histories began, and the next one's schedule as the store keeps it. */
+  const walks: number[] = [];
+  let walkDue: number | undefined;
   const store = {
     catalogue: { listMerchants: () => [{ id: "shop" }] },
     refreshSnapshot() {},
@@ -51,7 +54,12 @@ function fakeStore(slices: Record<string, number>) {
         follows.push(Date.now());
         return indexLag === 0;
       },
-      pruneHistoriesSync: () => null,
+      pruneHistoriesSync: () => {
+        walks.push(Date.now());
+        return null;
+      },
+      fullWalkDueAt: () => walkDue,
+      scheduleFullWalkSync: (at: number) => (walkDue = at),
     },
     orders: { staleListProducts: () => [], refreshNeighboursSync() {} },
     // The ranking job finds nothing due in these tests, nor search leader lists to build or prune.
@@ -68,6 +76,8 @@ function fakeStore(slices: Record<string, number>) {
     expire: (n: number) => (expired += n),
     expired: () => expired,
     pruneCalls,
+    walks,
+    walkDue: () => walkDue,
     indexLag: () => indexLag,
     follows,
   };
@@ -148,6 +158,39 @@ describe("session pruning in the applier", () => {
     vi.advanceTimersByTime(31_000);
     expect(fake.expired()).toBe(0);
     expect(fake.pruneCalls).toHaveLength(4);
+  });
+});
+
+describe("the retention's full walk in the applier", () => {
+  const HOUR_MS = 3_600_000;
+
+  it("walks at the first pass of a data dir that never walked, and keeps the next walk an hour later in the store", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    startedApplier(fake);
+    vi.advanceTimersByTime(100);
+    expect(fake.walks).toHaveLength(1);
+    expect(fake.walkDue()).toBeGreaterThanOrEqual(fake.walks[0]! + HOUR_MS);
+    // Passes every minute until then prune from the oldest end only.
+    vi.advanceTimersByTime(HOUR_MS - 60_000);
+    expect(fake.walks).toHaveLength(1);
+    vi.advanceTimersByTime(120_000);
+    expect(fake.walks).toHaveLength(2);
+  });
+
+  it("does not walk again after a restart within the hour: a new run reads the schedule the last one stored", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    const first = startedApplier(fake);
+    vi.advanceTimersByTime(100);
+    first.handle({ type: "close" });
+    vi.advanceTimersByTime(10 * 60_000);
+    const due = fake.walkDue()!;
+    startedApplier(fake);
+    vi.advanceTimersByTime(100);
+    expect(fake.walks).toHaveLength(1);
+    vi.advanceTimersByTime(due - Date.now() + 60_000);
+    expect(fake.walks).toHaveLength(2);
   });
 });
 
