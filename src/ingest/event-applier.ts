@@ -69,7 +69,7 @@ const RANKINGS_SLICE_MS = 20;
 /** How often the applier prunes what is past the retention: it ages also while no event comes. */
 const PRUNE_EVERY_MS = 60_000;
 /** How often a pruning pass also walks every history and session pair: a second or two of reading at a million sessions. */
-const WALK_ALL_EVERY_MS = 3_600_000;
+const FULL_WALK_EVERY_MS = 3_600_000;
 
 export class EventApplier {
   /** Logged events not yet applied, per merchant, as the HTTP thread reports each log commit, and since when. */
@@ -100,7 +100,7 @@ export class EventApplier {
   /** When to prune what is past the retention next (0: at the first poll). */
   private nextPruneAt = 0;
   /** When a pass is next to walk every history and session pair (null: not read from the store yet). */
-  private nextWalkAllAt: number | null = null;
+  private nextFullWalkAt: number | null = null;
   /** Whether the pass under way walks everything: its end schedules the next walk. */
   private walking = false;
   /** The pruning pass under way, a transaction a step. */
@@ -332,17 +332,18 @@ export class EventApplier {
    */
   private pruneStep(): boolean {
     const now = Date.now();
-    if (this.pruning === null) {
-      if (now < this.nextPruneAt) return false;
-      this.walking = now >= this.fullWalkDueAt();
-      this.pruning = retentionPass(this.store, this.merchantIds(), this.retention, now, this.walking);
-    }
     try {
+      if (this.pruning === null) {
+        if (now < this.nextPruneAt) return false;
+        this.walking = now >= this.fullWalkDueAt(now);
+        this.pruning = retentionPass(this.store, this.merchantIds(), this.retention, now, this.walking);
+      }
       if (!this.pruning.next().done) return true;
-      if (this.walking) this.scheduleFullWalk(Date.now() + WALK_ALL_EVERY_MS);
+      if (this.walking) this.scheduleFullWalk(Date.now() + FULL_WALK_EVERY_MS);
     } catch (error) {
-      // The next pass tries again (a walk that failed part way is still due).
       console.error(`pruning to the retention failed: ${String((error as Error)?.stack ?? error)}`);
+      // The next pass tries again; a full walk that failed, at the next start or an interval on, not at every pass.
+      if (this.walking) this.nextFullWalkAt = Date.now() + FULL_WALK_EVERY_MS;
     }
     this.pruning = null;
     this.walking = false;
@@ -354,15 +355,19 @@ export class EventApplier {
    * When the next full walk is due: as the store keeps it, so that a restart
    * does not walk again what the last run walked within the interval (at a
    * million sessions, seconds of a core while the new run's caches are
-   * cold). A data dir that never walked is due at once.
+   * cold). A data dir that never walked is due at once; one scheduled further
+   * ahead than an interval (by a clock that was ahead) is due an interval on.
    */
-  private fullWalkDueAt(): number {
-    this.nextWalkAllAt ??= this.store.applied.fullWalkDueAt() ?? 0;
-    return this.nextWalkAllAt;
+  private fullWalkDueAt(now: number): number {
+    if (this.nextFullWalkAt === null) {
+      const stored = this.store.applied.fullWalkDueAt();
+      this.nextFullWalkAt = typeof stored === "number" ? Math.min(stored, now + FULL_WALK_EVERY_MS) : 0;
+    }
+    return this.nextFullWalkAt;
   }
 
   private scheduleFullWalk(at: number): void {
-    this.nextWalkAllAt = at;
+    this.nextFullWalkAt = at;
     try {
       this.store.applied.scheduleFullWalkSync(at);
     } catch (error) {

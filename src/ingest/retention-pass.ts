@@ -5,7 +5,7 @@
 // The session index and the event log are pruned from their oldest end, a
 // look that costs a read or two when nothing is due, so every pass does it.
 // Histories and the session → merchant pairs are keyed by session, not age:
-// pruning them walks every entry, which only some passes do (`walkAll`).
+// pruning them walks every entry, which only some passes do (`fullWalk`).
 import type { MerchantId } from "../core/types.js";
 import { retentionCutoff, type Retention } from "../stores/retention.js";
 import type { Store } from "../stores/store.js";
@@ -25,17 +25,17 @@ export function* retentionPass(
   merchants: readonly MerchantId[],
   retention: Retention,
   now: number,
-  walkAll: boolean,
+  fullWalk: boolean,
 ): Generator<void, void, void> {
   const before = retentionCutoff(retention.days, now);
   for (const merchant of merchants) {
     yield* slices(() => store.applied.pruneSessionsSync(merchant, retention, now, SESSION_PRUNE_SLICE) === SESSION_PRUNE_SLICE);
     yield* slices(() => store.events.pruneEventLogSync(merchant, before, LOG_PRUNE_SLICE) === LOG_PRUNE_SLICE);
-    if (!walkAll) continue;
+    if (!fullWalk) continue;
     let walk = store.applied.pruneHistoriesSync(merchant, before, null, WALK_SLICE);
     for (yield; walk !== null; yield) walk = store.applied.pruneHistoriesSync(merchant, before, walk, WALK_SLICE);
   }
-  if (!walkAll) return;
+  if (!fullWalk) return;
   let pair = store.events.pruneSessionPairsSync(before, now, null, WALK_SLICE);
   for (yield; pair !== null; yield) pair = store.events.pruneSessionPairsSync(before, now, pair, WALK_SLICE);
 }

@@ -84,7 +84,7 @@ function reachedRows(
 }
 
 /** A refresh that changed nothing, of the model of this version (null: none). */
-export function nothingRefreshed(model: string | null): RefreshSummary {
+function nothingRefreshed(model: string | null): RefreshSummary {
   return { model, refused: null, embedded: 0, removed: 0, patched: 0, recomputed: 0, unchanged: 0 };
 }
 
@@ -94,7 +94,7 @@ export function nothingRefreshed(model: string | null): RefreshSummary {
  * made while the service was down). A set difference of ids, not a product
  * read per vector: decoding each would take ~20 s at 1M products.
  */
-export function productsOutOfStep(store: Store, merchant: MerchantId): number[] {
+function productsOutOfStep(store: Store, merchant: MerchantId): number[] {
   const products = store.catalogue.productIds(merchant);
   const embedded = store.similar.vectorIds(merchant);
   const missing = products.filter((id) => !embedded.has(id));
@@ -138,16 +138,27 @@ export async function reconcileSimilar(store: Store, dataDir: string, merchant: 
   if (productIds.length === 0 && inStep !== undefined && sameVersions(inStep, before)) return nothingRefreshed(modelVersion());
   const work = reconcileWork(store, merchant);
   if (!work.needed && productIds.length === 0) {
-    await store.atomically(() => store.similar.markInStep(merchant, before));
+    await markInStepIfCurrent(store, merchant, before);
     return nothingRefreshed(modelVersion());
   }
   const summary = await refreshSimilar(store, dataDir, merchant, [...productIds, ...work.productIds]);
   if (summary.refused !== null || summary.model === null) return summary;
-  store.refreshSnapshot();
-  const after = dataVersions(store, merchant);
-  // The catalogue as the difference read it, and the model as this refresh (its one writer meanwhile) left it.
-  if (after.catalogue === before.catalogue) await store.atomically(() => store.similar.markInStep(merchant, after));
+  // In step at the catalogue the difference read, with the model as that alone moved it: its one write, if any.
+  const wrote = summary.embedded + summary.removed > 0;
+  await markInStepIfCurrent(store, merchant, { catalogue: before.catalogue, similar: before.similar + (wrote ? 1 : 0) });
   return summary;
+}
+
+/**
+ * Marks the model in step at `versions` if they are still the merchant's:
+ * checked in the write transaction, where reads are current and other
+ * writers wait (a training run from the command line beside the service
+ * may have written meanwhile).
+ */
+async function markInStepIfCurrent(store: Store, merchant: MerchantId, versions: DataVersions): Promise<void> {
+  await store.atomically(() => {
+    if (sameVersions(dataVersions(store, merchant), versions)) store.similar.markInStep(merchant, versions);
+  });
 }
 
 /** Runs on the refresh thread (refresh-thread.ts), the one writer after training; writes its result in one transaction. */

@@ -62,17 +62,37 @@ describe("the similar-products model at start", () => {
     }
   }, 60_000);
 
+  it("says nothing is in step when another writer wrote the model while the reconcile refreshed it", async () => {
+    const dataDir = tempDir();
+    const store = await shopWithModel(dataDir);
+    try {
+      await ingest(store, "shop", "products", [product(200, { title: "Harbor linen sofa 200" })]);
+      // Right after the refresh's own write, another writer (a training run beside the service) drops a vector.
+      const atomically = store.atomically.bind(store);
+      let writes = 0;
+      vi.spyOn(store, "atomically").mockImplementation(async <T>(write: () => T): Promise<T> => {
+        const result = await atomically(write);
+        if (++writes === 1)
+          await atomically(() => {
+            store.similar.remove("shop", 200);
+            store.similar.bump("shop");
+          });
+        return result;
+      });
+      store.refreshSnapshot();
+      await reconcileSimilar(store, dataDir, "shop", []);
+      vi.mocked(store.atomically).mockRestore();
+      expect(writes).toBe(2);
+      // So the next start reads every id again.
+      expect(await reconcileReadsAll(store, dataDir)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
   it("embeds products added while the service was down and drops the vectors of products deleted meanwhile", async () => {
     const dataDir = tempDir();
-    const store = await storeWithMerchant(dataDir);
-    const words = ["velvet sofa", "ceramic mug", "wool socks", "desk lamp"];
-    await ingest(
-      store,
-      "shop",
-      "products",
-      Array.from({ length: 30 }, (_, i) => product(100 + i, { title: `Harbor ${words[i % words.length]} ${i}` })),
-    );
-    await buildSimilarModel(store, dataDir, "shop");
+    const store = await shopWithModel(dataDir);
     // While no service runs: one product arrives, another goes.
     await ingest(store, "shop", "products", [product(200, { title: "Harbor linen sofa 200" })]);
     expect(await store.catalogue.deleteProduct("shop", 105)).toBe(true);

@@ -23,6 +23,8 @@ function fakeStore(slices: Record<string, number>) {
   /** When each full walk of the histories began, and the next one's schedule as the store keeps it. */
   const walks: number[] = [];
   let walkDue: number | undefined;
+  /** How many walks to come fail. */
+  let walkFailures = 0;
   const store = {
     catalogue: { listMerchants: () => [{ id: "shop" }] },
     refreshSnapshot() {},
@@ -56,6 +58,10 @@ function fakeStore(slices: Record<string, number>) {
       },
       pruneHistoriesSync: () => {
         walks.push(Date.now());
+        if (walkFailures > 0) {
+          walkFailures--;
+          throw new Error("disk full");
+        }
         return null;
       },
       fullWalkDueAt: () => walkDue,
@@ -78,6 +84,8 @@ function fakeStore(slices: Record<string, number>) {
     pruneCalls,
     walks,
     walkDue: () => walkDue,
+    scheduleWalk: (at: number) => (walkDue = at),
+    failWalks: (count: number) => (walkFailures = count),
     indexLag: () => indexLag,
     follows,
   };
@@ -191,6 +199,32 @@ describe("the retention's full walk in the applier", () => {
     expect(fake.walks).toHaveLength(1);
     vi.advanceTimersByTime(due - Date.now() + 60_000);
     expect(fake.walks).toHaveLength(2);
+  });
+
+  it("tries a walk that failed again at the next start, not at every pass", () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const fake = fakeStore({});
+    fake.failWalks(1);
+    const first = startedApplier(fake);
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(fake.walks).toHaveLength(1);
+    // Still due as the store keeps it: the next run walks at once.
+    expect(fake.walkDue()).toBeUndefined();
+    first.handle({ type: "close" });
+    startedApplier(fake);
+    vi.advanceTimersByTime(100);
+    expect(fake.walks).toHaveLength(2);
+    expect(fake.walkDue()).toBeGreaterThan(Date.now());
+  });
+
+  it("walks within the hour when the stored schedule is further ahead (a clock that was ahead)", () => {
+    vi.useFakeTimers();
+    const fake = fakeStore({});
+    fake.scheduleWalk(Date.now() + 24 * HOUR_MS);
+    startedApplier(fake);
+    vi.advanceTimersByTime(HOUR_MS + 120_000);
+    expect(fake.walks).toHaveLength(1);
   });
 });
 
