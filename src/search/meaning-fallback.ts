@@ -5,8 +5,18 @@ import { nearestToText, searchModel } from "../similar/search-model.js";
 import type { Store } from "../stores/store.js";
 import type { QuickViewDependencies } from "./quick-view.js";
 
-/** A query meaning can be found for has a word: two letters in a row (a barcode or a number has none). */
-const HAS_A_WORD = /\p{L}\p{L}/u;
+/**
+ * A query meaning can be found for has a word: two different letters in a
+ * row. A barcode or a number has none, nor a held-down key ("zzzzzz"), whose
+ * few hashed n-grams can collide with a product's and put it far above the
+ * model's noise floor, which random strings measure.
+ */
+const HAS_A_WORD = /(\p{L})(?!\1)\p{L}/u;
+
+/** Whether quick-view's semantic fallback embeds this query at all. */
+export function mayHaveMeaning(query: string): boolean {
+  return HAS_A_WORD.test(query.toLowerCase());
+}
 
 /**
  * Quick-view's dependencies with the meaning-based fallback of the shop's model
@@ -17,7 +27,7 @@ const HAS_A_WORD = /\p{L}\p{L}/u;
 export function withMeaningFallback(store: Store, dataDir: string): QuickViewDependencies {
   return {
     semantic: async (merchantId: MerchantId, query: string, k: number) => {
-      if (!HAS_A_WORD.test(query)) return [];
+      if (!mayHaveMeaning(query)) return [];
       const model = await searchModel(store, dataDir, merchantId);
       if (!model) return [];
       const { ids, scores } = await nearestToText(store, merchantId, model, query, k);
