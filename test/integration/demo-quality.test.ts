@@ -56,13 +56,16 @@ describe("the engine on the demo shop", () => {
       return ((await res.json()) as { data: { productSuggestions: { name: string }[] } }).data.productSuggestions;
     };
     for (const query of ["zzzzzz", "kjhgf", "xqzv", "0000000000000", "9780000000001"]) expect(await suggestions(query), query).toEqual([]);
-    // Random strings: nearly all of them must come back empty (the floor sits above 98% of the model's own noise).
+    // Random strings: nearly all of them must come back empty. The floor sits above 98% of the model's own noise,
+    // and 2.3–3.5% of random strings passed it on four models of the demo (which differs with the `now` it is
+    // generated at, so each run meets another model). 6% of 400 leaves that margin, with a chance well under 1%
+    // of failing by luck; 4 of 40 failed a few runs in a hundred.
     const rng = new Rng(11);
     const letters = "abcdefghijklmnopqrstuvwxyz";
-    const gibberish = Array.from({ length: 40 }, () => Array.from({ length: rng.int(4, 9) }, () => letters[rng.int(0, 25)]).join(""));
+    const gibberish = Array.from({ length: 400 }, () => Array.from({ length: rng.int(4, 9) }, () => letters[rng.int(0, 25)]).join(""));
     const filled: string[] = [];
     for (const query of gibberish) if ((await suggestions(query)).length > 0) filled.push(query);
-    expect(filled.length, filled.join(", ")).toBeLessThanOrEqual(4);
+    expect(filled.length, filled.join(", ")).toBeLessThanOrEqual(24);
   }, 60_000);
 
   it("runs the README tour's price change: PATCH keeps the product's other fields, and the next answer shows the new price", async () => {
