@@ -31,8 +31,12 @@ export interface StreamPlace {
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requestSeconds: HotHistogram<"route" | "method" | "status">;
-  /** Series by "route method status": looked up once per label set. */
-  private readonly requestSeries = new Map<string, HistogramSeries>();
+  /**
+   * Series by route, method and status, looked up level by level: a route's
+   * pattern is the same string every time (its hash kept), where a key
+   * joined per request was a new string to build and hash on every answer.
+   */
+  private readonly requestSeries = new Map<string, Map<string, Map<number, HistogramSeries>>>();
   private readonly taskSeconds: Histogram<"kind" | "outcome">;
   private readonly inlineSeconds: HotHistogram<"kind">;
   /** Series by task kind: looked up once per kind. */
@@ -193,12 +197,12 @@ export class ServiceMetrics {
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    const key = `${route} ${method} ${status}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      series = this.requestSeconds.labels({ route, method, status: String(status) });
-      this.requestSeries.set(key, series);
-    }
+    let byMethod = this.requestSeries.get(route);
+    if (byMethod === undefined) this.requestSeries.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (series === undefined) byStatus.set(status, (series = this.requestSeconds.labels({ route, method, status: String(status) })));
     series.observe(seconds);
   }
 
