@@ -1,5 +1,7 @@
 // What a recommendation's answer depends on, per model, as the response cache
 // keys it: an answer lives exactly as long as the data it was computed from.
+// Read on the HTTP thread for every request, hits included: the versions
+// come from Store.recentVersions.
 import type { RecommendationContext, RecommendationInputs } from "../core/products/query.js";
 import type { MerchantId } from "../core/types.js";
 import type { DataDomain } from "./environment.js";
@@ -27,6 +29,6 @@ export function recommendationDependencies(
   const ids = [...inputs.productIds, ...inputs.variantIds.map((id) => store.catalogue.productIdByVariant(merchant, id) ?? 0)];
   return {
     dependsOn: inputs.collectionId === null ? ["catalogue"] : ["catalogue", "orders"],
-    versionTag: `${store.fbtModel.generation(merchant)}:${ids.map((id) => store.orders.copurchaseListVersion(merchant, id)).join(",")}`,
+    versionTag: `${store.recentVersions.of(merchant, "fbt_generation")}:${ids.map((id) => store.recentVersions.copurchaseList(merchant, id)).join(",")}`,
   };
 }

@@ -18,9 +18,9 @@ import { SearchIndexStore } from "./search-index.js";
 import { SearchSettingsStore } from "./search-settings.js";
 import { SessionIndex, type AppliedEventLog } from "./session-index.js";
 import { SessionIndexBuild } from "./session-index-build.js";
+import { RecentVersions } from "./recent-versions.js";
 import { SimilarStore } from "./similar.js";
 import { StreamWatermarks } from "./stream-watermarks.js";
-import { SnapshotVersions } from "./snapshot-versions.js";
 import { StarterVectors } from "./starter-vectors.js";
 import { checkFormat } from "./store-format.js";
 import { ViewedRelatedTunings } from "./viewed-related-tuning.js";
@@ -71,7 +71,12 @@ export class Store {
   readonly derived: DerivedBuilds;
   /** A cluster node's place in the write stream (src/cluster/). */
   readonly streamWatermarks: StreamWatermarks;
-  private readonly snapshotVersions: SnapshotVersions;
+  /**
+   * The versions cache keys name, as a hot path reads them: read at most a
+   * millisecond ago, and since this thread's last commit (recent-versions.ts).
+   * Never inside a transaction, which must read its own writes.
+   */
+  readonly recentVersions: RecentVersions;
 
   private constructor(
     private readonly env: Environment,
@@ -130,7 +135,16 @@ export class Store {
     });
     this.customSources = new CustomSources(root);
     this.streamWatermarks = new StreamWatermarks(env);
-    this.snapshotVersions = new SnapshotVersions(env);
+    this.recentVersions = new RecentVersions({
+      version: (merchant, name) => {
+        if (name === "fbt_generation") return this.fbtModel.generation(merchant);
+        if (name === "search_settings") return this.searchSettings.versions.of(merchant);
+        if (name === "custom_sources") return this.customSources.version(merchant);
+        return env.version(merchant, name);
+      },
+      copurchaseList: (merchant, productId) => this.orders.copurchaseListVersion(merchant, productId),
+      onCommit: (listener) => env.root.on("aftercommit", listener),
+    });
     this.searchSettings = new SearchSettingsStore(env);
     this.productAttributes = new ProductAttributesStore(root, {
       product: (merchant, id) => this.catalogue.product(merchant, id),
@@ -190,7 +204,7 @@ export class Store {
   refreshSnapshot(): void {
     this.env.root.resetReadTxn();
     this.env.logRoot.resetReadTxn();
-    this.snapshotVersions.forget();
+    this.recentVersions.forget();
   }
 
   /** Runs `write` in one transaction that rolls back if it throws (for writers outside the stores, e.g. the similar model). */
@@ -201,15 +215,6 @@ export class Store {
   /** What answers cached for the merchant depend on: moved by every write to `domain`. */
   version(merchant: MerchantId, domain: DataDomain): number {
     return this.env.version(merchant, domain);
-  }
-
-  /**
-   * version() as a cache key on a hot path reads it: read at most a
-   * millisecond ago, and since this thread's last commit (see
-   * snapshot-versions.ts). Never inside a transaction, which must read its own writes.
-   */
-  recentVersion(merchant: MerchantId, domain: DataDomain): number {
-    return this.snapshotVersions.of(merchant, domain);
   }
 
   /** Derived stores some merchant lacks: the derived-state thread builds them (buildStepSync). */

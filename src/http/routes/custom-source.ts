@@ -37,7 +37,7 @@ const knownByStore = new PerStore<MerchantId, KnownSources>();
 /** The merchant's custom sources, in id order. */
 export function merchantSources(store: Store, merchant: MerchantId): KnownSources {
   const memo = knownByStore.of(store);
-  const version = store.customSources.version(merchant);
+  const version = store.recentVersions.of(merchant, "custom_sources");
   const known = memo.get(merchant);
   if (known && known.version === version) return known;
   const byId = new Map(store.customSources.list(merchant).map(({ source }) => [source.id, { source, needs: sourceNeeds(source) }]));

@@ -126,7 +126,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       if (!cacheable) return cachedTask(services, { task, cacheKey: null, request });
       // Asked again, this query may be a cache hit (unless it busts the cache): worth not deriving again.
       if (!query.known && !bustCache) queries.keep(request.rawQuery, query.value);
-      const versions = dependsOn.map((domain) => store.recentVersion(merchant.id, domain)).join(".");
+      const versions = dependsOn.map((domain) => store.recentVersions.of(merchant.id, domain)).join(".");
       const cacheKey = `${merchant.id}|${endpoint.path}|${canonical}|v${versions}|${versionTag}`;
       // A miss stamps twice (its answer, and the cached copy): the key is hashed once.
       let shownKey: string | undefined;

@@ -36,7 +36,7 @@ export function searchRoutes(services: Services): Route[] {
         return cachedTask(services, {
           task: { kind: "quick_view", merchantId: merchant.id, request },
           // The merchant's search settings version too: a settings change shows on the next keystroke.
-          cacheKey: `${merchant.id}|${QUICK_VIEW_SEARCH.path}|${canonicalSearchRequest(request)}|v${store.recentVersion(merchant.id, "catalogue")}|s${store.searchSettings.versions.of(merchant.id)}`,
+          cacheKey: `${merchant.id}|${QUICK_VIEW_SEARCH.path}|${canonicalSearchRequest(request)}|v${store.recentVersions.of(merchant.id, "catalogue")}|s${store.recentVersions.of(merchant.id, "search_settings")}`,
           // Sales move the ranking a little: answers also expire by age, as the sales lists do.
           ttlMs: services.config.behaviourCacheTtlMs,
           request: info,
