@@ -42,6 +42,40 @@ export interface ProductEndpointOptions<Params> {
   merchantOf?: (params: Params) => Merchant | null;
 }
 
+/** The cache key a query last built, and what it was built from. */
+interface BuiltKey {
+  merchant: string;
+  path: string;
+  canonical: string;
+  versions: string;
+  key: string;
+}
+
+/**
+ * Per query as QueryMemo keeps it (its derived value), the cache key it last
+ * built: while its parts are the same strings (the merchant's id, the path
+ * and the canonical parameters are the very same objects each time), a hit
+ * takes that very key, whose hash V8 keeps, rather than a new one joined and
+ * hashed again by the cache's lookup (8% of a static hit's time on the HTTP thread).
+ */
+const builtKeys = new WeakMap<object, BuiltKey>();
+
+/** `${merchant}|${path}|${canonical}|${versions}`, the string built last time for this query when its parts are the same. */
+function cacheKeyOf(query: object, merchant: string, path: string, canonical: string, versions: string): string {
+  const built = builtKeys.get(query);
+  if (
+    built !== undefined &&
+    built.merchant === merchant &&
+    built.path === path &&
+    built.canonical === canonical &&
+    built.versions === versions
+  )
+    return built.key;
+  const key = `${merchant}|${path}|${canonical}|${versions}`;
+  builtKeys.set(query, { merchant, path, canonical, versions, key });
+  return key;
+}
+
 /** What every product endpoint reads itself, whichever of them it is; the plan reads the rest. */
 interface CommonParams {
   key: string | undefined;
@@ -127,7 +161,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       // Asked again, this query may be a cache hit (unless it busts the cache): worth not deriving again.
       if (!query.known && !bustCache) queries.keep(request.rawQuery, query.value);
       const versions = dependsOn.map((domain) => store.recentVersions.of(merchant.id, domain)).join(".");
-      const cacheKey = `${merchant.id}|${endpoint.path}|${canonical}|v${versions}|${versionTag}`;
+      const cacheKey = cacheKeyOf(query.value, merchant.id, endpoint.path, canonical, `v${versions}|${versionTag}`);
       // A miss stamps twice (its answer, and the cached copy): the key is hashed once.
       let shownKey: string | undefined;
       const cacheInfoOf = (cachedAt: string) => ({
