@@ -10,8 +10,8 @@
 // read after its reset timer (a timer tick, 1 ms or more) or after a commit
 // of this thread, so another thread's write already reaches a reader up to a
 // tick late; a remembered version adds at most MAX_AGE_MS to that. What this
-// thread commits asynchronously, or sees by Store.refreshSnapshot (the event
-// applier's progress), clears them at once: whoever sees a write of this
+// thread commits asynchronously to aisle.lmdb, or sees by Store.refreshSnapshot
+// (the event applier's progress), clears them at once: whoever sees a write of this
 // thread acknowledged (an answered write, an applied stream sequence) meets
 // its version, as with a direct read.
 //
@@ -37,8 +37,8 @@ export type VersionName = DataDomain | "fbt_generation" | "search_settings" | "c
 export interface VersionSources {
   version(merchant: MerchantId, name: VersionName): number;
   copurchaseList(merchant: MerchantId, productId: number): number;
-  /** Calls `listener` after each commit of this thread's asynchronous transactions where the versions are. */
-  onCommit(listener: () => void): void;
+  /** Calls `forget` after each commit of this thread's asynchronous transactions where the versions are, once its snapshot shows it. */
+  onCommit(forget: () => void): void;
 }
 
 /** One merchant's versions read so far. */

@@ -72,9 +72,11 @@ export class Store {
   /** A cluster node's place in the write stream (src/cluster/). */
   readonly streamWatermarks: StreamWatermarks;
   /**
-   * The versions cache keys name, as a hot path reads them: read at most a
-   * millisecond ago, and since this thread's last commit (recent-versions.ts).
-   * Never inside a transaction, which must read its own writes.
+   * The versions cache keys name, as the HTTP thread reads them: read at most
+   * a millisecond ago, and since this thread's last asynchronous commit to
+   * aisle.lmdb (recent-versions.ts). Not for a thread that writes with
+   * transactionSync (the applier), whose commits it does not hear of, and
+   * never inside a transaction, which must read its own writes.
    */
   readonly recentVersions: RecentVersions;
 
@@ -135,6 +137,7 @@ export class Store {
     });
     this.customSources = new CustomSources(root);
     this.streamWatermarks = new StreamWatermarks(env);
+    this.searchSettings = new SearchSettingsStore(env);
     this.recentVersions = new RecentVersions({
       version: (merchant, name) => {
         if (name === "fbt_generation") return this.fbtModel.generation(merchant);
@@ -143,9 +146,15 @@ export class Store {
         return env.version(merchant, name);
       },
       copurchaseList: (merchant, productId) => this.orders.copurchaseListVersion(merchant, productId),
-      onCommit: (listener) => env.root.on("aftercommit", listener),
+      // Forgets only, never reads: lmdb-js calls this before it renews the snapshot. Where a commit resolves within
+      // a later write (every few writes), the renewal waits for a microtask, and a read in between still sees the
+      // state before the commit: forgetting again after it keeps no version read there.
+      onCommit: (forget) =>
+        env.root.on("aftercommit", () => {
+          forget();
+          queueMicrotask(forget);
+        }),
     });
-    this.searchSettings = new SearchSettingsStore(env);
     this.productAttributes = new ProductAttributesStore(root, {
       product: (merchant, id) => this.catalogue.product(merchant, id),
       productIdsAfter: (merchant, after, limit) => this.catalogue.productIdsAfter(merchant, after, limit),

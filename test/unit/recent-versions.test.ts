@@ -9,6 +9,7 @@ import { ingest } from "../../src/ingest/ingest.js";
 import { createMerchant } from "../../src/ingest/merchants.js";
 import { MAX_AGE_MS, RecentVersions, type VersionSources } from "../../src/stores/recent-versions.js";
 import { Store } from "../../src/stores/store.js";
+import { basketOrder } from "../helpers/fixtures.js";
 
 /** Sources whose versions the test sets, counting reads, and whose commits the test announces. */
 function fakeSources() {
@@ -95,6 +96,32 @@ describe("recent versions", () => {
     } finally {
       clock.mockRestore();
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads another thread's writes only after the snapshot is renewed, for each version it names (real LMDB)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "aisle-recent-versions-"));
+    const http = Store.open(dir);
+    // Its commits are not this store's: as another thread's, they clear nothing the first remembers.
+    const other = Store.open(dir);
+    const clock = vi.spyOn(performance, "now").mockReturnValue(0);
+    try {
+      const merchant = (await createMerchant(other, { id: "m1", name: "M", domain: "m.example.com" })).id;
+      const product = { id: 1, title: "One", variants: [{ id: 11, price: "1.00" }] };
+      await ingest(other, merchant, "products", [product, { ...product, id: 2, title: "Two", variants: [{ id: 12, price: "1.00" }] }]);
+      http.refreshSnapshot();
+      const before = [http.recentVersions.of(merchant, "orders"), http.recentVersions.copurchaseList(merchant, 1)];
+      await ingest(other, merchant, "orders", [basketOrder(7, [1, 2])]);
+      // Remembered: the clock never moves and `http` committed nothing.
+      expect([http.recentVersions.of(merchant, "orders"), http.recentVersions.copurchaseList(merchant, 1)]).toEqual(before);
+      http.refreshSnapshot();
+      expect(http.recentVersions.of(merchant, "orders")).toBe(other.version(merchant, "orders"));
+      expect(http.recentVersions.copurchaseList(merchant, 1)).toBeGreaterThan(before[1]!);
+      expect(http.recentVersions.copurchaseList(merchant, 1)).toBe(other.orders.copurchaseListVersion(merchant, 1));
+    } finally {
+      clock.mockRestore();
+      await Promise.all([http.close(), other.close()]);
       rmSync(dir, { recursive: true, force: true });
     }
   });
