@@ -12,7 +12,7 @@ const marketsByStore = new PerStore<MerchantId, { version: number; markets: Mark
 /** A merchant's markets, decoded once per catalogue version and store. */
 function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
   const marketsMemo = marketsByStore.of(store);
-  const version = store.recentVersions.of(merchantId, "catalogue");
+  const version = store.version(merchantId, "catalogue");
   const memo = marketsMemo.get(merchantId);
   if (memo && memo.version === version) return memo.markets;
   const markets = store.catalogue.marketsOf(merchantId);
@@ -26,7 +26,7 @@ function marketsOf(store: Store, merchantId: MerchantId): MarketSettings[] {
  * million products), and quick-view shows collections on every keystroke.
  */
 export function collectionHeading(store: Store, merchantId: MerchantId, id: number): CollectionHeading | undefined {
-  const group = renderGroup(merchantId, store.recentVersions.of(merchantId, "collections"), "collections");
+  const group = renderGroup(merchantId, store.version(merchantId, "collections"), "collections");
   return readThrough<CollectionHeading>(renderCacheOf(store), group, id, () => {
     const collection = store.catalogue.collection(merchantId, id);
     return collection && { id: collection.id, title: collection.title, handle: collection.handle };
@@ -69,12 +69,9 @@ const viewsByStore = new PerStore<MerchantId, MerchantView>();
  * One merchant's view of the store: tenancy is decided here, once. Ask for it
  * at the start of each answer and use it synchronously, never across an
  * await: its render reads are cached (render-cache.ts) under the catalogue
- * version read now, since every write of render data moves that version in
- * its own transaction. Held across an await, the snapshot could move on while
- * cached reads stay behind. The version is the recent one
- * (Store.recentVersions): it may trail this thread's snapshot by a
- * millisecond after another thread's write, when an entry holds data newer
- * than its version says, never older.
+ * version read now, in the read snapshot the rest of the answer reads, since
+ * every write of render data moves that version in its own transaction. Held
+ * across an await, the snapshot could move on while cached reads stay behind.
  */
 export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCatalog {
   const views = viewsByStore.of(store);
@@ -84,7 +81,7 @@ export function merchantCatalog(store: Store, merchantId: MerchantId): RenderCat
     if (made === null) return renderDataOnRead(readerOf(store, merchantId));
     views.set(merchantId, (view = made));
   }
-  const version = store.recentVersions.of(merchantId, "catalogue");
+  const version = store.version(merchantId, "catalogue");
   if (version !== view.version) {
     const group = (kind: string) => renderGroup(merchantId, version, kind);
     view.groups = { eligibility: group("eligibility"), full: group("full"), reduced: group("reduced") };

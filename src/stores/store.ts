@@ -72,11 +72,13 @@ export class Store {
   /** A cluster node's place in the write stream (src/cluster/). */
   readonly streamWatermarks: StreamWatermarks;
   /**
-   * The versions cache keys name, as the HTTP thread reads them: read at most
-   * a millisecond ago, and since this thread's last asynchronous commit to
-   * aisle.lmdb (recent-versions.ts). Not for a thread that writes with
-   * transactionSync (the applier), whose commits it does not hear of, and
-   * never inside a transaction, which must read its own writes.
+   * The versions response-cache keys name, as the HTTP thread reads them:
+   * read at most a millisecond ago, and since this thread's last asynchronous
+   * commit to aisle.lmdb (recent-versions.ts). For keys of answers computed
+   * afterwards (never older than their key), not for caches of what an answer
+   * reads (the render cache keys its reads by version(), in their snapshot).
+   * Not for a thread that writes with transactionSync (the applier), whose
+   * commits it does not hear of, and never inside a transaction.
    */
   readonly recentVersions: RecentVersions;
 
@@ -146,9 +148,10 @@ export class Store {
         return env.version(merchant, name);
       },
       copurchaseList: (merchant, productId) => this.orders.copurchaseListVersion(merchant, productId),
-      // Forgets only, never reads: lmdb-js calls this before it renews the snapshot. Where a commit resolves within
-      // a later write (every few writes), the renewal waits for a microtask, and a read in between still sees the
-      // state before the commit: forgetting again after it keeps no version read there.
+      // Forgets only, never reads: lmdb-js calls this before it resets the snapshot. Where a commit resolves within
+      // a later write (every 8th outstanding write), the reset waits for a microtask queued just after this one, and
+      // a read in between still sees the state before the commit: forgetting again then keeps no version read there
+      // (nothing runs between two microtasks queued one after the other).
       onCommit: (forget) =>
         env.root.on("aftercommit", () => {
           forget();

@@ -100,7 +100,7 @@ describe("recent versions", () => {
     }
   });
 
-  it("reads another thread's writes only after the snapshot is renewed, for each version it names (real LMDB)", async () => {
+  it("keeps what it read through another thread's writes until Store.refreshSnapshot, for each version it names (real LMDB)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "aisle-recent-versions-"));
     const http = Store.open(dir);
     // Its commits are not this store's: as another thread's, they clear nothing the first remembers.
@@ -108,8 +108,9 @@ describe("recent versions", () => {
     const clock = vi.spyOn(performance, "now").mockReturnValue(0);
     try {
       const merchant = (await createMerchant(other, { id: "m1", name: "M", domain: "m.example.com" })).id;
+      // Variant ids as basketOrder names them (product id × 10 + 1).
       const product = { id: 1, title: "One", variants: [{ id: 11, price: "1.00" }] };
-      await ingest(other, merchant, "products", [product, { ...product, id: 2, title: "Two", variants: [{ id: 12, price: "1.00" }] }]);
+      await ingest(other, merchant, "products", [product, { ...product, id: 2, title: "Two", variants: [{ id: 21, price: "1.00" }] }]);
       http.refreshSnapshot();
       const before = [http.recentVersions.of(merchant, "orders"), http.recentVersions.copurchaseList(merchant, 1)];
       await ingest(other, merchant, "orders", [basketOrder(7, [1, 2])]);
