@@ -53,10 +53,11 @@ interface BuiltKey {
 
 /**
  * Per query as QueryMemo keeps it (its derived value), the cache key it last
- * built (not for bust_cache, whose query is not kept): while its parts are the same strings (the merchant's id, the path
- * and the canonical parameters are the very same objects each time), a hit
- * takes that very key, whose hash V8 keeps, rather than a new one joined and
- * hashed again by the cache's lookup (8% of a static hit's time on the HTTP thread).
+ * built (not for bust_cache, whose query is not kept): while its parts are the
+ * same strings (the merchant's id, the path and the canonical parameters are
+ * the very same objects each time), a hit takes that very key, whose hash V8
+ * keeps, rather than a new one joined and hashed again by the cache's lookup
+ * (8% of a static hit's time on the HTTP thread).
  */
 const builtKeys = new WeakMap<object, BuiltKey>();
 /** A built key's bytes beyond its canonical parameters (merchant id, path, versions), and its record. */
