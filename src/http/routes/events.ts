@@ -26,7 +26,7 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
   const { store } = services;
   const productIds = new ProductIdsByHandle({
     productIdByHandle: (merchant, handle) => store.catalogue.productIdByHandle(merchant, handle),
-    version: (merchant, domain) => store.version(merchant, domain),
+    catalogueVersion: (merchant) => store.recentVersions.of(merchant, "catalogue"),
   });
   return [
     {
