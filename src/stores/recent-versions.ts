@@ -18,10 +18,11 @@
 // Why an older version is safe as a response-cache key: an answer is always
 // computed at a snapshot at least as new as the versions it is stored under
 // (a worker renews its snapshot per task, and this thread's only moves
-// forward), so an entry never holds older data than its key says. It is not
-// safe for a cache of what answers read (the render cache): looked up under
-// an older version than the snapshot it is read with, that would mix two
-// states of the catalogue in one answer.
+// forward), so an entry never holds older data than its key says. A memo that
+// may lag a millisecond may use them too (the event route's handle ids). A
+// cache of what an answer reads that must match its snapshot may not (the
+// render cache): looked up under an older version than the snapshot it is
+// read with, it would mix two states of the catalogue in one answer.
 import { performance } from "node:perf_hooks";
 import type { MerchantId } from "../core/types.js";
 import type { DataDomain } from "./environment.js";

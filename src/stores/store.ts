@@ -75,8 +75,10 @@ export class Store {
    * The versions response-cache keys name, as the HTTP thread reads them:
    * read at most a millisecond ago, and since this thread's last asynchronous
    * commit to aisle.lmdb (recent-versions.ts). For keys of answers computed
-   * afterwards (never older than their key), not for caches of what an answer
-   * reads (the render cache keys its reads by version(), in their snapshot).
+   * afterwards (never older than their key), and for memos that may lag a
+   * millisecond (the event route's handle ids); not for a cache of what an
+   * answer reads that must match its snapshot (the render cache keys its
+   * reads by version(), in that snapshot).
    * Not for a thread that writes with transactionSync (the applier), whose
    * commits it does not hear of, and never inside a transaction.
    */
