@@ -1,17 +1,20 @@
+import { BodySlabs, SLAB_OVERHEAD_BYTES, type Slab } from "./body-slabs.js";
+
 export interface CachedResponse {
+  /** Bytes that stay as they are for as long as anyone holds them (see BodySlabs). */
   body: Uint8Array;
   storedAt: number;
   expiresAt: number;
 }
 
 /**
- * What an entry costs beyond its body and key bytes: the Map entry, the entry
- * object, the typed array and its ArrayBuffer on the heap (~390 bytes
- * measured), and the body's separately allocated backing store (~300). Counted,
- * so that AISLE_CACHE_MB is what the cache really costs: counting bodies and
- * keys alone, a cache of 200-byte answers took 2.8× its budget in RSS.
+ * What an entry costs beyond its key and its body's bytes: the Map entry, the
+ * entry object and the body's view on the heap (~390 bytes measured). Its
+ * body's share of a slab, and each slab's own cost, are counted by BodySlabs.
+ * Counted, so that AISLE_CACHE_MB is what the cache really costs: counting
+ * bodies and keys alone, a cache of 200-byte answers took 2.8× its budget in RSS.
  */
-const ENTRY_OVERHEAD_BYTES = 700;
+const ENTRY_OVERHEAD_BYTES = 400;
 
 /**
  * Marked entries one store may pass over before it drops the oldest entry,
@@ -20,12 +23,19 @@ const ENTRY_OVERHEAD_BYTES = 700;
  */
 const MAX_PASSED_OVER = 64;
 
-/** What one entry is counted as: a key costs two bytes a character at most. */
+/** What an entry beside its body is counted as: a key costs two bytes a character at most. */
+function keyBytes(key: string): number {
+  return key.length * 2 + ENTRY_OVERHEAD_BYTES;
+}
+
+/** What one entry whose body has a slab of its own costs: the most any entry can. */
 export function entryBytes(key: string, body: Uint8Array): number {
-  return body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+  return body.byteLength + SLAB_OVERHEAD_BYTES + keyBytes(key);
 }
 
 interface Entry extends CachedResponse {
+  /** Where the body is kept. */
+  slab: Slab;
   /** Read since eviction last passed it: it is passed over once more (see set). */
   referenced: boolean;
 }
@@ -37,15 +47,21 @@ interface Entry extends CachedResponse {
  * the oldest, moves a marked entry to the back instead of dropping it. A hit
  * that moved its entry itself was two more hash-table operations under a long
  * key on every hit; misses, which evict, are far fewer. Keys carry the merchant's data version, so a catalogue change
- * makes old entries unreachable at once; they then simply age out.
+ * makes old entries unreachable at once; they then simply age out. Bodies are
+ * copied in (into slabs, see BodySlabs): what a caller stores may be a view
+ * that its next answer overwrites.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly slabs: BodySlabs;
+  /** What the entries take beside their bodies (keyBytes). */
+  private keyedBytes = 0;
   hits = 0;
   misses = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(private readonly maxBytes: number) {
+    this.slabs = new BodySlabs(maxBytes);
+  }
 
   get(key: string, now: number): CachedResponse | undefined {
     const entry = this.entries.get(key);
@@ -59,25 +75,30 @@ export class ResponseCache {
     return entry;
   }
 
+  /** Stores a copy of `body`, which the caller may then overwrite. */
   set(key: string, body: Uint8Array, now: number, ttlMs = Number.POSITIVE_INFINITY): void {
-    const size = entryBytes(key, body);
-    if (size > this.maxBytes) return;
+    if (entryBytes(key, body) > this.maxBytes) return;
     this.delete(key);
-    this.entries.set(key, { body, storedAt: now, expiresAt: now + ttlMs, referenced: false });
-    this.bytes += size;
+    const stored = this.slabs.store(body);
+    this.entries.set(key, { body: stored.bytes, slab: stored.slab, storedAt: now, expiresAt: now + ttlMs, referenced: false });
+    this.keyedBytes += keyBytes(key);
     // Oldest first, as a Map iterates; an entry moved to the back is met again,
-    // unmarked, so the walk ends. The entry just stored fits alone and stays.
+    // unmarked, so the walk ends. The entry just stored stays. Entries leave
+    // in the order their bodies were stored, so a slab is let go of once the
+    // walk has passed its last body; until then, dropping one of its bodies
+    // frees only the entry's own bytes, and the walk goes on.
     let passedOver = 0;
     for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
+      if (this.totalBytes <= this.maxBytes) break;
       if (oldest === key) continue;
       this.entries.delete(oldest);
       if (entry.referenced && passedOver < MAX_PASSED_OVER) {
         passedOver++;
         entry.referenced = false;
+        this.moveBody(entry);
         this.entries.set(oldest, entry);
       } else {
-        this.bytes -= entryBytes(oldest, entry.body);
+        this.forget(oldest, entry);
       }
     }
   }
@@ -86,14 +107,28 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entryBytes(key, entry.body);
+    this.forget(key, entry);
   }
 
   get size(): number {
     return this.entries.size;
   }
 
+  /** What the cache takes: its entries, and every slab that keeps one of their bodies. */
   get totalBytes(): number {
-    return this.bytes;
+    return this.keyedBytes + this.slabs.heldBytes;
+  }
+
+  /** An entry is moved to the back with its body: copied into the slab being written, so the slab it leaves can be let go of. */
+  private moveBody(entry: Entry): void {
+    const moved = this.slabs.store(entry.body);
+    this.slabs.release(entry.slab);
+    entry.body = moved.bytes;
+    entry.slab = moved.slab;
+  }
+
+  private forget(key: string, entry: Entry): void {
+    this.keyedBytes -= keyBytes(key);
+    this.slabs.release(entry.slab);
   }
 }

@@ -28,13 +28,13 @@ export function withTopLevelField(body: Uint8Array, name: string, value: unknown
     : `,${JSON.stringify(name)}:${JSON.stringify(value)}}`;
   // Pretty bodies end "\n}\n": the field goes before the newline that precedes the brace.
   const cut = pretty && body[end - 1] === 0x0a ? end - 1 : end;
-  const tail = encoder.encode(field);
   if (out !== undefined) {
     out.reset();
     out.append(body.subarray(0, cut));
-    out.append(tail);
+    out.appendText(field);
     return out.view();
   }
+  const tail = encoder.encode(field);
   const own = new Uint8Array(cut + tail.length);
   own.set(body.subarray(0, cut), 0);
   own.set(tail, cut);

@@ -37,9 +37,11 @@ export interface CachedTaskPlan {
  * Where a miss answered on this thread stamps its answer: the server writes a
  * reply its handler returns synchronously before anything else runs (see
  * HttpServer), and uWS copies what it writes, so the answer needs no buffer of
- * its own; only the cached copy does.
+ * its own.
  */
 const inlineReply = new ByteBuilder();
+/** Where every miss stamps the copy it caches: the cache copies what it stores. */
+const cachedCopy = new ByteBuilder();
 
 /** A pool task under way, and how many requests still wait for its answer. */
 interface SharedTask {
@@ -80,12 +82,13 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
     const hit = cache.get(cacheKey, now);
     if (hit) return hitReply(hit, now);
   }
-  // `transient`: the computed bytes are a view that the next answer overwrites, so what is cached is a copy.
-  const answered = (computed: Uint8Array, transient: boolean): Reply => {
-    const body = stamp ? stamp(computed, "never", transient ? inlineReply : undefined) : transient ? computed.slice() : computed;
+  // `inline`: answered on this thread, so written before anything else runs; a
+  // pool's answer is written after its promise settles, so it needs bytes of its own.
+  const answered = (computed: Uint8Array, inline: boolean): Reply => {
+    const body = stamp ? stamp(computed, "never", inline ? inlineReply : undefined) : computed;
     if (cacheKey !== null) {
       const now = services.now();
-      cache.set(cacheKey, stamp ? stamp(computed, new Date(now).toISOString()) : body, now, ttlMs);
+      cache.set(cacheKey, stamp ? stamp(computed, new Date(now).toISOString(), cachedCopy) : computed, now, ttlMs);
     }
     return { status: 200, body, headers: { Age: "0" } };
   };

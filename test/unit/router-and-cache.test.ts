@@ -62,12 +62,14 @@ describe("ResponseCache", () => {
   });
 
   it("passes over a bounded number of read entries in one store, then drops the oldest even if it was read", () => {
-    const budget = 100 * entryBytes("k00", bytes(100)) + 100;
+    // Bodies this large for a cache of 100 each get a slab of their own, so the cost of each entry is exact.
+    const body = bytes(4_000);
+    const budget = 100 * entryBytes("k00", body) + 100;
     const cache = new ResponseCache(budget);
     const keys = Array.from({ length: 100 }, (_, i) => `k${String(i).padStart(2, "0")}`);
-    for (const key of keys) cache.set(key, bytes(100), 0);
+    for (const key of keys) cache.set(key, body, 0);
     for (const key of keys) cache.get(key, 0);
-    cache.set("new", bytes(100), 0);
+    cache.set("new", body, 0);
     // 64 were passed over (moved to the back, unmarked), and the 65th oldest went, read or not.
     expect(cache.get("k64", 0)).toBeUndefined();
     expect(keys.filter((key) => cache.get(key, 0) === undefined)).toEqual(["k64"]);
