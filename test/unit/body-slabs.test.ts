@@ -53,7 +53,26 @@ describe("BodySlabs", () => {
     expect(slabs.heldBytes).toBe(0);
   });
 
-  it("never overwrites a body handed out, even once released", () => {
+  it("writes an emptied slab again only from the event loop's next turn on", async () => {
+    const slabs = new BodySlabs(budget);
+    // Three bodies fill the first slab; the fourth starts the second.
+    const first = [1, 2, 3].map((byte) => slabs.store(filled(300, byte)));
+    slabs.store(filled(300, 4));
+    for (const body of first) slabs.release(body.slab);
+    const slabOf = (body: { bytes: Uint8Array }) => body.bytes.buffer;
+    // Within this turn, a new slab rather than the emptied one.
+    slabs.store(filled(500, 5));
+    const third = slabs.store(filled(500, 6));
+    expect(slabOf(third)).not.toBe(slabOf(first[0]!));
+    await new Promise((resolve) => setImmediate(resolve));
+    slabs.store(filled(500, 7));
+    const fourth = slabs.store(filled(500, 8));
+    expect(slabOf(fourth)).toBe(slabOf(first[0]!));
+    expect([...new Set(fourth.bytes)]).toEqual([8]);
+    expect(slabs.heldBytes).toBe(3 * slabCost);
+  });
+
+  it("never overwrites a body handed out within the turn it was released in", () => {
     const slabs = new BodySlabs(budget);
     const kept = slabs.store(filled(200, 42));
     slabs.release(kept.slab);
