@@ -81,8 +81,7 @@ export class KeySlots {
   }
 }
 
-/** Murmur3's 32-bit finishing mix of the key's two 32-bit halves. */
-/** A key's hash, from both 32-bit halves: product ids reach past 2³¹. */
+/** A key's hash: Murmur3's 32-bit finishing mix of both its 32-bit halves (product ids reach past 2³¹). */
 export function keyHash(key: number): number {
   let h = (key | 0) ^ Math.imul(Math.floor(key / TWO_32), 0x9e3779b1);
   h ^= h >>> 16;

@@ -228,21 +228,25 @@ export class SessionKnn {
       buffers.viewStart[n] = written;
       const views = source.viewsOf(session);
       if (views === null) return;
+      // One pass gives each view its slot and finds the latest prefix item the
+      // neighbour shares: a slot taken here is new (itemStep 0) unless it is a prefix item's.
+      buffers.forViews(written + views.length);
       let closest = 0;
       let at = -1;
       for (let i = 0; i < views.length; i++) {
-        const slot = items.find(views[i]!);
-        const step = slot >= 0 ? this.itemStep[slot]! : 0;
+        const slot = this.itemSlot(views[i]!);
+        buffers.viewItems[written + i] = slot;
+        const step = this.itemStep[slot]!;
         if (step > 0 && (closest === 0 || step < closest || (step === closest && i > at))) {
           closest = step;
           at = i;
         }
       }
+      // A neighbour sharing no prefix item votes for nothing: its views are left out (their slots stay, unvoted).
       if (closest === 0) return;
       buffers.nearest[n] = closest;
       buffers.anchor[n] = at;
-      buffers.forViews(written + views.length);
-      for (let i = 0; i < views.length; i++) buffers.viewItems[written++] = this.itemSlot(views[i]!);
+      written += views.length;
     });
     buffers.viewStart[count] = written;
     buffers.forItems(items.size, known.length);
