@@ -11,7 +11,8 @@
 // first written (256 page faults a megabyte: about 4% of the HTTP thread's
 // time on static misses). A spare slab is written again only from the event
 // loop's next turn on: a body handed out stays as it is until then, and every
-// reply is written within the turn it is read in (uWS copies what it writes).
+// reply is written within the turn it is read in (uWS copies what it writes;
+// the server refuses uWS's JavaScript fallback, which does not).
 
 /** Emptied slabs kept to be written again; any more are left to the collector. */
 const SPARE_SLABS_AT_MOST = 2;
@@ -50,8 +51,7 @@ const SLAB_BYTES_AT_MOST = 1024 * 1024;
 const SLABS_PER_BUDGET_AT_LEAST = 64;
 
 export class BodySlabs {
-  /** What every slab that still keeps a body takes, and the slab being written: what the bodies really cost (spare slabs aside). */
-  heldBytes = 0;
+  private held = 0;
   private readonly slabBytes: number;
   private current: Slab | null = null;
   /** Emptied slabs that may be written again. */
@@ -63,6 +63,19 @@ export class BodySlabs {
   /** For a cache whose budget is `budgetBytes`. */
   constructor(budgetBytes: number) {
     this.slabBytes = Math.min(SLAB_BYTES_AT_MOST, Math.floor(budgetBytes / SLABS_PER_BUDGET_AT_LEAST));
+  }
+
+  /**
+   * What every slab that still keeps a body takes, and the slab being written
+   * (even empty): what the bodies really cost, the spare slabs aside.
+   */
+  get heldBytes(): number {
+    return this.held;
+  }
+
+  /** Whether moving a body out of `slab` could let it go: not the slab being written, nor a body's own slab. */
+  freedByMoving(slab: Slab): boolean {
+    return slab !== this.current && slab.bytes.length === this.slabBytes;
   }
 
   /** A copy of `body` that stays as it is until released, and after it until the event loop's next turn. */
@@ -93,13 +106,13 @@ export class BodySlabs {
   /** A spare slab when one of this size is, else a new one. */
   private newSlab(size: number): Slab {
     const slab = (size === this.slabBytes ? this.spare.pop()?.reset() : undefined) ?? new Slab(new Uint8Array(size));
-    this.heldBytes += slabCost(slab);
+    this.held += slabCost(slab);
     return slab;
   }
 
   /** The slab keeps no body: spare from the next turn on if it is of the usual size and too few are, else the collector's. */
   private letGo(slab: Slab): void {
-    this.heldBytes -= slabCost(slab);
+    this.held -= slabCost(slab);
     if (slab.bytes.length !== this.slabBytes || this.spare.length + this.emptied.length >= SPARE_SLABS_AT_MOST) return;
     this.emptied.push(slab);
     this.sparing ??= setImmediate(() => {

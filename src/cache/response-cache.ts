@@ -1,7 +1,11 @@
 import { BodySlabs, SLAB_OVERHEAD_BYTES, type Slab } from "./body-slabs.js";
 
 export interface CachedResponse {
-  /** Bytes that stay as they are for as long as anyone holds them (see BodySlabs). */
+  /**
+   * A view of the cache's slabs: it stays as it is until the event loop's
+   * next turn after its entry leaves the cache or is moved, so it is to be
+   * written within the turn it is read in (see BodySlabs).
+   */
   body: Uint8Array;
   storedAt: number;
   expiresAt: number;
@@ -9,17 +13,19 @@ export interface CachedResponse {
 
 /**
  * What an entry costs beyond its key and its body's bytes: the Map entry, the
- * entry object and the body's view on the heap (~390 bytes measured). Its
- * body's share of a slab, and each slab's own cost, are counted by BodySlabs.
+ * entry object and the body's view on the heap (about 205 bytes measured with
+ * 200-byte bodies, rounded up). Its body's share of a slab, and each slab's
+ * own cost, are counted by BodySlabs.
  * Counted, so that AISLE_CACHE_MB is what the cache really costs: counting
  * bodies and keys alone, a cache of 200-byte answers took 2.8× its budget in RSS.
  */
-const ENTRY_OVERHEAD_BYTES = 400;
+const ENTRY_OVERHEAD_BYTES = 256;
 
 /**
- * Marked entries one store may pass over before it drops the oldest entry,
- * marked or not: in a full cache whose every entry was read since the last
- * pass, an unbounded walk would move them all in one synchronous step.
+ * Marked entries a store may pass over before each entry it drops, marked or
+ * not: in a full cache whose every entry was read since the last pass, an
+ * unbounded walk would move them all in one synchronous step. Per entry
+ * dropped, since one store may drop a whole slab's worth of entries at once.
  */
 const MAX_PASSED_OVER = 64;
 
@@ -28,7 +34,7 @@ function keyBytes(key: string): number {
   return key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
-/** What one entry whose body has a slab of its own costs: the most any entry can. */
+/** What one entry whose body has a slab of its own costs: what a store must fit in the budget alone. */
 export function entryBytes(key: string, body: Uint8Array): number {
   return body.byteLength + SLAB_OVERHEAD_BYTES + keyBytes(key);
 }
@@ -99,6 +105,7 @@ export class ResponseCache {
         this.entries.set(oldest, entry);
       } else {
         this.forget(oldest, entry);
+        passedOver = 0;
       }
     }
   }
@@ -119,8 +126,13 @@ export class ResponseCache {
     return this.keyedBytes + this.slabs.heldBytes;
   }
 
-  /** An entry is moved to the back with its body: copied into the slab being written, so the slab it leaves can be let go of. */
+  /**
+   * An entry is moved to the back with its body: copied into the slab being
+   * written, so the slab it leaves can be let go of; not when it is in that
+   * slab already, or alone in one of its own (a copy would free nothing).
+   */
   private moveBody(entry: Entry): void {
+    if (!this.slabs.freedByMoving(entry.slab)) return;
     const moved = this.slabs.store(entry.body);
     this.slabs.release(entry.slab);
     entry.body = moved.bytes;

@@ -40,8 +40,8 @@ export interface CachedTaskPlan {
  * its own.
  */
 const inlineReply = new ByteBuilder();
-/** Where every miss stamps the copy it caches: the cache copies what it stores. */
-const cachedCopy = new ByteBuilder();
+/** Where every miss stamps what it caches, for the cache to copy. */
+const stampedForCache = new ByteBuilder();
 
 /** A pool task under way, and how many requests still wait for its answer. */
 interface SharedTask {
@@ -88,7 +88,7 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
     const body = stamp ? stamp(computed, "never", inline ? inlineReply : undefined) : computed;
     if (cacheKey !== null) {
       const now = services.now();
-      cache.set(cacheKey, stamp ? stamp(computed, new Date(now).toISOString(), cachedCopy) : computed, now, ttlMs);
+      cache.set(cacheKey, stamp ? stamp(computed, new Date(now).toISOString(), stampedForCache) : computed, now, ttlMs);
     }
     return { status: 200, body, headers: { Age: "0" } };
   };

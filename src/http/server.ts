@@ -73,6 +73,20 @@ const PREFLIGHT_HEADERS: Record<string, string> = {
   "Access-Control-Max-Age": "86400",
 };
 
+/**
+ * uWebSockets.js falls back to a JavaScript imitation over Node's http module
+ * when its native binary does not load (or UWS_USE_FALLBACK asks for it). That
+ * one does not copy what it writes, and answers are written from buffers that
+ * are reused once written (the cache's slabs, the inline answer's builder), so
+ * it could send one answer's bytes in another's place: aisle does not start on it.
+ */
+function requireNativeUws(): void {
+  if (!String(uWS.App).includes("[native code]"))
+    throw new Error(
+      "uWebSockets.js's native binary did not load (its JavaScript fallback is in use, or UWS_USE_FALLBACK is set): aisle needs the native server",
+    );
+}
+
 export class HttpServer {
   private readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | null = null;
@@ -86,6 +100,7 @@ export class HttpServer {
     private readonly options: HttpServerOptions,
   ) {
     this.heldRefusals = new HeldReplies(options.refusalDelayMs ?? 0);
+    requireNativeUws();
     this.app = uWS.App();
     this.app.any("/*", (res, req) => this.dispatch(res, req));
   }

@@ -29,7 +29,7 @@ import { answerListTask, type InlineListTask } from "./list-task.js";
  * products are 2–10 KB; one with a huge description can be 100 KB).
  */
 export const INLINE_BUDGET: ListBudget = { judged: 500, bytes: 256 * 1024 };
-/** How this thread answers a list: within INLINE_BUDGET, into its list buffer, which the caller copies at once. */
+/** How this thread answers a list: within INLINE_BUDGET, into its list buffer, which the caller uses at once. */
 const INLINE_MODE: AnswerMode = Object.freeze({ budget: INLINE_BUDGET, transient: true });
 
 /** Input products whose lists an inline recommendation may read. */

@@ -19,14 +19,14 @@ import type { SessionSource } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
 import type { SessionTables } from "./session-index.js";
 
-/**
- * Viewer counts and sessions' views kept per merchant: about 2.5 and 8 MB at
- * most (sessions of five views). Views are kept in two generations of this
- * many sessions each: a neighbour met again stays, where emptying one full map
- * dropped every hot session at once (on Diginetica's 60,858 test prefixes it
- * cost session kNN's p99 about a seventh).
- */
+/** Viewer counts kept per merchant: about 2.5 MB at most. */
 const COUNTS_KEPT = 50_000;
+/**
+ * Sessions' views kept per merchant, in each of two generations: about 8 MB
+ * at most (sessions of five views). A neighbour met again stays, where
+ * emptying one full map dropped every hot session at once (on Diginetica's
+ * 60,858 test prefixes it cost session kNN's p99 about a seventh).
+ */
 const SESSIONS_KEPT = 20_000;
 /** Merchants whose reads are kept; a reader that serves more starts over. */
 const MERCHANTS_KEPT = 2;

@@ -72,6 +72,30 @@ describe("BodySlabs", () => {
     expect(slabs.heldBytes).toBe(3 * slabCost);
   });
 
+  it("keeps a released body as it is across microtasks, until the next turn", async () => {
+    const slabs = new BodySlabs(budget);
+    // Three bodies fill a slab, a fourth starts the next; the first slab is emptied.
+    const held = [1, 2, 3].map((byte) => slabs.store(filled(300, byte)));
+    slabs.store(filled(300, 4));
+    for (const body of held) slabs.release(body.slab);
+    await Promise.resolve();
+    await Promise.resolve();
+    for (let i = 0; i < 10; i++) slabs.store(filled(300, 9));
+    expect(held.map((body) => [...new Set(body.bytes)])).toEqual([[1], [2], [3]]);
+  });
+
+  it("keeps two emptied slabs spare at most", async () => {
+    const slabs = new BodySlabs(budget);
+    // Four slabs of their own (bodies of a whole slab), emptied in one turn.
+    const emptied = [1, 2, 3, 4].map((byte) => slabs.store(filled(1024, byte)));
+    for (const body of emptied) slabs.release(body.slab);
+    expect(slabs.heldBytes).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    const buffers = new Set(emptied.map((body) => body.bytes.buffer));
+    const next = [5, 6, 7].map((byte) => slabs.store(filled(1024, byte)));
+    expect(next.map((body) => buffers.has(body.bytes.buffer))).toEqual([true, true, false]);
+  });
+
   it("never overwrites a body handed out within the turn it was released in", () => {
     const slabs = new BodySlabs(budget);
     const kept = slabs.store(filled(200, 42));

@@ -26,6 +26,7 @@ const task = { kind: "trending" } as unknown as Task;
 const bodyOf = (reply: Reply | Promise<Reply>) => decoder.decode((reply as Reply).body as Uint8Array);
 
 describe("cachedTask with answers computed on the HTTP thread", () => {
+  // The reply itself may be a view that the next answer overwrites: the server writes it at once.
   it("caches a copy of an inline answer, which the next answer does not overwrite", () => {
     const services = servicesAnsweringInViews();
     expect(bodyOf(cachedTask(services, { task, cacheKey: "a" }))).toBe('{"data":[1]}');

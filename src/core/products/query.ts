@@ -42,8 +42,8 @@ export interface AnswerMode {
   budget: ListBudget | null;
   /**
    * The answer may be a view of this thread's list buffer, valid until its
-   * next list: for a caller that copies it at once (the HTTP thread stamps
-   * or caches it), and so saves a buffer of its own per answer.
+   * next list: for a caller that uses it at once (the HTTP thread writes it,
+   * or stamps it, and the cache copies it), and so saves a buffer of its own per answer.
    */
   transient: boolean;
 }

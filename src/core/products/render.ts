@@ -76,7 +76,7 @@ export function productListBody(
   });
   const members = additions.answerFields ? JSON.stringify(additions.answerFields).slice(1, -1) : "";
   answer.appendText(members === "" ? "]}" : `],${members}}`);
-  // A view when the caller copies it at once (AnswerMode.transient); otherwise a buffer of its own, as it is cached and moved between threads.
+  // A view when the caller uses it at once (AnswerMode.transient); otherwise a buffer of its own, as it is moved between threads.
   return mode.transient ? answer.view() : answer.take();
 }
 
