@@ -9,6 +9,7 @@ import { grownTo } from "../typed-arrays.js";
 import { ItemScores } from "./item-scores.js";
 import { KeySlots } from "./key-slots.js";
 import { copyOf, NeighbourhoodBuffers, type Neighbourhood } from "./neighbourhood.js";
+import { NewestDistinct } from "./newest-distinct.js";
 import { byScoreThenId, topInOrder } from "./ranking.js";
 
 export type { Neighbourhood } from "./neighbourhood.js";
@@ -115,8 +116,9 @@ export class SessionKnn {
   private similarity = new Float64Array(SCRATCH);
   /** The prefix items' recent sessions, copied one after another (the source's arrays do not outlive the next read). */
   private recent = new Int32Array(SCRATCH);
-  /** Candidates' arrival numbers, for the sort that finds the oldest sampled (oldestSampled). */
+  /** Candidates' arrival numbers, and what finds the oldest sampled of them (oldestSampled). */
   private numbers = new Int32Array(SCRATCH);
+  private readonly newestDistinct = new NewestDistinct();
   /** The items a vote scored, as local items, in the order first scored. */
   private voted = new Int32Array(SCRATCH);
   /** What a neighbourhood is gathered into. */
@@ -357,7 +359,7 @@ export class SessionKnn {
   /**
    * The arrival number of the oldest of the `sampleSize` most recent
    * candidates: each prefix item's last `sampleSize` sessions but `self`,
-   * sorted (a native numeric sort) and counted from the newest, each once.
+   * counted from the newest, each once (see NewestDistinct).
    */
   private oldestSampled(prefixSlots: number, sampleSize: number, self: number): number {
     let count = 0;
@@ -373,13 +375,7 @@ export class SessionKnn {
         if (session !== self) this.numbers[at++] = session;
       }
     }
-    const numbers = this.numbers.subarray(0, at).sort();
-    let distinct = 0;
-    for (let k = at - 1; k >= 0; k--) {
-      if (k === at - 1 || numbers[k] !== numbers[k + 1]) distinct++;
-      if (distinct === sampleSize) return numbers[k]!;
-    }
-    return Number.NEGATIVE_INFINITY;
+    return this.newestDistinct.nthLargest(this.numbers.subarray(0, at), sampleSize);
   }
 
   /** The item's slot; a new one has its values reset. */
