@@ -44,13 +44,26 @@ const builtKey = (build: DerivedBuild, merchant: MerchantId) => `derived_built:$
 const cursorKey = (build: DerivedBuild, merchant: MerchantId) => `derived_cursor:${build.name}:${merchant}`;
 
 export class DerivedBuilds {
+  /**
+   * Per build, the merchants whose store was found built. A marker is only
+   * ever set to this code's layout, never removed, so a store found built
+   * stays built for as long as this environment is open: every list answer
+   * asks, and reading the marker cost it a string key, an LMDB read and a decode.
+   */
+  private readonly foundBuilt = new Map<DerivedBuild, Set<MerchantId>>();
+
   constructor(
     private readonly meta: Database<unknown, string>,
     readonly builds: readonly DerivedBuild[],
   ) {}
 
   isBuilt(build: DerivedBuild, merchant: MerchantId): boolean {
-    return this.meta.get(builtKey(build, merchant)) === build.layout;
+    let found = this.foundBuilt.get(build);
+    if (found?.has(merchant)) return true;
+    if (this.meta.get(builtKey(build, merchant)) !== build.layout) return false;
+    if (found === undefined) this.foundBuilt.set(build, (found = new Set()));
+    found.add(merchant);
+    return true;
   }
 
   /** The builds some merchant lacks. */

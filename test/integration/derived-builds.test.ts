@@ -112,4 +112,32 @@ describe("a rebuild left by a build of another layout", () => {
     expect(builds.isBuilt(next, "shop")).toBe(true);
     await env.root.close();
   });
+
+  it("reads a store's marker until it finds the store built, and not after", async () => {
+    const env = environment(tempDir());
+    const build = new Doubled(env.source, env.target);
+    let markerReads = 0;
+    const meta = new Proxy(env.meta, {
+      get: (target, property, receiver) =>
+        property === "get"
+          ? (key: string) => {
+              markerReads++;
+              return target.get(key);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const builds = new DerivedBuilds(meta, [build]);
+    expect(builds.isBuilt(build, "shop")).toBe(false);
+    expect(builds.isBuilt(build, "shop")).toBe(false);
+    expect(markerReads).toBe(2);
+    env.root.transactionSync(() => builds.markAllBuilt("shop"));
+    expect(builds.isBuilt(build, "shop")).toBe(true);
+    const afterFound = markerReads;
+    for (let i = 0; i < 5; i++) expect(builds.isBuilt(build, "shop")).toBe(true);
+    expect(markerReads).toBe(afterFound);
+    // Another merchant's store is its own: still read until built.
+    expect(builds.isBuilt(build, "other")).toBe(false);
+    expect(markerReads).toBe(afterFound + 1);
+    await env.root.close();
+  });
 });
