@@ -33,16 +33,9 @@ export function collectionHeading(store: Store, merchantId: MerchantId, id: numb
   });
 }
 
-/** Merchants whose render data is built: once built it stays so for the life of the store instance. */
-const renderDataBuilt = new PerStore<MerchantId, true>();
-
 /** Whether the merchant's products' stored JSON and eligibility records are built (not yet, for a while after an upgrade). */
 export function hasRenderData(store: Store, merchantId: MerchantId): boolean {
-  const built = renderDataBuilt.of(store);
-  if (built.has(merchantId)) return true;
-  if (!store.derived.isBuilt(store.productRender, merchantId)) return false;
-  built.set(merchantId, true);
-  return true;
+  return store.derived.isBuilt(store.productRender, merchantId);
 }
 
 /** The render cache's groups of one merchant at one catalogue version. */

@@ -49,6 +49,8 @@ export class DerivedBuilds {
    * ever set to this code's layout, never removed, so a store found built
    * stays built for as long as this environment is open: every list answer
    * asks, and reading the marker cost it a string key, an LMDB read and a decode.
+   * Not for a transaction that writes a marker: one that then failed to commit
+   * would leave a store remembered as built that is not.
    */
   private readonly foundBuilt = new Map<DerivedBuild, Set<MerchantId>>();
 

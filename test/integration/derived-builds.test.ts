@@ -138,6 +138,14 @@ describe("a rebuild left by a build of another layout", () => {
     // Another merchant's store is its own: still read until built.
     expect(builds.isBuilt(build, "other")).toBe(false);
     expect(markerReads).toBe(afterFound + 1);
+    // So is another build's store of the same merchant.
+    const other = Object.assign(new Doubled(env.source, env.target), { name: "tripled" });
+    const both = new DerivedBuilds(meta, [build, other]);
+    env.root.transactionSync(() => {
+      while (!both.step(build, "late"));
+    });
+    expect(both.isBuilt(build, "late")).toBe(true);
+    expect(both.isBuilt(other, "late")).toBe(false);
     await env.root.close();
   });
 });
