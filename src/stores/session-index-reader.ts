@@ -14,6 +14,7 @@ import {
   sessionViewCount,
   type IndexHead,
 } from "../core/recs/session-index-codec.js";
+import { GenerationalCache } from "../core/generational-cache.js";
 import { KeySlots } from "../core/recs/key-slots.js";
 import type { SessionSource } from "../core/recs/session-knn.js";
 import type { MerchantId } from "../core/types.js";
@@ -28,6 +29,9 @@ const COUNTS_KEPT = 50_000;
  * 60,858 test prefixes it cost session kNN's p99 about a seventh).
  */
 const SESSIONS_KEPT = 20_000;
+/** The views cache's one group: it is a merchant's own (Kept), and counts sessions, not bytes. */
+const VIEWS = "views";
+const ONE_SESSION = () => 1;
 /** Merchants whose reads are kept; a reader that serves more starts over. */
 const MERCHANTS_KEPT = 2;
 
@@ -37,9 +41,8 @@ interface Kept {
   /** Products whose viewer counts were read (product ids past 2³¹ make slow Map keys), and the counts by slot. */
   counted: KeySlots;
   counts: Uint32Array;
-  /** Sessions' views by arrival number: those read or met again lately, and those of the generation before. */
-  views: Map<number, Float64Array>;
-  olderViews: Map<number, Float64Array>;
+  /** Sessions' views by arrival number. */
+  views: GenerationalCache<Float64Array>;
 }
 
 export class SessionIndexReader {
@@ -52,8 +55,7 @@ export class SessionIndexReader {
   /** The merchant's index, whose head (read at this snapshot) is `head`. */
   source(merchant: MerchantId, head: IndexHead): SessionSource {
     const { sessions, itemTails, itemHeads } = this.tables;
-    const kept = this.keptFor(merchant, head);
-    const { counted, counts } = kept;
+    const { counted, counts, views } = this.keptFor(merchant, head);
     return {
       sessionCount: head.live,
       newestSession: head.next - 1,
@@ -81,20 +83,14 @@ export class SessionIndexReader {
         return (counts[slot] = tail === undefined ? 0 : itemViewers(tail));
       },
       viewsOf: (session) => {
-        let found = kept.views.get(session);
-        if (found !== undefined) return found;
-        found = kept.olderViews.get(session);
+        let found = views.get(VIEWS, session);
         if (found === undefined) {
           const bytes = sessions.getBinaryFast([merchant, session]);
           if (bytes === undefined) return null;
           found = new Float64Array(sessionViewCount(bytes));
           readSessionViews(bytes, found);
+          views.set(VIEWS, session, found);
         }
-        if (kept.views.size === SESSIONS_KEPT) {
-          kept.olderViews = kept.views;
-          kept.views = new Map();
-        }
-        kept.views.set(session, found);
         return found;
       },
     };
@@ -104,7 +100,12 @@ export class SessionIndexReader {
     let kept = this.kept.get(merchant);
     if (kept === undefined || !sameHead(kept.head, head)) {
       if (kept === undefined && this.kept.size === MERCHANTS_KEPT) this.kept.clear();
-      kept = { head, counted: new KeySlots(), counts: new Uint32Array(COUNTS_KEPT), views: new Map(), olderViews: new Map() };
+      kept = {
+        head,
+        counted: new KeySlots(),
+        counts: new Uint32Array(COUNTS_KEPT),
+        views: new GenerationalCache<Float64Array>(SESSIONS_KEPT, ONE_SESSION),
+      };
       this.kept.set(merchant, kept);
     }
     return kept;
