@@ -10,6 +10,11 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Headers already as bytes (see encodeReply), written after `headers`. */
   encodedHeaders?: readonly EncodedHeader[];
+  /**
+   * A view of bytes that are reused later (a cached body's slab, the inline
+   * answer's builder) is written within the turn of the event loop it was
+   * made in: uWS copies what it writes. Only refusals, bodies of their own, are held longer.
+   */
   body: Uint8Array | string;
   /** Default: JSON. */
   contentType?: string;
