@@ -20,7 +20,7 @@ import { SessionViewsCache } from "../core/recs/session-views-cache.js";
 import type { MerchantId } from "../core/types.js";
 import type { SessionTables } from "./session-index.js";
 
-/** Viewer counts kept per merchant: about 2.5 MB at most. */
+/** Viewer counts kept per merchant: about 1.8 MB at most. */
 const COUNTS_KEPT = 50_000;
 /**
  * Sessions' views kept per merchant, in each of two generations: at most
@@ -30,7 +30,7 @@ const COUNTS_KEPT = 50_000;
  */
 const SESSIONS_KEPT = 100_000;
 const VIEWS_KEPT = 500_000;
-/** Merchants whose reads are kept; a reader that serves more starts over. */
+/** Merchants whose reads are kept; a third takes the arrays of the one kept longest. */
 const MERCHANTS_KEPT = 2;
 
 /** What a thread has read of one merchant's index, at the head it read it at. */
@@ -50,7 +50,12 @@ export class SessionIndexReader {
 
   constructor(private readonly tables: SessionTables) {}
 
-  /** The merchant's index, whose head (read at this snapshot) is `head`. */
+  /**
+   * The merchant's index, whose head (read at this snapshot) is `head`: for
+   * the task that asked, within its snapshot. The caches it fills are the
+   * merchant's, emptied when a later source finds the head moved, so a source
+   * kept past its task could fill them with another snapshot's views.
+   */
   source(merchant: MerchantId, head: IndexHead): SessionSource {
     const { sessions, itemTails, itemHeads } = this.tables;
     const { counted, counts, views } = this.keptFor(merchant, head);
@@ -95,20 +100,20 @@ export class SessionIndexReader {
   private keptFor(merchant: MerchantId, head: IndexHead): Kept {
     let kept = this.kept.get(merchant);
     if (kept === undefined) {
-      if (this.kept.size === MERCHANTS_KEPT) this.kept.clear();
-      kept = {
-        head,
-        counted: new KeySlots(),
-        counts: new Uint32Array(COUNTS_KEPT),
-        views: new SessionViewsCache(SESSIONS_KEPT, VIEWS_KEPT),
-      };
+      kept = this.kept.size < MERCHANTS_KEPT ? newKept(head) : this.takeLongestKept(head);
       this.kept.set(merchant, kept);
     } else if (!sameHead(kept.head, head)) {
       // Emptied, not replaced: the arrays are kept for the next reads (a live shop's head moves with every applied batch).
-      kept.head = head;
-      kept.counted.clear();
-      kept.views.clear();
+      emptyKept(kept, head);
     }
+    return kept;
+  }
+
+  /** The arrays of the merchant kept longest (the first in the map), emptied for another. */
+  private takeLongestKept(head: IndexHead): Kept {
+    const [merchant, kept] = this.kept.entries().next().value!;
+    this.kept.delete(merchant);
+    emptyKept(kept, head);
     return kept;
   }
 
@@ -118,6 +123,16 @@ export class SessionIndexReader {
     grown.set(this.recent);
     this.recent = grown;
   }
+}
+
+function newKept(head: IndexHead): Kept {
+  return { head, counted: new KeySlots(), counts: new Uint32Array(COUNTS_KEPT), views: new SessionViewsCache(SESSIONS_KEPT, VIEWS_KEPT) };
+}
+
+function emptyKept(kept: Kept, head: IndexHead): void {
+  kept.head = head;
+  kept.counted.clear();
+  kept.views.clear();
 }
 
 function sameHead(a: IndexHead, b: IndexHead): boolean {

@@ -7,7 +7,7 @@ import type { BehaviourEvent } from "../../src/core/types.js";
 import { scoreNextViews } from "../../src/recs/session-model.js";
 import { MAX_SESSION_VIEWS, SESSIONS_KEPT_PER_ITEM } from "../../src/stores/session-index.js";
 import { referenceQuery } from "../helpers/session-knn-reference.js";
-import { storeWithMerchant } from "../helpers/store.js";
+import { storedMerchant, storeWithMerchant } from "../helpers/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-session-model-");
@@ -67,6 +67,30 @@ describe("viewed-related's session kNN over the stored index", () => {
     const applied = asViews([...before, ...later.slice(0, 1_000)]);
     for (const prefix of PREFIXES) {
       expect([...scoreNextViews(store, "shop", prefix, null)]).toEqual([...referenceQuery(applied, prefix, DEFAULT_SESSION_KNN)]);
+    }
+    await store.close();
+  });
+
+  it("answers each of three merchants from its own sessions while a thread keeps the reads of two", async () => {
+    const store = await storeWithMerchant(tempDir(), "shop-a");
+    const logs = new Map([
+      ["shop-a", views(1_000, 3)],
+      ["shop-b", views(1_000, 5)],
+      ["shop-c", views(1_000, 13)],
+    ]);
+    for (const [merchant, log] of logs) {
+      if (merchant !== "shop-a") await store.catalogue.createMerchant(storedMerchant(merchant));
+      await store.applied.appendEvents(merchant, log);
+    }
+    // Sessions are numbered per merchant from 0, so a merchant answered from another's kept views would show it.
+    for (let round = 0; round < 3; round++) {
+      for (const [merchant, log] of logs) {
+        for (const prefix of PREFIXES) {
+          expect([...scoreNextViews(store, merchant, prefix, null)]).toEqual([
+            ...referenceQuery(asViews(log), prefix, DEFAULT_SESSION_KNN),
+          ]);
+        }
+      }
     }
     await store.close();
   });

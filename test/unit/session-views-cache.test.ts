@@ -58,7 +58,8 @@ describe("SessionViewsCache", () => {
   });
 
   it("moves an old session into the very arrays a retirement hands back, without mixing its views up", () => {
-    // Sessions of differing lengths, so a moved session's views sit at another offset of the array they are copied within.
+    // Sessions of differing lengths: a moved session's views are read from the array the retirement just
+    // emptied, at another offset than they are written to, and the sessions kept after it stay whole.
     const cache = new SessionViewsCache(2, 1_000);
     keep(cache, 1, [11]);
     keep(cache, 2, [21, 22, 23, 24]);
@@ -78,13 +79,35 @@ describe("SessionViewsCache", () => {
     expect([...keep(cache, 2, long)]).toEqual(long);
     expect(cache.get(2)).toBeUndefined();
     expect(read(cache, 1)).toEqual(viewsOf(1));
+    // A sixteenth of 160 views is 10: a session of exactly that is kept.
+    const atShare = long.slice(0, 10);
+    keep(cache, 3, atShare);
+    expect(read(cache, 3)).toEqual(atShare);
+  });
+
+  it("keeps a session of no views as one, between sessions that have some", () => {
+    const cache = new SessionViewsCache(100, 1_000);
+    keep(cache, 1, viewsOf(1));
+    keep(cache, 2, []);
+    keep(cache, 3, viewsOf(3));
+    expect([1, 2, 3].map((session) => read(cache, session))).toEqual([viewsOf(1), [], viewsOf(3)]);
+  });
+
+  it("refuses to keep a session it holds already, which would give it the views kept after it", () => {
+    const cache = new SessionViewsCache(100, 1_000);
+    keep(cache, 1, viewsOf(1));
+    keep(cache, 2, viewsOf(2));
+    expect(() => cache.keep(1, 1)).toThrow(RangeError);
+    // The one kept last too, whose views would run on into the new ones.
+    expect(() => cache.keep(2, 1)).toThrow(RangeError);
+    expect([1, 2].map((session) => read(cache, session))).toEqual([viewsOf(1), viewsOf(2)]);
   });
 
   it("grows its arrays past their first size, and every session kept reads back whole", () => {
     const cache = new SessionViewsCache(50_000, 1_000_000);
     const lengthOf = (session: number) => 1 + (session % 7);
     const views = (session: number) => Array.from({ length: lengthOf(session) }, (_, i) => session * 8 + i);
-    // Arrival numbers past 2³¹, as a long-lived shop's sessions are numbered.
+    // Keys past 2³¹ hash as well as small ones (KeySlots takes any integer below 2⁵³).
     const first = 2 ** 31 + 5;
     for (let session = first; session < first + 20_000; session++) keep(cache, session, views(session));
     for (let session = first; session < first + 20_000; session += 97) expect(read(cache, session)).toEqual(views(session));

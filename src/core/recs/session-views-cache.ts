@@ -13,7 +13,7 @@ import { KeySlots } from "./key-slots.js";
 /** Sessions and views one generation starts with room for; it doubles up to its bounds as it fills. */
 const FIRST_SESSIONS = 1_024;
 const FIRST_VIEWS = 8_192;
-/** A session with more views than this share of a generation is not kept (a scraper's thousands of views would flush the cache). */
+/** A session with more views than this share of a generation is not kept: one session must not flush a small cache. */
 const LONGEST_SHARE = 1 / 16;
 
 /** One generation: the views of each kept session, one after another in the order they were kept. */
@@ -37,10 +37,13 @@ class Generation {
     return slot < 0 ? undefined : this.views.subarray(this.starts[slot], this.starts[slot + 1]);
   }
 
-  /** Room for `count` more views of a new session (within the bounds), counted as kept: the caller writes them. */
+  /** Room for `count` more views of a session not kept here (within the bounds), counted as kept: the caller writes them. */
   add(session: number, count: number): Float64Array {
     const at = this.used;
+    const before = this.sessions.size;
     const slot = this.sessions.slotOf(session);
+    // Kept again, its slot would be given the end of the array and its views those kept after it.
+    if (slot !== before) throw new RangeError(`session ${session} is kept already`);
     if (slot + 2 > this.starts.length) this.starts = grownTo(this.starts, Math.min(2 * (slot + 2), this.maxSessions + 1));
     if (at + count > this.views.length) this.views = grownTo(this.views, Math.min(2 * (at + count), this.maxViews));
     this.starts[slot + 1] = at + count;
@@ -84,9 +87,9 @@ export class SessionViewsCache {
   }
 
   /**
-   * Room for a session's `count` views, which the caller writes at once: the
-   * young generation's when the session is short enough to keep, a scratch
-   * array otherwise. Valid until the next call.
+   * Room for the `count` views of a session get() just missed, which the
+   * caller writes at once: the young generation's when the session is short
+   * enough to keep, a scratch array otherwise. Valid until the next call.
    */
   keep(session: number, count: number): Float64Array {
     if (count > this.viewsPerGeneration * LONGEST_SHARE) {
