@@ -17,6 +17,7 @@ import {
 import { KeySlots } from "../core/recs/key-slots.js";
 import type { SessionSource } from "../core/recs/session-knn.js";
 import { SessionViewsCache } from "../core/recs/session-views-cache.js";
+import { grownTo } from "../core/typed-arrays.js";
 import type { MerchantId } from "../core/types.js";
 import type { SessionTables } from "./session-index.js";
 
@@ -118,10 +119,7 @@ export class SessionIndexReader {
   }
 
   private ensureRecent(count: number): void {
-    if (count <= this.recent.length) return;
-    const grown = new Int32Array(2 * count);
-    grown.set(this.recent);
-    this.recent = grown;
+    if (count > this.recent.length) this.recent = grownTo(this.recent, 2 * count);
   }
 }
 
