@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { entryBytes, ResponseCache } from "../../src/cache/response-cache.js";
 import { Router, type Route } from "../../src/http/router.js";
 
@@ -74,6 +74,28 @@ describe("ResponseCache", () => {
     expect(cache.get("k64", 0)).toBeUndefined();
     expect(keys.filter((key) => cache.get(key, 0) === undefined)).toEqual(["k64"]);
     expect(cache.size).toBe(100);
+  });
+
+  it("replaces a key stored again where it stands: its new bytes, the same cost, no Map entry deleted", () => {
+    const budget = 3 * entryBytes("a", bytes(100)) + 100;
+    const cache = new ResponseCache(budget);
+    for (const key of ["a", "b", "c"]) cache.set(key, new Uint8Array(100).fill(1), 0);
+    // A deleted Map entry stays in its key's hash chain until V8 rebuilds the table, and adding the key walks that
+    // chain: one URL stored again and again made every store cost about as much as the cache has entries.
+    const deletes = vi.spyOn(Map.prototype, "delete");
+    try {
+      cache.set("a", new Uint8Array(100).fill(2), 5, 1_000);
+      expect(deletes).not.toHaveBeenCalled();
+    } finally {
+      deletes.mockRestore();
+    }
+    expect(cache.size).toBe(3);
+    expect(cache.totalBytes).toBe(3 * entryBytes("a", bytes(100)));
+    // Kept as if just stored (nothing read it since): a store beyond the budget drops b, the oldest after it.
+    cache.set("d", bytes(100), 6);
+    expect(cache.get("b", 6)).toBeUndefined();
+    for (const key of ["c", "d"]) expect(cache.get(key, 6)).toBeDefined();
+    expect(cache.get("a", 6)).toMatchObject({ storedAt: 5, expiresAt: 1_005, body: new Uint8Array(100).fill(2) });
   });
 
   it("counts what an entry really costs, not only its bytes, so the budget is what the cache takes", () => {
