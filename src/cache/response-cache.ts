@@ -44,6 +44,8 @@ interface Entry extends CachedResponse {
   slab: Slab;
   /** Read since eviction last passed it: it is passed over once more (see set). */
   referenced: boolean;
+  /** Stored again since eviction last passed it: moved to the back when the walk meets it, as a new entry would be (see set). */
+  restored: boolean;
 }
 
 /**
@@ -53,9 +55,17 @@ interface Entry extends CachedResponse {
  * the oldest, moves a marked entry to the back instead of dropping it. A hit
  * that moved its entry itself was two more hash-table operations under a long
  * key on every hit; misses, which evict, are far fewer. Keys carry the merchant's data version, so a catalogue change
- * makes old entries unreachable at once; they then simply age out. Bodies are
+ * makes old entries unreachable at once; they then simply age out, as expired
+ * ones do until their key is stored again. Bodies are
  * copied in (into slabs, see BodySlabs): what a caller stores may be a view
  * that its next answer overwrites.
+ *
+ * A key is never deleted and added again on a store: V8 leaves a deleted Map
+ * entry in its key's hash chain until the table is rebuilt, and adding a key
+ * walks the whole chain, so one URL stored again and again (bust_cache) made
+ * each store walk about as many entries as the cache held: 15 µs a store at
+ * 5,000 entries, 58 µs at 20,000. An entry stored again is replaced where it
+ * stands, and moved to the back only when the eviction walk next meets it.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -71,8 +81,8 @@ export class ResponseCache {
 
   get(key: string, now: number): CachedResponse | undefined {
     const entry = this.entries.get(key);
+    // An expired entry is left for the answer about to be stored under its key to replace.
     if (!entry || entry.expiresAt <= now) {
-      if (entry) this.delete(key);
       this.misses++;
       return undefined;
     }
@@ -82,43 +92,49 @@ export class ResponseCache {
   }
 
   /**
-   * Stores a copy of `body`, which the caller may then overwrite. A key
-   * stored already keeps its entry, and its place in the eviction order.
+   * Stores a copy of `body`, which the caller may then overwrite; nothing
+   * when it would expire at once. A key stored already keeps its entry, its
+   * body and times replaced (see the class comment).
    */
   set(key: string, body: Uint8Array, now: number, ttlMs = Number.POSITIVE_INFINITY): void {
-    if (entryBytes(key, body) > this.maxBytes) return;
+    if (entryBytes(key, body) > this.maxBytes || ttlMs <= 0) return;
     const stored = this.slabs.store(body);
     const existing = this.entries.get(key);
     if (existing === undefined) {
-      this.entries.set(key, { body: stored.bytes, slab: stored.slab, storedAt: now, expiresAt: now + ttlMs, referenced: false });
+      this.entries.set(key, {
+        body: stored.bytes,
+        slab: stored.slab,
+        storedAt: now,
+        expiresAt: now + ttlMs,
+        referenced: false,
+        restored: false,
+      });
       this.keyedBytes += keyBytes(key);
     } else {
-      // Replaced where it stands, not deleted and added again: V8 leaves a
-      // deleted Map entry in its key's hash chain until the table is rebuilt,
-      // and adding a key walks the whole chain. One URL stored again and again
-      // (bust_cache) made each store walk about as many entries as the cache
-      // holds: 13 µs a store at 5,000 entries, 58 µs at 20,000. Marked as read,
-      // it is passed over once, as if just stored.
       this.slabs.release(existing.slab);
       existing.body = stored.bytes;
       existing.slab = stored.slab;
       existing.storedAt = now;
       existing.expiresAt = now + ttlMs;
-      existing.referenced = true;
+      existing.referenced = false;
+      existing.restored = true;
     }
     // Oldest first, as a Map iterates; an entry moved to the back is met again,
-    // unmarked, so the walk ends. The entry just stored stays. Entries leave
-    // in about the order their bodies were stored (a replaced one's body is
-    // newer than its place), so a slab is let go of once the walk has passed
-    // its last body; until then, dropping one of its bodies frees only the
-    // entry's own bytes, and the walk goes on.
+    // unmarked, so the walk ends. The entry just stored stays. One stored again
+    // is moved to the back, as if just stored, whatever the walk has passed
+    // over (at most once each: it is unmarked). Entries leave in about the order
+    // their bodies were stored (one stored again in place has a newer body than
+    // its place), so a slab is let go of once the walk has passed its last
+    // body; until then, dropping one of its bodies frees only the entry's own
+    // bytes, and the walk goes on.
     let passedOver = 0;
     for (const [oldest, entry] of this.entries) {
       if (this.totalBytes <= this.maxBytes) break;
       if (oldest === key) continue;
       this.entries.delete(oldest);
-      if (entry.referenced && passedOver < MAX_PASSED_OVER) {
-        passedOver++;
+      if (entry.restored || (entry.referenced && passedOver < MAX_PASSED_OVER)) {
+        if (!entry.restored) passedOver++;
+        entry.restored = false;
         entry.referenced = false;
         this.moveBody(entry);
         this.entries.set(oldest, entry);

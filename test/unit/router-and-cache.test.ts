@@ -98,6 +98,22 @@ describe("ResponseCache", () => {
     expect(cache.get("a", 6)).toMatchObject({ storedAt: 5, expiresAt: 1_005, body: new Uint8Array(100).fill(2) });
   });
 
+  it("moves an entry stored again to the back whatever the walk has passed over, as a new entry would stand", () => {
+    const body = bytes(4_000);
+    const budget = 100 * entryBytes("k00", body) + 100;
+    const cache = new ResponseCache(budget);
+    const keys = Array.from({ length: 100 }, (_, i) => `k${String(i).padStart(2, "0")}`);
+    for (const key of keys) cache.set(key, body, 0);
+    for (const key of keys) cache.get(key, 0);
+    // Stored again among the 64 read entries a store may pass over, and just past them: neither is dropped, nor
+    // counted as passed over, so the walk passes over k00–k66 but those two, and drops k66.
+    cache.set("k10", body, 1);
+    cache.set("k64", body, 1);
+    cache.set("new", body, 1);
+    expect(keys.filter((key) => cache.get(key, 1) === undefined)).toEqual(["k66"]);
+    expect(cache.size).toBe(100);
+  });
+
   it("counts what an entry really costs, not only its bytes, so the budget is what the cache takes", () => {
     // The body and key are 12 bytes; the entry's objects and allocation are hundreds more.
     expect(entryBytes("a", bytes(10))).toBeGreaterThan(500);
@@ -110,7 +126,25 @@ describe("ResponseCache", () => {
     expect(cache.get("a", 1_400)?.storedAt).toBe(1_000);
     expect(cache.get("a", 1_500)).toBeUndefined();
     cache.set("huge", bytes(1_000), 0);
-    expect(cache.size).toBe(0);
-    expect(cache.totalBytes).toBe(0);
+    // The expired entry is kept for its next answer to replace; the refused one left nothing.
+    expect(cache.size).toBe(1);
+    expect(cache.totalBytes).toBe(entryBytes("a", bytes(10)));
+  });
+
+  it("replaces an expired entry in place, and keeps nothing that would expire at once", () => {
+    const cache = new ResponseCache(10_000);
+    cache.set("a", new Uint8Array(10).fill(1), 1_000, 500);
+    expect(cache.get("a", 1_500)).toBeUndefined();
+    const deletes = vi.spyOn(Map.prototype, "delete");
+    try {
+      cache.set("a", new Uint8Array(10).fill(2), 1_500, 500);
+      cache.set("b", bytes(10), 1_500, 0);
+      expect(deletes).not.toHaveBeenCalled();
+    } finally {
+      deletes.mockRestore();
+    }
+    expect(cache.get("a", 1_600)).toMatchObject({ storedAt: 1_500, body: new Uint8Array(10).fill(2) });
+    expect(cache.get("b", 1_500)).toBeUndefined();
+    expect(cache.size).toBe(1);
   });
 });
