@@ -61,14 +61,19 @@ describe("ResponseCache", () => {
     expect(cache.totalBytes).toBe(3 * entryBytes("a", bytes(100)));
   });
 
-  it("passes over a bounded number of read entries in one store, then drops the oldest even if it was read", () => {
+  /** A cache full with 100 entries k00…k99, stored in that order and each read since. */
+  const fullOfReadEntries = () => {
     // Bodies this large for a cache of 100 each get a slab of their own, so the cost of each entry is exact.
     const body = bytes(4_000);
-    const budget = 100 * entryBytes("k00", body) + 100;
-    const cache = new ResponseCache(budget);
+    const cache = new ResponseCache(100 * entryBytes("k00", body) + 100);
     const keys = Array.from({ length: 100 }, (_, i) => `k${String(i).padStart(2, "0")}`);
     for (const key of keys) cache.set(key, body, 0);
     for (const key of keys) cache.get(key, 0);
+    return { cache, keys, body };
+  };
+
+  it("passes over a bounded number of read entries in one store, then drops the oldest even if it was read", () => {
+    const { cache, keys, body } = fullOfReadEntries();
     cache.set("new", body, 0);
     // 64 were passed over (moved to the back, unmarked), and the 65th oldest went, read or not.
     expect(cache.get("k64", 0)).toBeUndefined();
@@ -91,7 +96,7 @@ describe("ResponseCache", () => {
     }
     expect(cache.size).toBe(3);
     expect(cache.totalBytes).toBe(3 * entryBytes("a", bytes(100)));
-    // Kept as if just stored (nothing read it since): a store beyond the budget drops b, the oldest after it.
+    // Kept as if just stored: a store beyond the budget moves it to the back and drops b, the oldest after it.
     cache.set("d", bytes(100), 6);
     expect(cache.get("b", 6)).toBeUndefined();
     for (const key of ["c", "d"]) expect(cache.get(key, 6)).toBeDefined();
@@ -99,14 +104,9 @@ describe("ResponseCache", () => {
   });
 
   it("moves an entry stored again to the back whatever the walk has passed over, as a new entry would stand", () => {
-    const body = bytes(4_000);
-    const budget = 100 * entryBytes("k00", body) + 100;
-    const cache = new ResponseCache(budget);
-    const keys = Array.from({ length: 100 }, (_, i) => `k${String(i).padStart(2, "0")}`);
-    for (const key of keys) cache.set(key, body, 0);
-    for (const key of keys) cache.get(key, 0);
-    // Stored again among the 64 read entries a store may pass over, and just past them: neither is dropped, nor
-    // counted as passed over, so the walk passes over k00–k66 but those two, and drops k66.
+    const { cache, keys, body } = fullOfReadEntries();
+    // Stored again among the 64 read entries a store may pass over, and just past them: neither is dropped nor
+    // counted, so the walk moves both, passes over the 64 read entries of k00–k65, and drops k66.
     cache.set("k10", body, 1);
     cache.set("k64", body, 1);
     cache.set("new", body, 1);
