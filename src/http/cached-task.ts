@@ -118,7 +118,8 @@ export function cachedTask(services: Services, plan: CachedTaskPlan): Reply | Pr
 /**
  * The reply to a request that waited for another's task: the answer that task
  * cached, as a hit right after would find it; or, where the cache did not
- * keep it (a body larger than the cache), its bytes as computed.
+ * keep it (a body larger than the cache, or one that would expire at once),
+ * its bytes as computed.
  */
 function sharedReply(services: Services, plan: CachedTaskPlan, computed: Uint8Array): Reply {
   const now = services.now();
