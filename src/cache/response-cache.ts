@@ -145,13 +145,6 @@ export class ResponseCache {
     }
   }
 
-  delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.forget(key, entry);
-  }
-
   get size(): number {
     return this.entries.size;
   }
