@@ -156,6 +156,12 @@ describe("GET /api/v1/products/similar_products and recommended?context=similar"
     const { status, body } = await get("/api/v1/products/similar_products?limit=4");
     expect(status).toBe(400);
     expect(body.error).toBe("Missing required endpoint arg: platform_product_ids");
+    // The sources list, which storefront builders read to know what to fill in, says so too.
+    const sources = (await (await fetch(`${t.base}/api/v1/sources`)).json()) as {
+      data: { path: string; query: { name: string; required: boolean }[] }[];
+    };
+    const similar = sources.data.find(({ path }) => path === "/api/v1/products/similar_products")!;
+    expect(similar.query.find(({ name }) => name === "platform_product_ids")).toMatchObject({ required: true });
   });
 
   it("follows a product change: a retitled product is embedded again and the lists it reaches are patched", async () => {

@@ -176,7 +176,7 @@ export const SIMILAR_PRODUCTS = endpoint({
     "Products most like the given ones, from the shop's own embedding model (product text, fine-tuned on what is bought and viewed together); the same model as recommended with context=similar. Falls back to trending and best sellers so the list is never short.",
   params: [
     P.key,
-    { ...P.platform_product_ids, description: "Comma-separated product ids to find similar products for (required)." },
+    { ...P.platform_product_ids, required: true, description: "Comma-separated product ids to find similar products for." },
     ...SALES_LIST_PARAMS,
   ],
   answer: products("reduced", { cacheInfo: true }),

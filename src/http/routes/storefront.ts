@@ -123,11 +123,9 @@ export function storefrontRoutes(services: Services): Route[] {
     productEndpoint(services, RECOMMENDED, (params, merchant) =>
       recommendationPlan(params, merchant, recommendationContext(params.context), RECOMMENDED.answer),
     ),
-    productEndpoint(services, SIMILAR_PRODUCTS, (params, merchant) => {
-      if (params.platform_product_ids === undefined)
-        throw new ApiError("invalid_params", "Missing required endpoint arg: platform_product_ids");
-      return recommendationPlan(params, merchant, "similar", SIMILAR_PRODUCTS.answer);
-    }),
+    productEndpoint(services, SIMILAR_PRODUCTS, (params, merchant) =>
+      recommendationPlan(params, merchant, "similar", SIMILAR_PRODUCTS.answer),
+    ),
     productEndpoint(
       services,
       VIEWED,
