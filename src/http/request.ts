@@ -44,6 +44,16 @@ export function requireSessionOrCustomer(uuid: string | null, customerId: number
   if (uuid === null && customerId === null) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
 }
 
+/**
+ * The same, on the query as sent, before its parameters are parsed: the spec
+ * gives this 400 whenever both are absent, so it comes before what else the
+ * request lacks or gets wrong.
+ */
+export function requireSessionOrCustomerIn(query: QueryParams): void {
+  const given = (name: string) => (query.get(name)?.trim() ?? "") !== "";
+  if (!given("uuid") && !given("platform_customer_id")) throw new ApiError("invalid_params", MISSING_SESSION_OR_CUSTOMER);
+}
+
 /** The merchant a path's `:merchant` names; text that cannot be a merchant id names none, without a store lookup. */
 export function merchantInPath(store: Store, request: RequestInfo): Merchant | undefined {
   const id = request.params.merchant ?? "";

@@ -70,6 +70,21 @@ describe("POST /api/v1/analytics/event", () => {
     expect(t.service.services.store.applied.sessionHistory(shop.id, uuid)).toBeUndefined();
   });
 
+  it("answers the spec's message whenever both uuid and platform_customer_id are absent, whatever else the event lacks", async () => {
+    const missing = { error: "Missing required args. You must pass either platform_customer_id or uuid." };
+    const sequence = t.service.services.store.events.eventSequence(shop.id);
+    const bare = await fetch(`${t.base}/api/v1/analytics/event?key=${shop.api_key}`, { method: "POST" });
+    expect([bare.status, await bare.json()]).toEqual([400, missing]);
+    for (const query of [{}, { verb: "liked" }, { uuid: " ", platform_customer_id: "" }] as Record<string, string>[]) {
+      const res = await event(query);
+      expect([res.status, await res.json()]).toEqual([400, missing]);
+    }
+    // A key no merchant holds is refused first, as on every endpoint.
+    const wrongKey = await event({ platform_product_handle: "product-1" }, "wrong-key");
+    expect([wrongKey.status, await wrongKey.json()]).toEqual([400, { error: "Invalid key" }]);
+    expect(t.service.services.store.events.eventSequence(shop.id)).toBe(sequence);
+  });
+
   it("resolves a handle against the current catalogue: a renamed product answers to its new handle only", async () => {
     const uuid = randomUUID();
     expect((await event({ uuid, platform_product_handle: "product-4" })).status).toBe(200);

@@ -6,7 +6,7 @@ import type { EventWriter } from "../../ingest/event-writer.js";
 import { ProductIdsByHandle } from "../../stores/product-ids-by-handle.js";
 import { merchantForKey } from "../auth.js";
 import { keySubject } from "../rate-limiting.js";
-import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
+import { parseQueryParams, requireSessionOrCustomerIn } from "../request.js";
 import { jsonReply } from "../respond.js";
 import type { Route } from "../router.js";
 import type { Services } from "../services.js";
@@ -38,11 +38,11 @@ export function eventRoutes(services: Services, writer: EventWriter): Route[] {
       errorStyle: ANALYTICS_EVENT.errorStyle,
       limit: { rateClass: "events", subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null) },
       handle(request) {
+        requireSessionOrCustomerIn(request.query);
         const params = parseQueryParams(ANALYTICS_EVENT, request.query);
         const merchant = merchantForKey(store, params.key);
         const uuid = params.uuid ?? null;
         let customerId = params.platform_customer_id ?? null;
-        requireSessionOrCustomer(uuid, customerId);
         const handle = params.platform_product_handle;
         const productId = productIds.get(merchant.id, handle);
         if (productId === undefined) throw new ApiError("invalid_params", `Unknown platform_product_handle: ${handle}`);
