@@ -38,15 +38,15 @@ const PALETTE: Readonly<Record<string, string>> = {
 /** A product without colours is drawn in a neutral tone. */
 const NEUTRAL = "#d6d1c7";
 
+/** Only the palette's own names: a product's colour is the merchant's text, and "constructor" is in every object. */
 export function knownColour(name: string): boolean {
-  return name in PALETTE;
+  return Object.hasOwn(PALETTE, name);
 }
 
 /** A colour name aisle has no tone for still gets a steady one of its own. */
 function tone(colour: string | null): string {
   if (colour === null) return NEUTRAL;
-  const known = PALETTE[colour];
-  if (known) return known;
+  if (knownColour(colour)) return PALETTE[colour]!;
   let hash = 0;
   for (const char of colour) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return `hsl(${hash % 360} 45% 55%)`;

@@ -213,6 +213,15 @@ describe("webhooks", () => {
     const unknown = await webhook("carts/update", { id: 1 });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: string }).error).toMatch(/^Unsupported X-Platform-Topic "carts\/update"/);
+    // Names every object has are no topics either: "toString" once deleted collection 8.
+    for (const topic of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+      const inherited = await webhook(topic, { id: 8 });
+      expect([inherited.status, ((await inherited.json()) as { error: string }).error], topic).toEqual([
+        400,
+        expect.stringMatching(/^Unsupported X-Platform-Topic/),
+      ]);
+    }
+    expect(store().catalogue.collection(shop.id, 8)?.title).toBe("Hooks");
     const invalid = await webhook("products/update", { id: 63, title: "" });
     expect(await invalid.json()).toEqual({ error: "products[0].title: must not be empty" });
     // An unknown merchant is answered as a wrong signature is: merchant ids cannot be probed.

@@ -32,6 +32,15 @@ describe("placeholder images", () => {
     expect(svg).toContain('<g fill="#ffffff"');
     expect(placeholderSvg({ productType: "Mug", colour: "Cream", width: 0, height: 0 })).toContain('<g fill="#1f1f1f"');
   });
+
+  it("give a colour named like what every object has a tone of its own, not the object's", () => {
+    for (const colour of ["constructor", "toString", "__proto__"]) {
+      expect(knownColour(colour), colour).toBe(false);
+      expect(placeholderSvg({ productType: "Mug", colour, width: 10, height: 10 }), colour).toMatch(
+        /<rect width="100%" height="100%" fill="hsl\(/,
+      );
+    }
+  });
 });
 
 describe("the search box's typo note", () => {
