@@ -40,3 +40,30 @@ export function withTopLevelField(body: Uint8Array, name: string, value: unknown
   own.set(tail, cut);
   return own;
 }
+
+/**
+ * How deeply a client's JSON may nest arrays and objects (the top level is 1).
+ * JSON.parse takes any depth, but what is stored or sent on cannot: msgpackr's
+ * encoder ran out of stack on a variant's selling_plan_allocations 3,000 levels
+ * deep, and JSON.stringify does by 10,000. A product is under ten levels.
+ */
+export const MAX_JSON_NESTING = 64;
+
+/** Whether a parsed JSON value nests arrays and objects more than `max` levels deep; walked without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: unknown[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    const depth = depths.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) {
+        pending.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}

@@ -2,6 +2,7 @@
 // against the endpoint's definitions, read the body as text or JSON, name the
 // session or customer an endpoint is about. Failures are ApiErrors naming the problem.
 import type { EndpointDef } from "../core/api/endpoints.js";
+import { MAX_JSON_NESTING, nestedDeeperThan } from "../core/json.js";
 import { parseParams, type ParsedParams } from "../core/params/parse.js";
 import { isMerchantId } from "../core/ingest/records.js";
 import type { ParamDef } from "../core/params/definitions.js";
@@ -30,11 +31,15 @@ export function bodyText(request: RequestInfo): string {
 /** The body as one JSON value; `what` names it in the error (e.g. the webhook topic). */
 export function bodyJson(request: RequestInfo, what: string): unknown {
   const text = bodyText(request);
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new ApiError("invalid_body", `${what} body is not valid JSON`);
   }
+  if (nestedDeeperThan(value, MAX_JSON_NESTING))
+    throw new ApiError("invalid_body", `${what} body nests arrays and objects more than ${MAX_JSON_NESTING} levels deep`);
+  return value;
 }
 
 const MISSING_SESSION_OR_CUSTOMER = "Missing required args. You must pass either platform_customer_id or uuid.";

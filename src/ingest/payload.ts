@@ -1,4 +1,5 @@
 import { InvalidInput } from "../core/ingest/fields.js";
+import { MAX_JSON_NESTING, nestedDeeperThan } from "../core/json.js";
 
 /**
  * Objects of an ingest body or file: a JSON array, one JSON object, or NDJSON
@@ -10,6 +11,16 @@ export function parseObjects(text: string, what: string): unknown[] {
 
 /** parseObjects, with each object's line when the text is NDJSON (null otherwise): errors can name the line an operator finds. */
 export function parseObjectsWithLines(text: string, what: string): { items: unknown[]; lines: number[] | null } {
+  const parsed = parseAnyObjects(text, what);
+  parsed.items.forEach((item, index) => {
+    if (!nestedDeeperThan(item, MAX_JSON_NESTING)) return;
+    const where = parsed.lines === null ? `${what}[${index}]` : `${what} line ${parsed.lines[index]}`;
+    throw new InvalidInput(where, `nests arrays and objects more than ${MAX_JSON_NESTING} levels deep`);
+  });
+  return parsed;
+}
+
+function parseAnyObjects(text: string, what: string): { items: unknown[]; lines: number[] | null } {
   const trimmed = text.trim();
   if (trimmed === "") throw new InvalidInput(what, "is empty");
   if (trimmed.startsWith("[")) return { items: parseWhole(trimmed, what) as unknown[], lines: null };

@@ -29,6 +29,42 @@ function webhook(topic: string, body: unknown, secret = shop.webhook_secret, mer
 }
 
 describe("admin API", () => {
+  it("refuses JSON nested too deeply to store, naming it, and writes nothing", async () => {
+    // Built as text: JSON.stringify itself runs out of stack long before 10,000 levels.
+    const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+    const deepProduct = (id: number, levels: number) =>
+      JSON.stringify(product(id)).replace('"variants":[{', `"variants":[{"selling_plan_allocations":${nested(levels)},`);
+    const tooDeep = "nests arrays and objects more than 64 levels deep";
+    const posted = await postJson(t, `/admin/v1/merchants/${shop.id}/products`, deepProduct(71, 3_000));
+    expect([posted.status, await posted.json()]).toEqual([400, { error: `products[0]: ${tooDeep}` }]);
+    const lines = `${JSON.stringify(product(72))}\n${deepProduct(73, 100)}\n`;
+    const ndjson = await postJson(t, `/admin/v1/merchants/${shop.id}/products`, lines);
+    expect([ndjson.status, await ndjson.json()]).toEqual([400, { error: `products line 2: ${tooDeep}` }]);
+    const metafield = JSON.stringify(product(74)).replace(
+      '"variants":[',
+      `"metafields":[{"id":7401,"namespace":"n","key":"k","value":${nested(10_000)}}],"variants":[`,
+    );
+    expect((await postJson(t, `/admin/v1/merchants/${shop.id}/products`, metafield)).status).toBe(400);
+    expect((await postJson(t, `/admin/v1/merchants/${shop.id}/products`, product(75))).status).toBe(200);
+    const patched = await t.admin(`/admin/v1/merchants/${shop.id}/products/75`, {
+      method: "PATCH",
+      body: `{"variants":[{"id":751,"selling_plan_allocations":${nested(3_000)}}]}`,
+    });
+    expect([patched.status, await patched.json()]).toEqual([400, { error: `product body ${tooDeep}` }]);
+    const raw = deepProduct(76, 3_000);
+    const hooked = await fetch(`${t.base}/webhooks/${shop.id}`, {
+      method: "POST",
+      body: raw,
+      headers: { "X-Platform-Topic": "products/create", "X-Platform-Hmac-Sha256": signWebhook(shop.webhook_secret, raw) },
+    });
+    expect([hooked.status, await hooked.json()]).toEqual([400, { error: `products/create body ${tooDeep}` }]);
+    for (const id of [71, 72, 73, 74, 76]) expect(store().catalogue.product(shop.id, id), `product ${id}`).toBeUndefined();
+    expect(store().catalogue.product(shop.id, 75)?.variants[0]?.selling_plan_allocations).toEqual([]);
+    // Within the bound, what a variant's allocations hold is kept as sent.
+    const fine = await postJson(t, `/admin/v1/merchants/${shop.id}/products`, deepProduct(77, 60));
+    expect(fine.status).toBe(200);
+  });
+
   it("refuses requests without the admin bearer token", async () => {
     const none = await fetch(`${t.base}/admin/v1/merchants`);
     expect(none.status).toBe(401);
