@@ -1,6 +1,6 @@
 // A customer's order counters (the spec's metadata.platform_customer fields)
 // follow the orders this service holds: a customer record alone says 0.
-import { formatCents, toCents } from "./money.js";
+import { formatCents, MAX_CENTS, toCents } from "./money.js";
 import type { Customer, Order } from "./types.js";
 
 export type CustomerCounters = Pick<Customer, "orders_count" | "total_spent" | "last_order_id" | "last_order_name">;
@@ -13,7 +13,8 @@ export function customerCounters(orders: readonly Order[]): CustomerCounters {
   for (const order of orders) {
     if (order.cancelled_at !== null) continue;
     count++;
-    for (const line of order.line_items) spentCents += (toCents(line.price) ?? 0) * line.quantity;
+    // Held at the largest amount a decimal field takes: every sum below it is an exact integer, and it stays one.
+    for (const line of order.line_items) spentCents = Math.min(MAX_CENTS, spentCents + (toCents(line.price) ?? 0) * line.quantity);
     if (last === null || order.created_at > last.created_at || (order.created_at === last.created_at && order.id > last.id)) last = order;
   }
   return {

@@ -4,6 +4,9 @@
 /** A decimal amount as text: what toCents accepts. */
 export const DECIMAL = /^-?\d{1,13}(\.\d{1,2})?$/;
 
+/** The largest amount DECIMAL writes, in cents: 9,999,999,999,999.99, below 2⁵³, so whole cents up to it are exact. */
+export const MAX_CENTS = 999_999_999_999_999;
+
 /** Cents of a decimal amount like "19.9" or 19.99, or null when it is not one. */
 export function toCents(value: unknown): number | null {
   if (typeof value === "number") {

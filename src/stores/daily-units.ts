@@ -36,7 +36,8 @@ interface Day {
   /** The day's stamp when its reading began. */
   stamp: number;
   slots: Int32Array;
-  counts: Int32Array;
+  /** Not 32-bit: a day's units of a product, summed over its orders, could pass 2³¹ and wrap negative. */
+  counts: Float64Array;
 }
 
 /** A day being read, possibly over several calls. */
@@ -87,7 +88,7 @@ export class DailyUnits {
         if (performance.now() >= deadline) return false;
       }
     }
-    this.days.set(day, { stamp: reading.stamp, slots: Int32Array.from(reading.slots), counts: Int32Array.from(reading.counts) });
+    this.days.set(day, { stamp: reading.stamp, slots: Int32Array.from(reading.slots), counts: Float64Array.from(reading.counts) });
     this.reading = null;
     return true;
   }

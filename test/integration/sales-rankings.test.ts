@@ -121,6 +121,22 @@ describe("stored rankings (real LMDB)", () => {
     await store.close();
   });
 
+  it("ranks a product whose day's units pass 2^31 first, not wrapped below every other", async () => {
+    const store = await storeWithMerchant(tempDir());
+    // 2,200 lines of 999,999 units (the most a line takes) in one day: 2.2 billion, past a 32-bit count.
+    const bulk = Array.from({ length: 10 }, () =>
+      order(
+        NOW,
+        Array.from({ length: 220 }, (): [number, number] => [7, 999_999]),
+      ),
+    );
+    await store.orders.upsertOrders("shop", [...bulk, order(NOW, [[8, 5]])]);
+    store.rankingWriter.refreshSync("shop", NOW);
+    expect(stored(store, shopTop(90))).toEqual([7, 8]);
+    expect(topFromScratch(store, 90, NOW)).toEqual([7, 8]);
+    await store.close();
+  });
+
   it("moves every window at a new day", async () => {
     const store = await shopWithSales();
     store.rankingWriter.refreshSync("shop", NOW);

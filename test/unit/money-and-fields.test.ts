@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidInput, parseId, slugify } from "../../src/core/ingest/fields.js";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
-import { normaliseMarket } from "../../src/core/ingest/records.js";
+import { normaliseMarket, normaliseOrder } from "../../src/core/ingest/records.js";
+import { customerCounters } from "../../src/core/customer-counters.js";
 import { formatCents, toCents } from "../../src/core/money.js";
 import { normaliseTimestamp } from "../../src/core/timestamps.js";
 
@@ -124,5 +125,26 @@ describe("normaliseMarket", () => {
     expect(() =>
       normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD", variant_prices: { abc: { price: "1" } } }, "m"),
     ).toThrow("m.variant_prices.abc");
+  });
+});
+
+describe("order lines and what customers spent", () => {
+  const orderWith = (quantity: number, price = "1.00") => ({
+    id: 1,
+    created_at: "2026-03-02T12:00:00+00:00",
+    line_items: [{ product_id: 7, quantity, price }],
+  });
+
+  it("take a line of up to 999,999 units, as a cart does, and name a larger one", () => {
+    expect(normaliseOrder(orderWith(999_999), "orders[0]").line_items[0]!.quantity).toBe(999_999);
+    expect(() => normaliseOrder(orderWith(1_000_000), "orders[0]")).toThrow("orders[0].line_items[0].quantity: must be at most 999999");
+  });
+
+  it("hold total_spent at the largest decimal amount, exact below it and a decimal amount still", () => {
+    const order = normaliseOrder(orderWith(999_999, "9999999999999.99"), "orders[0]");
+    const { total_spent } = customerCounters([order, { ...order, id: 2 }]);
+    expect(total_spent).toBe("9999999999999.99");
+    expect(toCents(total_spent)).toBe(999_999_999_999_999);
+    expect(customerCounters([normaliseOrder(orderWith(3, "0.10"), "orders[0]")]).total_spent).toBe("0.30");
   });
 });

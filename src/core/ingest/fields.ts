@@ -94,11 +94,12 @@ export class Fields {
     return value;
   }
 
-  integer(name: string, fallback: number, min = Number.MIN_SAFE_INTEGER): number {
+  integer(name: string, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
     const value = this.source[name];
     if (value === undefined || value === null) return fallback;
     if (typeof value !== "number" || !Number.isSafeInteger(value)) this.fail(name, "must be an integer");
     if (value < min) this.fail(name, `must be at least ${min}`);
+    if (value > max) this.fail(name, `must be at most ${max}`);
     return value;
   }
 

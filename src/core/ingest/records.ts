@@ -4,6 +4,7 @@ import { gid } from "../gid.js";
 import { RATE_CLASSES, type RateLimits } from "../rate-limit.js";
 import type { Address, Collection, Customer, Market, Order, OrderLine, VariantPrice } from "../types.js";
 import { toCents, formatCents } from "../money.js";
+import { MAX_QUANTITY } from "../params/parse.js";
 import { Fields, InvalidInput, isPlainObject, slugify } from "./fields.js";
 
 const COUNTRY_CODE = /^[A-Z]{2}$/;
@@ -129,7 +130,8 @@ function normaliseOrderLine(line: Fields): OrderLine {
   return {
     product_id: line.id("product_id"),
     variant_id: line.optionalId("variant_id"),
-    quantity: line.integer("quantity", 1, 1),
+    // Bounded as a cart's quantities are: sums of units and of spend stay exact integers.
+    quantity: line.integer("quantity", 1, 1, MAX_QUANTITY),
     price: line.decimal("price"),
   };
 }
