@@ -147,15 +147,16 @@ export async function runUpdateSuites(store: Store, merchantId: string, options:
       picked.set(line.product_id, line);
     }
     const guest = customerIds.length === 0 || random() < 0.25;
+    const now = formatTimestamp(new Date());
     const raw = {
       id: nextId++,
-      created_at: formatTimestamp(new Date()),
+      created_at: now,
       customer: guest ? null : { id: customerIds[Math.floor(random() * customerIds.length)]! },
       line_items: [...picked.values()].map((line) => ({ ...line, quantity: random() < 0.8 ? 1 : 2 })),
       cancelled_at: null,
     };
     // The same validation as the admin API and webhooks, outside the timed call.
-    return { path: "orders[0]", value: normaliseOrder(raw, "orders[0]") };
+    return { path: "orders[0]", value: normaliseOrder(raw, "orders[0]", now) };
   };
 
   const updates = await interleaved(

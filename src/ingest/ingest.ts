@@ -41,7 +41,7 @@ export function validateBatch(kind: IngestKind, items: unknown[], now: string, o
     case "customers":
       return { kind, items: locate(kind, items, (item, path) => normaliseCustomer(item, path, now), offset) };
     case "orders":
-      return { kind, items: locate(kind, items, normaliseOrder, offset) };
+      return { kind, items: locate(kind, items, (item, path) => normaliseOrder(item, path, now), offset) };
     case "markets":
       return { kind, items: locate(kind, items, normaliseMarket, offset) };
   }

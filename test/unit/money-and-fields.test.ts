@@ -129,6 +129,7 @@ describe("normaliseMarket", () => {
 });
 
 describe("order lines and what customers spent", () => {
+  const NOW = "2026-03-03T00:00:00+00:00";
   const orderWith = (quantity: number, price = "1.00") => ({
     id: 1,
     created_at: "2026-03-02T12:00:00+00:00",
@@ -136,15 +137,31 @@ describe("order lines and what customers spent", () => {
   });
 
   it("take a line of up to 999,999 units, as a cart does, and name a larger one", () => {
-    expect(normaliseOrder(orderWith(999_999), "orders[0]").line_items[0]!.quantity).toBe(999_999);
-    expect(() => normaliseOrder(orderWith(1_000_000), "orders[0]")).toThrow("orders[0].line_items[0].quantity: must be at most 999999");
+    expect(normaliseOrder(orderWith(999_999), "orders[0]", NOW).line_items[0]!.quantity).toBe(999_999);
+    expect(() => normaliseOrder(orderWith(1_000_000), "orders[0]", NOW)).toThrow(
+      "orders[0].line_items[0].quantity: must be at most 999999",
+    );
   });
 
   it("hold total_spent at the largest decimal amount, exact below it and a decimal amount still", () => {
-    const order = normaliseOrder(orderWith(999_999, "9999999999999.99"), "orders[0]");
+    const order = normaliseOrder(orderWith(999_999, "9999999999999.99"), "orders[0]", NOW);
     const { total_spent } = customerCounters([order, { ...order, id: 2 }]);
     expect(total_spent).toBe("9999999999999.99");
     expect(toCents(total_spent)).toBe(999_999_999_999_999);
-    expect(customerCounters([normaliseOrder(orderWith(3, "0.10"), "orders[0]")]).total_spent).toBe("0.30");
+    expect(customerCounters([normaliseOrder(orderWith(3, "0.10"), "orders[0]", NOW)]).total_spent).toBe("0.30");
+  });
+});
+
+describe("order dates", () => {
+  const placed = (created_at: string) => ({ id: 1, created_at, line_items: [{ product_id: 7, price: "1.00" }] });
+  const now = "2026-03-03T00:00:00+00:00";
+
+  it("take any past date and one a day ahead at most, as clocks differ", () => {
+    expect(normaliseOrder(placed("1999-01-01T00:00:00Z"), "orders[0]", now).created_at).toMatch(/^1999-01-01/);
+    expect(normaliseOrder(placed("2026-03-04T00:00:00+00:00"), "orders[0]", now).created_at).toMatch(/^2026-03-04/);
+    expect(() => normaliseOrder(placed("2026-03-04T00:00:01+00:00"), "orders[0]", now)).toThrow(
+      "orders[0].created_at: must not be more than a day in the future",
+    );
+    expect(() => normaliseOrder(placed("2400-01-01T00:00:00Z"), "orders[0]", now)).toThrow(/more than a day in the future/);
   });
 });

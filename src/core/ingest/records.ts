@@ -110,8 +110,15 @@ function normaliseAddress(a: Fields, customerId: number, firstName: string, last
   };
 }
 
-export function normaliseOrder(input: unknown, path: string): Order {
+/** How far past `now` an order may say it was placed: clocks differ, but not by more. */
+const ORDER_CLOCK_SKEW_MS = 86_400_000;
+
+/** `now`: the write's time (validateBatch's), as an ISO timestamp. */
+export function normaliseOrder(input: unknown, path: string, now: string): Order {
   const f = Fields.of(input, path);
+  const createdAt = f.timestamp("created_at");
+  // The models weigh an order by how recent it is, exponentially: a date centuries ahead made its weight infinite.
+  if (Date.parse(createdAt) > Date.parse(now) + ORDER_CLOCK_SKEW_MS) f.fail("created_at", "must not be more than a day in the future");
   const customer = f.optionalObject("customer");
   const lines = f.objects("line_items", true);
   if (lines.length === 0) f.fail("line_items", "must contain at least one line");
@@ -119,7 +126,7 @@ export function normaliseOrder(input: unknown, path: string): Order {
   return {
     id: f.id("id"),
     ...(name === null || name === "" ? {} : { name }),
-    created_at: f.timestamp("created_at"),
+    created_at: createdAt,
     customer_id: customer ? customer.id("id") : null,
     line_items: lines.map(normaliseOrderLine),
     cancelled_at: f.nullableTimestamp("cancelled_at"),
