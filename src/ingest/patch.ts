@@ -3,7 +3,11 @@
 // replace; lists of objects with ids (variants, options, images, metafields,
 // addresses) merge element by element, so a price-only update keeps the rest.
 import { isPlainObject } from "../core/ingest/fields.js";
-import type { RecordKind } from "../stores/catalogue-store.js";
+import type { MerchantId } from "../core/types.js";
+import type { RecordBatch, RecordKind } from "../stores/catalogue-store.js";
+import type { Store } from "../stores/store.js";
+import { checkBatch } from "./ingest.js";
+import { readRecord } from "./read-back.js";
 
 /** The kinds PATCH takes; orders and markets are written whole (the platform sends them whole). */
 export const PATCHABLE_KINDS = ["products", "collections", "customers"] as const satisfies readonly RecordKind[];
@@ -22,8 +26,31 @@ const MERGED_LISTS: Record<PatchableKind, readonly string[]> = {
 
 type Json = Record<string, unknown>;
 
+/**
+ * Merges `patch` into the record as stored when the write is applied, and
+ * writes it (validated as every write is, an InvalidInput naming a bad
+ * field), reading and writing in one transaction: patches and other writes
+ * that race apply one after another, none undoing another. False when there is
+ * no such record (deleted meanwhile, perhaps): nothing is written.
+ */
+export function patchRecord(
+  store: Store,
+  merchant: MerchantId,
+  kind: PatchableKind,
+  id: number,
+  patch: Json,
+  now: string,
+): Promise<boolean> {
+  return store.catalogue.rewrite(merchant, () => {
+    const stored = readRecord(store, merchant, kind, id);
+    if (stored === undefined) return null;
+    // checkBatch answers a batch of the kind it was given.
+    return checkBatch(kind, [mergePatch(kind, stored, patch)], now) as RecordBatch;
+  });
+}
+
 /** `stored` with `patch` merged in; fields the write fills in itself (updated_at, the gid) are left to it. */
-export function mergePatch(kind: PatchableKind, stored: Json, patch: Json): Json {
+function mergePatch(kind: PatchableKind, stored: Json, patch: Json): Json {
   const merged = mergeObject(stored, patch, MERGED_LISTS[kind]);
   // A change is an update now, unless the patch says when.
   if (patch.updated_at === undefined) delete merged.updated_at;
@@ -33,6 +60,8 @@ export function mergePatch(kind: PatchableKind, stored: Json, patch: Json): Json
 function mergeObject(stored: Json, patch: Json, lists: readonly string[]): Json {
   const merged: Json = { ...stored };
   for (const [name, value] of Object.entries(patch)) {
+    // JSON.parse makes "__proto__" a field like any other; assigned, it would replace the record's prototype.
+    if (name === "__proto__") continue;
     merged[name] =
       lists.includes(name) && Array.isArray(value) && Array.isArray(stored[name]) ? mergeById(stored[name], value, lists) : value;
   }

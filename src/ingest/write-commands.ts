@@ -14,6 +14,7 @@ import type { Store } from "../stores/store.js";
 import { writeSources, type SourcesWritten } from "./custom-sources.js";
 import { checkBatch, ingest, type IngestKind } from "./ingest.js";
 import { newMerchant } from "./merchants.js";
+import { patchRecord, type PatchableKind } from "./patch.js";
 import { readSearchSettings, writeSearchSettings, type SearchSettingsAnswer } from "./search-settings.js";
 
 /** Each kind of write: its payload and what applying it answers. */
@@ -25,6 +26,7 @@ interface WriteKinds {
   customers: { payload: Upsert; result: number };
   orders: { payload: Upsert; result: number };
   markets: { payload: Upsert; result: number };
+  patch: { payload: Patch; result: boolean };
   "product-delete": { payload: { id: number }; result: boolean };
   "collection-delete": { payload: { id: number }; result: boolean };
   sources: { payload: { inputs: unknown[]; pathId?: string; onlyNew: boolean }; result: SourcesWritten };
@@ -36,6 +38,14 @@ interface WriteKinds {
 /** Records of an ingest kind as received, and the time they are stamped with. */
 export interface Upsert {
   items: unknown[];
+  now: string;
+}
+
+/** A partial record merged into the stored one when the write is applied (patch.ts), and the time it is stamped with. */
+export interface Patch {
+  kind: PatchableKind;
+  id: number;
+  patch: Record<string, unknown>;
   now: string;
 }
 
@@ -56,6 +66,7 @@ export const WRITE_KINDS: readonly WriteKind[] = [
   "customers",
   "orders",
   "markets",
+  "patch",
   "product-delete",
   "collection-delete",
   "sources",
@@ -82,6 +93,10 @@ export function createMerchantCommand(input: unknown): WriteCommand<"merchant"> 
 
 export function upsertCommand(merchant: MerchantId, kind: IngestKind, items: unknown[], now = formatTimestamp(new Date())): WriteCommand {
   return command(merchant, kind, { items, now });
+}
+
+export function patchCommand(merchant: MerchantId, kind: PatchableKind, id: number, patch: Record<string, unknown>): WriteCommand<"patch"> {
+  return command(merchant, "patch", { kind, id, patch, now: formatTimestamp(new Date()) });
 }
 
 export const rateLimitsCommand = (merchant: MerchantId, limits: Partial<RateLimits>) => command(merchant, "rate-limits", limits);
@@ -147,6 +162,10 @@ function apply(store: Store, write: WriteCommand): Promise<unknown> {
     case "markets": {
       const { items, now } = write.payload as Upsert;
       return ingest(store, merchant, write.kind as IngestKind, items, now);
+    }
+    case "patch": {
+      const { kind, id, patch, now } = (write as WriteCommand<"patch">).payload;
+      return patchRecord(store, merchant, kind, id, patch, now);
     }
     case "product-delete":
       return store.catalogue.deleteProduct(merchant, (write as WriteCommand<"product-delete">).payload.id);

@@ -37,6 +37,12 @@ export type RecordKind = "products" | "collections" | "customers" | "orders" | "
 export class AlreadyExistsError extends Error {}
 
 /** An upsert whose path names the input object, for error messages. */
+/** Validated records of one kind that rewrite() writes. */
+export type RecordBatch =
+  | { kind: "products"; items: Located<NormalisedProduct>[] }
+  | { kind: "collections"; items: Located<Collection>[] }
+  | { kind: "customers"; items: Located<Customer>[] };
+
 export interface Located<T> {
   path: string;
   value: T;
@@ -237,19 +243,48 @@ export class CatalogueStore {
   }
 
   async upsertProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): Promise<void> {
-    await this.env.root.childTransaction(() => {
-      for (const { path, value } of items) this.writeProduct(merchant, path, value);
-      const products = items.map(({ value }) => value.product);
-      this.feeds.starterVectors.writeProducts(merchant, products);
-      this.feeds.productRender.writeProducts(merchant, products);
-      this.feeds.searchIndex.writeProducts(merchant, products);
-      this.feeds.productAttributes.writeProducts(merchant, products);
-      this.env.bump(merchant, "catalogue");
-    });
+    await this.env.root.childTransaction(() => this.writeProducts(merchant, items));
     this.productsChanged(
       merchant,
       items.map(({ value }) => value.product.id),
     );
+  }
+
+  /** upsertProducts' writes, in the caller's transaction. */
+  private writeProducts(merchant: MerchantId, items: Located<NormalisedProduct>[]): void {
+    for (const { path, value } of items) this.writeProduct(merchant, path, value);
+    const products = items.map(({ value }) => value.product);
+    this.feeds.starterVectors.writeProducts(merchant, products);
+    this.feeds.productRender.writeProducts(merchant, products);
+    this.feeds.searchIndex.writeProducts(merchant, products);
+    this.feeds.productAttributes.writeProducts(merchant, products);
+    this.env.bump(merchant, "catalogue");
+  }
+
+  /**
+   * One record written again from what is stored of it: `next` reads the
+   * stored record and returns what to write (null: there is none, and nothing
+   * is written; it may throw, and nothing is written), all in the write's own
+   * transaction. No other write lands between that read and this write, so
+   * writes to one record that race each build on the one before, as if sent
+   * one after another (a PATCH read on the HTTP thread, then queued, wrote
+   * back what it had read over writes committed meanwhile). False when there was none.
+   */
+  async rewrite(merchant: MerchantId, next: () => RecordBatch | null): Promise<boolean> {
+    const written = await this.env.root.childTransaction(() => {
+      const batch = next();
+      if (batch === null) return null;
+      if (batch.kind === "products") this.writeProducts(merchant, batch.items);
+      else if (batch.kind === "collections") this.writeCollections(merchant, batch.items);
+      else this.writeCustomers(merchant, batch.items);
+      return batch;
+    });
+    if (written?.kind === "products")
+      this.productsChanged(
+        merchant,
+        written.items.map(({ value }) => value.product.id),
+      );
+    return written !== null;
   }
 
   /** Returns false when there was no such product. */
@@ -271,19 +306,22 @@ export class CatalogueStore {
   }
 
   async upsertCollections(merchant: MerchantId, items: Located<Collection>[]): Promise<void> {
-    await this.env.root.childTransaction(() => {
-      this.feeds.productAttributes.writeCollections(
-        merchant,
-        items.map(({ value }) => value),
-      );
-      for (const { value } of items) this.collections.put([merchant, value.id], value);
-      this.feeds.searchIndex.writeCollections(
-        merchant,
-        items.map(({ value }) => value),
-      );
-      this.env.bump(merchant, "catalogue");
-      this.env.bump(merchant, "collections");
-    });
+    await this.env.root.childTransaction(() => this.writeCollections(merchant, items));
+  }
+
+  /** upsertCollections' writes, in the caller's transaction. */
+  private writeCollections(merchant: MerchantId, items: Located<Collection>[]): void {
+    this.feeds.productAttributes.writeCollections(
+      merchant,
+      items.map(({ value }) => value),
+    );
+    for (const { value } of items) this.collections.put([merchant, value.id], value);
+    this.feeds.searchIndex.writeCollections(
+      merchant,
+      items.map(({ value }) => value),
+    );
+    this.env.bump(merchant, "catalogue");
+    this.env.bump(merchant, "collections");
   }
 
   async deleteCollection(merchant: MerchantId, id: number): Promise<boolean> {
@@ -315,17 +353,20 @@ export class CatalogueStore {
   }
 
   async upsertCustomers(merchant: MerchantId, items: Located<Customer>[]): Promise<void> {
-    await this.env.root.childTransaction(() => {
-      for (const { value } of items) {
-        const old = this.customers.get([merchant, value.id]);
-        if (old && old.email !== "") this.customerEmails.remove([merchant, old.email.toLowerCase()]);
-        // The counters follow the orders held here, whatever the record says.
-        const customer: Customer = { ...value, ...customerCounters(this.feeds.orders.ordersOfCustomer(merchant, value.id)) };
-        this.customers.put([merchant, customer.id], customer);
-        if (customer.email !== "") this.customerEmails.put([merchant, customer.email.toLowerCase()], customer.id);
-      }
-      this.env.bump(merchant, "customers");
-    });
+    await this.env.root.childTransaction(() => this.writeCustomers(merchant, items));
+  }
+
+  /** upsertCustomers' writes, in the caller's transaction. */
+  private writeCustomers(merchant: MerchantId, items: Located<Customer>[]): void {
+    for (const { value } of items) {
+      const old = this.customers.get([merchant, value.id]);
+      if (old && old.email !== "") this.customerEmails.remove([merchant, old.email.toLowerCase()]);
+      // The counters follow the orders held here, whatever the record says.
+      const customer: Customer = { ...value, ...customerCounters(this.feeds.orders.ordersOfCustomer(merchant, value.id)) };
+      this.customers.put([merchant, customer.id], customer);
+      if (customer.email !== "") this.customerEmails.put([merchant, customer.email.toLowerCase()], customer.id);
+    }
+    this.env.bump(merchant, "customers");
   }
 
   /** Counts the customers' orders again into their records (in the caller's transaction); true if any record changed. `ordersOf`: their orders, when the caller has read them already. */

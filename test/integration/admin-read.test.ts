@@ -159,4 +159,56 @@ describe("PATCH", () => {
     expect((await patch("/admin/v1/merchants/reader/orders/300", { cancelled_at: null })).status).toBe(405);
     expect((await patch("/admin/v1/merchants/reader/products/1", [1, 2])).status).toBe(400);
   });
+
+  it("applies racing patches and writes one after another, each on the record as the one before left it", async () => {
+    await postJson(
+      t,
+      "/admin/v1/merchants/reader/products",
+      product(20, { variants: [1, 2, 3, 4, 5, 6].map((n) => variant({ id: 200 + n })) }),
+    );
+    // Each names a different field or variant: sent at once, every one of them must land.
+    const fields = await Promise.all([
+      patch("/admin/v1/merchants/reader/products/20", { title: "Racing lamp" }),
+      patch("/admin/v1/merchants/reader/products/20", { vendor: "Quick" }),
+      patch("/admin/v1/merchants/reader/products/20", { tags: "fast" }),
+      ...[1, 2, 3, 4, 5, 6].map((n) => patch("/admin/v1/merchants/reader/products/20", { variants: [{ id: 200 + n, price: `${n}.50` }] })),
+    ]);
+    expect(fields.map(({ status }) => status)).toEqual(Array(9).fill(200));
+    const raced = (await get("/admin/v1/merchants/reader/products/20")).body;
+    expect([raced.title, raced.vendor, raced.tags]).toEqual(["Racing lamp", "Quick", "fast"]);
+    expect(raced.variants.map((v: any) => v.price)).toEqual(["1.50", "2.50", "3.50", "4.50", "5.50", "6.50"]);
+    // A new version POSTed and a patch sent at once: whichever the server takes first, the end is what
+    // sending them one after the other gives (the patch on the new version, or the new version alone), never the
+    // patch on the version before.
+    const [posted, patched] = await Promise.all([
+      postJson(t, "/admin/v1/merchants/reader/products", product(20, { title: "Posted lamp" })),
+      patch("/admin/v1/merchants/reader/products/20", { vendor: "After" }),
+    ]);
+    expect([posted.status, patched.status]).toEqual([200, 200]);
+    const { title, vendor } = (await get("/admin/v1/merchants/reader/products/20")).body;
+    expect([
+      ["Posted lamp", "After"],
+      ["Posted lamp", product(20).vendor],
+    ]).toContainEqual([title, vendor]);
+    // Deleted and patched at once: the product ends deleted, the patch applied before or finding nothing.
+    const [deleted, late] = await Promise.all([
+      t.admin("/admin/v1/merchants/reader/products/20", { method: "DELETE" }),
+      patch("/admin/v1/merchants/reader/products/20", { vendor: "Too late" }),
+    ]);
+    expect(deleted.status).toBe(200);
+    expect([200, 404]).toContain(late.status);
+    expect((await get("/admin/v1/merchants/reader/products/20")).status).toBe(404);
+  });
+
+  it("takes a __proto__ field as nothing, not as the record's prototype", async () => {
+    const before = (await get("/admin/v1/merchants/reader/products/2")).body;
+    const res = await t.admin("/admin/v1/merchants/reader/products/2", {
+      method: "PATCH",
+      body: '{"__proto__":{"updated_at":"2001-01-01T00:00:00Z","vendor":"Injected"}}',
+    });
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(body.vendor).toBe(before.vendor);
+    expect(body.updated_at >= before.updated_at).toBe(true);
+  });
 });

@@ -5,13 +5,14 @@ import { RATE_CLASSES, type RateLimit, type RateLimits } from "../../core/rate-l
 import type { Merchant } from "../../core/types.js";
 import { ApiError } from "../../errors.js";
 import { INGEST_KINDS, isIngestKind, type IngestKind } from "../../ingest/ingest.js";
-import { isPatchable, mergePatch, PATCHABLE_KINDS } from "../../ingest/patch.js";
+import { isPatchable, PATCHABLE_KINDS } from "../../ingest/patch.js";
 import { MAX_PAGE, readPage, readRecord } from "../../ingest/read-back.js";
 import { parseObjects } from "../../ingest/payload.js";
 import {
   createMerchantCommand,
   deleteCommand,
   rateLimitsCommand,
+  patchCommand,
   upsertCommand,
   type WriteCommand,
   type Writes,
@@ -208,13 +209,15 @@ export function adminRoutes(services: Services, writes: Writes): Route[] {
       if (!isPatchable(kind))
         throw new ApiError("method_not_allowed", `${kind} are written whole: POST them; PATCH takes ${PATCHABLE_KINDS.join(", ")}`);
       const id = idOf(request);
-      const stored = readRecord(store, merchant.id, kind, id);
-      if (!stored) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
+      if (!readRecord(store, merchant.id, kind, id)) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
       const patch = bodyJson(request, singular(kind));
       if (!isPlainObject(patch)) throw new ApiError("invalid_body", `A ${singular(kind)} patch must be a JSON object`);
       if (patch.id !== undefined && String(patch.id) !== String(id))
         throw new ApiError("invalid_body", `${singular(kind)}.id: must be ${id}, the id in the path`);
-      const { seq } = await writes.submit(upsertCommand(merchant.id, kind, [mergePatch(kind, stored, patch)]));
+      // Merged into the record as stored when applied, not as read here: a write queued meanwhile is kept.
+      const { result: found, seq } = await writes.submit(patchCommand(merchant.id, kind, id, patch));
+      // Deleted between the check above and the write.
+      if (!found) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
       return withSeq(jsonReply(200, readRecord(store, merchant.id, kind, id)), seq);
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/products/:id", false, async (request) => {
