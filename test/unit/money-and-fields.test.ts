@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidInput, parseId, slugify } from "../../src/core/ingest/fields.js";
 import { normaliseProduct } from "../../src/core/ingest/product.js";
-import { normaliseMarket, normaliseOrder } from "../../src/core/ingest/records.js";
+import { normaliseMarket, normaliseOrder, normaliseRateLimits } from "../../src/core/ingest/records.js";
+import { ratingsOf } from "../../src/core/search/suggestion.js";
+import type { Metafield } from "../../src/core/types.js";
 import { customerCounters } from "../../src/core/customer-counters.js";
 import { formatCents, toCents } from "../../src/core/money.js";
 import { normaliseTimestamp } from "../../src/core/timestamps.js";
@@ -125,6 +127,47 @@ describe("normaliseMarket", () => {
     expect(() =>
       normaliseMarket({ id: 1, name: "x", countries: ["CA"], currency: "CAD", variant_prices: { abc: { price: "1" } } }, "m"),
     ).toThrow("m.variant_prices.abc");
+    // Past 2^53 this key would be read as 9007199254740992, another variant's.
+    expect(() =>
+      normaliseMarket(
+        { id: 1, name: "x", countries: ["CA"], currency: "CAD", variant_prices: { "9007199254740993": { price: "1" } } },
+        "m",
+      ),
+    ).toThrow("m.variant_prices.9007199254740993: must be keyed by a variant id");
+  });
+});
+
+describe("numbers that must stay exact", () => {
+  it("make an option's id from the product's only while it is an exact integer", () => {
+    const withOptions = (id: number) => ({
+      id,
+      title: "Tee",
+      variants: [{ id: 1, price: "10.00", option1: "S" }],
+      options: [
+        { name: "Size", values: ["S"] },
+        { name: "Colour", values: ["Red"] },
+      ],
+    });
+    expect(normaliseProduct(withOptions(7_100_000_000_001), "products[0]", NOW).product.options.map((o) => o.id)).toEqual([
+      71_000_000_000_011, 71_000_000_000_012,
+    ]);
+    expect(() => normaliseProduct(withOptions(9_007_199_254_740_000), "products[0]", NOW)).toThrow(
+      "products[0].options[0].id: is required with a product id this large",
+    );
+    const given = { ...withOptions(9_007_199_254_740_000), options: [{ id: 5, name: "Size", values: ["S"] }] };
+    expect(normaliseProduct(given, "products[0]", NOW).product.options[0]!.id).toBe(5);
+  });
+
+  it("bound a rate limit so that its default burst stays exact", () => {
+    expect(normaliseRateLimits({ search: { per_second: 1_000_000_000 } })).toEqual({ search: { perSecond: 1e9, burst: 2e9 } });
+    expect(() => normaliseRateLimits({ search: { per_second: 9_007_199_254_740_991 } })).toThrow(
+      "rate_limits.search.per_second: must be at most 1000000000",
+    );
+  });
+
+  it("read a review count only when it is a whole number, not one too long to be one", () => {
+    const count = (value: string) => ratingsOf([{ namespace: "reviews", key: "rating_count", value } as Metafield]).count;
+    expect([count("12"), count("12.7"), count("-3"), count("many"), count("9".repeat(400))]).toEqual([12, 12, 0, 0, 0]);
   });
 });
 

@@ -149,12 +149,19 @@ function normaliseOptions(f: Fields, productId: number, variants: Variant[]): Pr
     return [{ id: productId, product_id: productId, name: "Title", position: 1, values }];
   }
   return given.map((o, index) => ({
-    id: o.optionalId("id") ?? productId * 10 + index + 1,
+    id: o.optionalId("id") ?? optionIdFrom(o, productId, index),
     product_id: productId,
     name: o.nonEmptyString("name", 255),
     position: o.integer("position", index + 1, 1),
     values: o.stringList("values"),
   }));
+}
+
+/** An option's id when none is given: made from the product's, while that stays an exact integer. */
+function optionIdFrom(o: Fields, productId: number, index: number): number {
+  const id = productId * 10 + index + 1;
+  if (!Number.isSafeInteger(id)) o.fail("id", "is required with a product id this large (one made from it would pass 2^53)");
+  return id;
 }
 
 function normaliseMetafield(m: Fields, ownerResource: Metafield["owner_resource"], ownerId: number, now: string): Metafield {

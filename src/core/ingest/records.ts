@@ -5,7 +5,7 @@ import { RATE_CLASSES, type RateLimits } from "../rate-limit.js";
 import type { Address, Collection, Customer, Market, Order, OrderLine, VariantPrice } from "../types.js";
 import { toCents, formatCents } from "../money.js";
 import { MAX_QUANTITY } from "../params/parse.js";
-import { Fields, InvalidInput, isPlainObject, slugify } from "./fields.js";
+import { Fields, InvalidInput, isPlainObject, parseId, slugify } from "./fields.js";
 
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 const CURRENCY_CODE = /^[A-Z]{3}$/;
@@ -162,6 +162,9 @@ export function normaliseMarket(input: unknown, path: string): Market {
   };
 }
 
+/** A rate limit far past what one box answers, and whose default burst (twice it) stays an exact integer. */
+const MAX_RATE = 1_000_000_000;
+
 function normaliseVariantPrices(f: Fields): Record<string, VariantPrice> {
   const raw = f.raw("variant_prices");
   if (raw === undefined || raw === null) return {};
@@ -169,7 +172,8 @@ function normaliseVariantPrices(f: Fields): Record<string, VariantPrice> {
   const prices: Record<string, VariantPrice> = {};
   for (const [variantId, value] of Object.entries(raw)) {
     const path = `${f.at("variant_prices")}.${variantId}`;
-    if (!/^[1-9]\d{0,15}$/.test(variantId)) throw new InvalidInput(path, "must be keyed by a variant id");
+    // An id past 2^53 would be read as its neighbour's, merging two entries.
+    if (parseId(variantId) === null) throw new InvalidInput(path, "must be keyed by a variant id");
     const price = Fields.of(value, path);
     const compareAt = price.raw("compare_at_price");
     const compareCents = compareAt === undefined || compareAt === null ? null : toCents(compareAt);
@@ -209,9 +213,9 @@ export function normaliseRateLimits(input: unknown, path = "rate_limits"): Parti
       continue;
     }
     const limit = f.optionalObject(rateClass)!;
-    const perSecond = limit.integer("per_second", 0, 1);
+    const perSecond = limit.integer("per_second", 0, 1, MAX_RATE);
     if (perSecond < 1) limit.fail("per_second", "is required: a whole number of requests a second, at least 1");
-    limits[rateClass] = { perSecond, burst: limit.integer("burst", perSecond * 2, 1) };
+    limits[rateClass] = { perSecond, burst: limit.integer("burst", perSecond * 2, 1, 2 * MAX_RATE) };
   }
   return limits;
 }

@@ -70,7 +70,13 @@ function shownVariant(product: Product): Variant | undefined {
 export function ratingsOf(metafields: Metafield[]): { average: number; count: number } {
   const rating = metafields.find((m) => m.namespace === "reviews" && m.key === "rating")?.value;
   const count = metafields.find((m) => m.namespace === "reviews" && m.key === "rating_count")?.value;
-  return { average: ratingValue(rating), count: Math.max(0, Math.trunc(Number(count ?? 0)) || 0) };
+  return { average: ratingValue(rating), count: ratingCount(count) };
+}
+
+/** A whole count of reviews, 0 when the metafield holds none (or a number too long to be one: 400 nines were Infinity, shown as null). */
+function ratingCount(raw: string | undefined): number {
+  const count = Math.trunc(Number(raw ?? 0));
+  return Number.isSafeInteger(count) && count > 0 ? count : 0;
 }
 
 function ratingValue(raw: string | undefined): number {
