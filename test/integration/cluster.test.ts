@@ -91,6 +91,32 @@ describe("cluster mode", () => {
     expect(await appliedSequence(b)).toBeGreaterThanOrEqual(eventSeq);
     expect(await appliedSequence(a)).toBeGreaterThanOrEqual(eventSeq);
   });
+
+  it(
+    "a PATCH on A is merged as every node holds the record when applied; one that would make it invalid changes it nowhere",
+    { timeout: 60_000 },
+    async () => {
+      const [a, b] = [cluster.node(0), cluster.node(1)];
+      await createTestMerchant(a, "patched");
+      expect((await postJson(a, "/admin/v1/merchants/patched/products", [product(1)])).status).toBe(200);
+      const patch = (node: typeof a, body: unknown) =>
+        node.admin("/admin/v1/merchants/patched/products/1", { method: "PATCH", body: JSON.stringify(body) });
+      // Sent to both nodes at once: each merges into the record as the stream left it, so both fields land.
+      const [onA, onB] = await Promise.all([patch(a, { title: "Patched on A" }), patch(b, { vendor: "Patched on B" })]);
+      expect([onA.status, onB.status]).toEqual([200, 200]);
+      const last = String(Math.max(seqOf(onA), seqOf(onB)));
+      const readOn = async (node: typeof a) =>
+        (await (await node.admin("/admin/v1/merchants/patched/products/1", { headers: { "X-Aisle-After-Seq": last } })).json()) as {
+          title: string;
+          vendor: string;
+        };
+      for (const node of [a, b]) expect(await readOn(node)).toMatchObject({ title: "Patched on A", vendor: "Patched on B" });
+      const invalid = await patch(b, { variants: [{ id: 11, price: "cheap" }] });
+      expect(invalid.status).toBe(400);
+      expect(((await invalid.json()) as { error: string }).error).toMatch(/^products\[0\]\.variants\[0\]\.price: /);
+      for (const node of [a, b]) expect((await readOn(node)).title).toBe("Patched on A");
+    },
+  );
 });
 
 /** The built CLI run as an operator would, at the cluster's low priority; its exit code and output. */
