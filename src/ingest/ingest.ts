@@ -1,9 +1,9 @@
 import { InvalidInput } from "../core/ingest/fields.js";
-import { normaliseProduct, type NormalisedProduct } from "../core/ingest/product.js";
+import { normaliseProduct } from "../core/ingest/product.js";
 import { normaliseCollection, normaliseCustomer, normaliseMarket, normaliseOrder } from "../core/ingest/records.js";
 import { formatTimestamp } from "../core/timestamps.js";
-import type { Collection, Customer, Market, MerchantId, Order } from "../core/types.js";
-import type { Located } from "../stores/catalogue-store.js";
+import type { Market, MerchantId, Order } from "../core/types.js";
+import type { Located, RecordBatch } from "../stores/catalogue-store.js";
 import type { Store } from "../stores/store.js";
 
 export const INGEST_KINDS = ["products", "collections", "customers", "orders", "markets"] as const;
@@ -17,12 +17,7 @@ export function isIngestKind(value: string): value is IngestKind {
 export const MAX_BATCH_ITEMS = 50_000;
 
 /** Validated objects of one kind, ready to write. */
-export type ValidBatch =
-  | { kind: "products"; items: Located<NormalisedProduct>[] }
-  | { kind: "collections"; items: Located<Collection>[] }
-  | { kind: "customers"; items: Located<Customer>[] }
-  | { kind: "orders"; items: Located<Order>[] }
-  | { kind: "markets"; items: Located<Market>[] };
+export type ValidBatch = RecordBatch | { kind: "orders"; items: Located<Order>[] } | { kind: "markets"; items: Located<Market>[] };
 
 function locate<T>(kind: IngestKind, items: unknown[], normalise: (item: unknown, path: string) => T, offset: number): Located<T>[] {
   return items.map((item, index) => {

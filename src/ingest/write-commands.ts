@@ -14,7 +14,7 @@ import type { Store } from "../stores/store.js";
 import { writeSources, type SourcesWritten } from "./custom-sources.js";
 import { checkBatch, ingest, type IngestKind } from "./ingest.js";
 import { newMerchant } from "./merchants.js";
-import { patchRecord, type PatchableKind } from "./patch.js";
+import { checkPatch, patchRecord, type PatchableKind, type RecordJson } from "./patch.js";
 import { readSearchSettings, writeSearchSettings, type SearchSettingsAnswer } from "./search-settings.js";
 
 /** Each kind of write: its payload and what applying it answers. */
@@ -26,7 +26,7 @@ interface WriteKinds {
   customers: { payload: Upsert; result: number };
   orders: { payload: Upsert; result: number };
   markets: { payload: Upsert; result: number };
-  patch: { payload: Patch; result: boolean };
+  patch: { payload: Patch; result: RecordJson | null };
   "product-delete": { payload: { id: number }; result: boolean };
   "collection-delete": { payload: { id: number }; result: boolean };
   sources: { payload: { inputs: unknown[]; pathId?: string; onlyNew: boolean }; result: SourcesWritten };
@@ -116,10 +116,17 @@ export const resetSearchSettingsCommand = (merchant: MerchantId) => command(merc
  * Throws what applying the command would throw for its input alone (an
  * InvalidInput naming the first bad field), writing nothing: a cluster node
  * checks a command before publishing it, so a 400 reaches no node's store.
- * What depends on the store (an id that already exists) is found when applied.
+ * What depends on the store (an id that already exists) is found when applied;
+ * a patch is checked against the record as `store` holds it, and the apply,
+ * on the record as the stream leaves it, has the last word.
  */
-export function checkWrite(write: WriteCommand): void {
+export function checkWrite(write: WriteCommand, store: Store): void {
   switch (write.kind) {
+    case "patch": {
+      const { kind, id, patch, now } = (write as WriteCommand<"patch">).payload;
+      checkPatch(store, write.merchant, kind, id, patch, now);
+      return;
+    }
     case "products":
     case "collections":
     case "customers":

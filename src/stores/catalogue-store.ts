@@ -36,13 +36,13 @@ export type RecordKind = "products" | "collections" | "customers" | "orders" | "
 /** A create of something that exists already (merchants are created once, never upserted). */
 export class AlreadyExistsError extends Error {}
 
-/** An upsert whose path names the input object, for error messages. */
-/** Validated records of one kind that rewrite() writes. */
+/** Validated records of a kind rewrite() writes. */
 export type RecordBatch =
   | { kind: "products"; items: Located<NormalisedProduct>[] }
   | { kind: "collections"; items: Located<Collection>[] }
   | { kind: "customers"; items: Located<Customer>[] };
 
+/** An upsert whose path names the input object, for error messages. */
 export interface Located<T> {
   path: string;
   value: T;
@@ -264,27 +264,37 @@ export class CatalogueStore {
   /**
    * One record written again from what is stored of it: `next` reads the
    * stored record and returns what to write (null: there is none, and nothing
-   * is written; it may throw, and nothing is written), all in the write's own
-   * transaction. No other write lands between that read and this write, so
-   * writes to one record that race each build on the one before, as if sent
-   * one after another (a PATCH read on the HTTP thread, then queued, wrote
-   * back what it had read over writes committed meanwhile). False when there was none.
+   * is written; it may throw, and nothing is written), and `readBack` then
+   * reads what was written, all in the write's own transaction. No other write
+   * lands between that read and this write, so writes to one record that race
+   * each build on the one before, as if sent one after another (a PATCH read on
+   * the HTTP thread, then queued, wrote back what it had read over writes
+   * committed meanwhile); and what is answered is this write's record, even if
+   * the next write deletes it. Null when there was none.
    */
-  async rewrite(merchant: MerchantId, next: () => RecordBatch | null): Promise<boolean> {
+  async rewrite<T>(merchant: MerchantId, next: () => RecordBatch | null, readBack: () => T): Promise<T | null> {
     const written = await this.env.root.childTransaction(() => {
       const batch = next();
       if (batch === null) return null;
-      if (batch.kind === "products") this.writeProducts(merchant, batch.items);
-      else if (batch.kind === "collections") this.writeCollections(merchant, batch.items);
-      else this.writeCustomers(merchant, batch.items);
-      return batch;
+      switch (batch.kind) {
+        case "products":
+          this.writeProducts(merchant, batch.items);
+          break;
+        case "collections":
+          this.writeCollections(merchant, batch.items);
+          break;
+        case "customers":
+          this.writeCustomers(merchant, batch.items);
+          break;
+      }
+      return { batch, record: readBack() };
     });
-    if (written?.kind === "products")
+    if (written?.batch.kind === "products")
       this.productsChanged(
         merchant,
-        written.items.map(({ value }) => value.product.id),
+        written.batch.items.map(({ value }) => value.product.id),
       );
-    return written !== null;
+    return written === null ? null : written.record;
   }
 
   /** Returns false when there was no such product. */

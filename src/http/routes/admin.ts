@@ -209,16 +209,15 @@ export function adminRoutes(services: Services, writes: Writes): Route[] {
       if (!isPatchable(kind))
         throw new ApiError("method_not_allowed", `${kind} are written whole: POST them; PATCH takes ${PATCHABLE_KINDS.join(", ")}`);
       const id = idOf(request);
-      if (!readRecord(store, merchant.id, kind, id)) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
       const patch = bodyJson(request, singular(kind));
       if (!isPlainObject(patch)) throw new ApiError("invalid_body", `A ${singular(kind)} patch must be a JSON object`);
       if (patch.id !== undefined && String(patch.id) !== String(id))
         throw new ApiError("invalid_body", `${singular(kind)}.id: must be ${id}, the id in the path`);
-      // Merged into the record as stored when applied, not as read here: a write queued meanwhile is kept.
-      const { result: found, seq } = await writes.submit(patchCommand(merchant.id, kind, id, patch));
-      // Deleted between the check above and the write.
-      if (!found) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
-      return withSeq(jsonReply(200, readRecord(store, merchant.id, kind, id)), seq);
+      // Merged into the record as stored when applied, not as read here: a write queued meanwhile is kept,
+      // and a node behind the stream does not refuse a record it has not applied yet.
+      const { result: written, seq } = await writes.submit(patchCommand(merchant.id, kind, id, patch));
+      if (written === null) throw new ApiError("not_found", `No ${singular(kind)} ${id}`);
+      return withSeq(jsonReply(200, written), seq);
     }),
     route("DELETE", "/admin/v1/merchants/:merchant/products/:id", false, async (request) => {
       const id = idOf(request);
