@@ -6,7 +6,7 @@ import type { MerchantId } from "../core/types.js";
 import type { Store } from "../stores/store.js";
 import { INGEST_KINDS, validateBatch, writeBatch, type ValidBatch } from "./ingest.js";
 import { parseObjectsWithLines } from "./payload.js";
-import { checkSettingsObject, isSettingsKind, SETTINGS_KINDS, writeSettings } from "./settings-import.js";
+import { checkSettingsCount, checkSettingsObject, isSettingsKind, SETTINGS_KINDS, writeSettings } from "./settings-import.js";
 
 /** What a file may hold: catalogue records, then what refers to them (custom sources, search settings). */
 export const IMPORT_KINDS = [...INGEST_KINDS, ...SETTINGS_KINDS] as const;
@@ -79,9 +79,17 @@ function validateFile(file: string, kind: ImportKind, items: unknown[], lines: n
   const stored: unknown[] = [];
   const problems: string[] = [];
   let invalid = 0;
+  if (isSettingsKind(kind)) {
+    try {
+      checkSettingsCount(kind, items.length);
+    } catch (error) {
+      if (!(error instanceof InvalidInput)) throw error;
+      throw new InvalidImport(file, [error.message], 1);
+    }
+  }
   items.forEach((item, index) => {
     try {
-      if (isSettingsKind(kind)) checkSettingsObject(kind, item, index, items.length);
+      if (isSettingsKind(kind)) checkSettingsObject(kind, item, index);
       else {
         const normalised = validateBatch(kind, [item], now, index).items;
         if (form === "stored") stored.push(...normalised);

@@ -18,13 +18,21 @@ export function isSettingsKind(value: string): value is SettingsKind {
 }
 
 /**
+ * Checks a file's objects as a whole before each is checked: a search
+ * settings file holds exactly one (an empty list was taken, and then nothing
+ * was there to write after the catalogue had been written).
+ */
+export function checkSettingsCount(kind: SettingsKind, count: number): void {
+  if (kind === "search-settings" && count !== 1) throw new InvalidInput(kind, `a file holds one search settings object, not ${count}`);
+}
+
+/**
  * Checks one object of a file; an InvalidInput names it by its place in the
  * file (`sources[2].rules[0].return.kind`). The objects are written as read:
  * validation turns them into their stored form, which is not for validating again.
  */
-export function checkSettingsObject(kind: SettingsKind, item: unknown, index: number, count: number): void {
+export function checkSettingsObject(kind: SettingsKind, item: unknown, index: number): void {
   if (kind === "search-settings") {
-    if (count !== 1) throw new InvalidInput(kind, `a file holds one search settings object, not ${count}`);
     validateSearchSettings(item);
     return;
   }

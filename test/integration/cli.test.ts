@@ -254,10 +254,21 @@ describe("aisle merchants add and aisle import", () => {
     const badSettings = aisle(["import", "--merchant", "rules", join(files, "search-settings-bad.json")], dataDir);
     expect(badSettings.status).toBe(2);
     expect(badSettings.stderr).toContain("keyword_groups[0].queries[0]: must be a non-empty string");
+    // A settings file of no object, after a catalogue file: refused by name before anything is written.
+    writeFileSync(join(files, "late-products.ndjson"), JSON.stringify(product(90)));
+    writeFileSync(join(files, "search-settings-none.json"), "[]");
+    const noSettings = aisle(
+      ["import", "--merchant", "rules", join(files, "late-products.ndjson"), join(files, "search-settings-none.json")],
+      dataDir,
+    );
+    expect(noSettings.status).toBe(2);
+    expect(noSettings.stderr).toContain("search-settings-none.json: 1 invalid object; nothing was written");
+    expect(noSettings.stderr).toContain("a file holds one search settings object, not 0");
 
     const store = Store.open(dataDir);
     try {
       expect(store.customSources.list("rules").map(({ source }) => source.id)).toEqual(["dangling", "more", "picks"]);
+      expect(store.catalogue.product("rules", 90)).toBeUndefined();
       const { settings, version } = store.searchSettings.get("rules");
       expect(version).toBe(1);
       expect(settings.keyword_groups.map((group) => group.promoted)).toEqual([[2]]);
