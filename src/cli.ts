@@ -23,6 +23,7 @@ import { evalSearch } from "./eval/search.js";
 import { DEFAULT_VIEWED_RELATED } from "./core/recs/viewed-related-settings.js";
 import { describeReranker } from "./recs/train-viewed-reranker.js";
 import { DEFAULT_TUNE_OPTIONS, tuneViewedRelated } from "./recs/tune-viewed-related.js";
+import { ListenError } from "./http/server.js";
 import { startService } from "./main.js";
 import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
@@ -515,7 +516,8 @@ program.parseAsync().catch((error: unknown) => {
     error instanceof StoreFormatError ||
     error instanceof StoreNotFoundError ||
     error instanceof DataDirInUseError ||
-    error instanceof SnapshotTargetError
+    error instanceof SnapshotTargetError ||
+    error instanceof ListenError
   ) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);

@@ -227,8 +227,6 @@ async function startWithSnapshots(
     },
     ...(cluster === null ? {} : { appliedSeq: (seq: number) => cluster!.waitFor(seq, AFTER_SEQ_WAIT_MS) }),
   });
-  const port = await server.listen();
-
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
@@ -247,5 +245,13 @@ async function startWithSnapshots(
     })();
     return closing;
   };
+  let port: number;
+  try {
+    port = await server.listen();
+  } catch (error) {
+    // The pool's workers and the applier would keep the process alive, saying nothing.
+    await close();
+    throw error;
+  }
   return { port, adminToken, adminTokenSource, demo, services, similar, close };
 }

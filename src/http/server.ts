@@ -87,6 +87,19 @@ function requireNativeUws(): void {
     );
 }
 
+/** The server could not take its address: an operator's to change, not a crash. */
+export class ListenError extends Error {}
+
+/** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT: no SO_REUSEPORT. */
+const LISTEN_EXCLUSIVE_PORT = 1;
+
+/** listen(host, port, options, cb): the native addon takes it, though its typings list options only beside a port alone. */
+type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
+
+function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, LISTEN_EXCLUSIVE_PORT, cb);
+}
+
 export class HttpServer {
   private readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | null = null;
@@ -105,10 +118,20 @@ export class HttpServer {
     this.app.any("/*", (res, req) => this.dispatch(res, req));
   }
 
+  /**
+   * Listens with the port to itself: uWS otherwise sets SO_REUSEPORT, and a
+   * second aisle started on a port in use listened beside the first, the
+   * kernel splitting connections between two data dirs.
+   */
   listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(this.options.host, this.options.port, (socket) => {
-        if (!socket) return reject(new Error(`cannot listen on ${this.options.host}:${this.options.port}`));
+      listenExclusive(this.app, this.options.host, this.options.port, (socket) => {
+        if (!socket)
+          return reject(
+            new ListenError(
+              `cannot listen on ${this.options.host}:${this.options.port}: the port is in use, or the address is not this machine's`,
+            ),
+          );
         this.listenSocket = socket;
         this.boundPort = uWS.us_socket_local_port(socket);
         resolve(this.boundPort);

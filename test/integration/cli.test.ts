@@ -113,6 +113,15 @@ describe("aisle serve", () => {
     const rival = aisle(["serve", "--port", "0"], dataDir);
     expect(rival.status).toBe(2);
     expect(rival.stderr).toContain(`is in use by aisle serve (pid ${first.child.pid})`);
+    // And one on another data dir but the same port: refused in a line, and it exits (uWS would share the port).
+    const samePort = spawnSync(process.execPath, [CLI, "serve", "--port", String(first.port), "--data", tempDir()], {
+      encoding: "utf8",
+      env: { ...process.env, AISLE_DEMO: "off", AISLE_WORKERS: "1", AISLE_ADMIN_TOKEN: "", AISLE_TUNE_EVERY_S: "off" },
+      timeout: 60_000,
+    });
+    expect(samePort.status).toBe(2);
+    expect(samePort.stderr).toContain(`aisle: cannot listen on 0.0.0.0:${first.port}: the port is in use`);
+    expect(samePort.stderr).not.toMatch(/\n\s+at /);
 
     first.child.kill("SIGTERM");
     expect(await exitOf(first.child)).toBe(0);
