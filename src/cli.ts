@@ -29,7 +29,7 @@ import { modelDirectory } from "./similar/build.js";
 import { trainInWorker } from "./similar/trainer.js";
 import { DataDirInUseError } from "./stores/serve-lock.js";
 import { AlreadyExistsError } from "./stores/catalogue-store.js";
-import { StoreNotFoundError } from "./stores/environment.js";
+import { DataDirUnusableError, StoreNotFoundError } from "./stores/environment.js";
 import { SnapshotTargetError, writeSnapshot } from "./stores/snapshot.js";
 import { Store } from "./stores/store.js";
 import { StoreFormatError } from "./stores/store-format.js";
@@ -508,6 +508,16 @@ program
     await import(runner);
   });
 
+/**
+ * An error of the file system about a path the operator gave (a file that is
+ * not there, a directory where a file goes, a disk that is read-only): its
+ * message names the path and what is wrong, which is all there is to say.
+ */
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  const { code, path } = error as NodeJS.ErrnoException;
+  return error instanceof Error && typeof path === "string" && typeof code === "string" && /^E[A-Z]+$/.test(code);
+}
+
 program.parseAsync().catch((error: unknown) => {
   if (
     error instanceof InvalidInput ||
@@ -517,7 +527,9 @@ program.parseAsync().catch((error: unknown) => {
     error instanceof StoreNotFoundError ||
     error instanceof DataDirInUseError ||
     error instanceof SnapshotTargetError ||
-    error instanceof ListenError
+    error instanceof ListenError ||
+    error instanceof DataDirUnusableError ||
+    isFileSystemError(error)
   ) {
     console.error(`aisle: ${error.message}`);
     process.exit(2);

@@ -1,7 +1,7 @@
 // The composition root: opens the store, seeds the demo, joins the cluster
 // (when configured), starts the worker pool and the HTTP front end, and shuts
 // them down in order.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { ResponseCache } from "./cache/response-cache.js";
@@ -33,6 +33,7 @@ import { SimilarModels } from "./similar/service.js";
 import { InlineAnswers } from "./lists/inline-answers.js";
 import { FbtTrainer } from "./recs/fbt-trainer.js";
 import { ViewedRelatedTuner } from "./recs/viewed-related-tuner.js";
+import { makeDataDir } from "./stores/environment.js";
 import { lockDataDir } from "./stores/serve-lock.js";
 import { Store } from "./stores/store.js";
 import { VERSION } from "./version.js";
@@ -77,7 +78,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   // collection ran every 30 ms. Allocated young, most of it dies cheaply in
   // scavenges: static misses/s rose from 11.5k to 15.4k.
   setFlagsFromString("--no-allocation-site-pretenuring");
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDataDir(config.dataDir);
   const unlock = lockDataDir(config.dataDir);
   try {
     return await startLocked(config, log, unlock);

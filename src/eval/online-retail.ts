@@ -1,6 +1,7 @@
 // The Online Retail protocol of the data README ("Bought together"): which lines
 // count as sales, how invoices become baskets, the time split and the test cases.
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
+import { InvalidInput } from "../core/ingest/fields.js";
 
 export interface Invoice {
   id: string;
@@ -43,7 +44,13 @@ function parseDate(text: string): number {
 }
 
 export async function loadOnlineRetail(path: string): Promise<RetailData> {
-  const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(path) })) as unknown as RetailRow[];
+  let rows: RetailRow[];
+  try {
+    rows = (await parquetReadObjects({ file: await asyncBufferFromFile(path) })) as unknown as RetailRow[];
+  } catch (error) {
+    // Missing, a directory, or not parquet: the operator's file to fix, named in one line.
+    throw new InvalidInput(path, `cannot be read as the Online Retail parquet file (${(error as Error).message})`);
+  }
   const byId = new Map<string, Invoice>();
   const descriptions = new Map<string, string>();
   for (const row of rows) {

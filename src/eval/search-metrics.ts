@@ -1,6 +1,7 @@
 // The quick-view protocol's metrics over a judgments file
 // (search_term TAB product_uid TAB relevance, relevance 1 … 3).
 import { readFileSync } from "node:fs";
+import { InvalidInput } from "../core/ingest/fields.js";
 
 export interface SearchMetrics {
   queries: number;
@@ -33,8 +34,14 @@ export class SearchJudgments {
       const [query = "", id = "", relevance = ""] = line.split("\t");
       if (n === 0 && Number.isNaN(Number(relevance))) continue; // header
       const value = Number(relevance);
-      if (query === "" || !Number.isFinite(value) || !Number.isSafeInteger(Number(id)))
-        throw new Error(`${path}:${n + 1}: expected query TAB product id TAB relevance`);
+      if (
+        query === "" ||
+        relevance.trim() === "" ||
+        !Number.isFinite(value) ||
+        !/^\d+$/.test(id.trim()) ||
+        !Number.isSafeInteger(Number(id))
+      )
+        throw new InvalidInput(`${path}:${n + 1}`, "expected query TAB product id TAB relevance");
       judgments.add(query, Number(id), value);
     }
     return judgments;

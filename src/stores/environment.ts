@@ -22,6 +22,25 @@ export class StoreNotFoundError extends Error {
   }
 }
 
+/** A data dir that cannot be made or opened (on a read-only disk, a file's path, not permitted): the operator's to fix. */
+export class DataDirUnusableError extends Error {
+  constructor(
+    readonly dataDir: string,
+    cause: unknown,
+  ) {
+    super(`cannot use ${dataDir} as a data dir: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** Makes the data dir if it is not there; a DataDirUnusableError names why it cannot be. */
+export function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new DataDirUnusableError(dataDir, error);
+  }
+}
+
 /**
  * Named tables the main environment can open. The service opens about 60 now
  * (and a data dir from an older build a few legacy ones): past the limit an
@@ -57,11 +76,17 @@ export class Environment {
    */
   static open(dataDir: string, mustExist = false): Environment {
     if (mustExist && !existsSync(join(dataDir, "aisle.lmdb"))) throw new StoreNotFoundError(dataDir);
-    mkdirSync(dataDir, { recursive: true });
-    const root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: MAIN_TABLES_MAX, mapSize: 64 * 1024 ** 3 });
-    // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
-    const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3, separateFlushed: true });
-    return new Environment(root, logRoot);
+    makeDataDir(dataDir);
+    let root: RootDatabase | undefined;
+    try {
+      root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: MAIN_TABLES_MAX, mapSize: 64 * 1024 ** 3 });
+      // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
+      const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3, separateFlushed: true });
+      return new Environment(root, logRoot);
+    } catch (error) {
+      void root?.close();
+      throw new DataDirUnusableError(dataDir, error);
+    }
   }
 
   /** A msgpack table of `env` (the main environment unless told). */

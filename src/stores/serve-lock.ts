@@ -6,6 +6,7 @@
 // process that no longer runs (a crash, kill -9) is taken over.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { DataDirUnusableError } from "./environment.js";
 
 export class DataDirInUseError extends Error {}
 
@@ -24,7 +25,7 @@ export function lockDataDir(dataDir: string): () => void {
       closeSync(fd);
       return () => release(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new DataDirUnusableError(dataDir, error);
     }
     const holder = holderOf(file);
     if (holder !== null && holder !== process.pid && isRunning(holder)) {

@@ -223,6 +223,26 @@ describe("aisle merchants add and aisle import", () => {
     expect(existsSync(join(dataDir, "aisle.lmdb"))).toBe(false);
   });
 
+  it("names a path it cannot use in one line, exit 2, never a stack trace", () => {
+    const dir = tempDir();
+    const file = join(dir, "not-a-dir.json");
+    writeFileSync(file, "{}");
+    const cases: [string[], string][] = [
+      [["serve", "--port", "0", "--data", file], `aisle: cannot use ${file} as a data dir: EEXIST`],
+      [
+        ["merchants", "add", "--id", "x", "--name", "X", "--domain", "x.example.com", "--data", file],
+        `aisle: cannot use ${file} as a data dir`,
+      ],
+      [["snapshot", "--out", file, "--data", dir], `aisle: ENOTDIR: not a directory`],
+      [["eval", "fbt", "--data", join(dir, "missing.parquet")], "cannot be read as the Online Retail parquet file (ENOENT"],
+      [["eval", "fbt", "--data", file], "cannot be read as the Online Retail parquet file"],
+    ];
+    for (const [args, message] of cases) {
+      const run = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, AISLE_ADMIN_TOKEN: "" } });
+      expect([run.status, run.stderr.trim().split("\n")], args.join(" ")).toEqual([2, [expect.stringContaining(message)]]);
+    }
+  });
+
   it("imports custom sources and search settings, validated as the admin API validates them, and writes nothing from an invalid file", async () => {
     const dataDir = tempDir();
     expect(aisle(["merchants", "add", "--id", "rules", "--name", "Rules", "--domain", "rules.example.com"], dataDir).status).toBe(0);
