@@ -1,7 +1,7 @@
 // A product page: the product, add to cart, and four widgets. The view is sent
 // first and acknowledged, so "Recently viewed" and "Inspired by your views"
 // already count it.
-import type { Product } from "../client/src/index.js";
+import { AisleError, type Product } from "../client/src/index.js";
 import { h, replaceChildren } from "./dom.js";
 import { priceTag, productImage } from "./product-card.js";
 import type { Shop } from "./shop.js";
@@ -30,6 +30,8 @@ function rating(product: Product): string | null {
   } catch {
     // A plain number.
   }
+  // A rating that is no number shows no stars rather than "★ NaN".
+  if (!Number.isFinite(average)) return null;
   return `★ ${average.toFixed(1)} (${field("rating_count") ?? 0} reviews)`;
 }
 
@@ -68,11 +70,24 @@ function purchase(shop: Shop, product: Product): HTMLElement {
   );
 }
 
+/** The product at this handle; undefined when there is none, or the text could be no handle ("a/b"), which the API refuses. */
+async function productByHandle(shop: Shop, handle: string): Promise<Product | undefined> {
+  try {
+    const { data } = await shop.client.staticProducts({ handles: [handle], filter_oos: "no", metafield_ns: ["reviews"] });
+    return data[0];
+  } catch (error) {
+    if (error instanceof AisleError && error.status === 400 && /\bhandles\b/.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
 export async function productPage(shop: Shop, main: HTMLElement, handle: string): Promise<void> {
   replaceChildren(main, h("p", { class: "status" }, "Loading…"));
   const viewed = shop.tracker.viewed(handle, { acknowledged: true });
-  const { data } = await shop.client.staticProducts({ handles: [handle], filter_oos: "no", metafield_ns: ["reviews"] });
-  const product = data[0];
+  // Observed here, awaited by the widgets below: the view of a handle the shop does not have is refused, and
+  // a page that shows "Not found" has nothing more to say about it.
+  viewed.catch(() => {});
+  const product = await productByHandle(shop, handle);
   if (!product) {
     replaceChildren(main, h("h1", {}, "Not found"), h("p", {}, "This product is not in the shop."));
     return;

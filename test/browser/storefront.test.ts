@@ -151,6 +151,21 @@ describe("the demo storefront at /demo", () => {
     await leave();
   });
 
+  it("says Not found for a handle the shop lacks or that could be none, with no uncaught error", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // Only uncaught errors: the refused view of a missing product is a 400 the browser logs as a failed load.
+    const uncaught: string[] = [];
+    page.on("pageerror", (error) => uncaught.push(error.message));
+    for (const handle of ["no-such-product", "a%2Fb"]) {
+      await page.goto(`${t.base}/demo/products/${handle}`);
+      await page.getByRole("heading", { level: 1, name: "Not found" }).waitFor();
+      await page.waitForLoadState("networkidle");
+    }
+    expect(uncaught).toEqual([]);
+    await context.close();
+  });
+
   it("changes viewed and viewed-related as a shopper views three products", async () => {
     const { page, leave } = await shopper();
     const handles = ["ember-led-lantern", "harbor-merino-hoodie", "coastal-ceramic-mug"];
