@@ -515,8 +515,11 @@ program
  */
 function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
   const { code, path } = error as NodeJS.ErrnoException;
-  return error instanceof Error && typeof path === "string" && typeof code === "string" && /^E[A-Z]+$/.test(code);
+  return error instanceof Error && typeof path === "string" && OPERATOR_PATH_CODES.has(code ?? "");
 }
+
+/** What a path the operator gave can be wrong by; the others (EMFILE, EXDEV…) are aisle's to explain, with their stack. */
+const OPERATOR_PATH_CODES = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", "EPERM", "EROFS"]);
 
 program.parseAsync().catch((error: unknown) => {
   if (

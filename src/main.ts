@@ -250,8 +250,10 @@ async function startWithSnapshots(
   try {
     port = await server.listen();
   } catch (error) {
-    // The pool's workers and the applier would keep the process alive, saying nothing.
-    await close();
+    // The pool's workers and the applier would keep the process alive, saying nothing. (A failure earlier in
+    // start-up leaves them running still: the listen is what an operator's setting makes fail.) The listen's
+    // error is the one to report, whatever closing says.
+    await close().catch((closeError: unknown) => log.error("closing after a failed start failed", { error: String(closeError) }));
     throw error;
   }
   return { port, adminToken, adminTokenSource, demo, services, similar, close };

@@ -201,12 +201,12 @@ export class ClusterNode implements Writes, EventPublisher {
 
   /**
    * Checks the write (an invalid one is refused before anything is published;
-   * a patch, against the record as this node holds it, the apply having the
-   * last word: see checkWrite), publishes it, and answers once the stream has
+   * a patch against the record as this node holds it, only while it has
+   * applied all the stream holds: see checkWrite), publishes it, and answers once the stream has
    * acknowledged it and this node has applied it, with what applying it answered.
    */
   async submit<K extends WriteKind>(write: WriteCommand<K>): Promise<Written<WriteResult<K>>> {
-    checkWrite(write, this.store);
+    checkWrite(write, this.applied >= this.streamEnd ? this.store : null);
     const id = randomUUID();
     const applied = new Promise<unknown>((resolve, reject) => this.waiters.set(id, { resolve, reject }));
     // Observed at once: a write that fails as it is applied may do so before its acknowledgement is awaited.

@@ -129,7 +129,7 @@ export class HttpServer {
         if (!socket)
           return reject(
             new ListenError(
-              `cannot listen on ${this.options.host}:${this.options.port}: the port is in use, or the address is not this machine's`,
+              `cannot listen on ${this.options.host}:${this.options.port}: the port is in use, not permitted (below 1024), or the address is not this machine's`,
             ),
           );
         this.listenSocket = socket;

@@ -79,14 +79,7 @@ function validateFile(file: string, kind: ImportKind, items: unknown[], lines: n
   const stored: unknown[] = [];
   const problems: string[] = [];
   let invalid = 0;
-  if (isSettingsKind(kind)) {
-    try {
-      checkSettingsCount(kind, items.length);
-    } catch (error) {
-      if (!(error instanceof InvalidInput)) throw error;
-      throw new InvalidImport(file, [error.message], 1);
-    }
-  }
+  if (isSettingsKind(kind)) checkSettingsCount(file, kind, items.length);
   items.forEach((item, index) => {
     try {
       if (isSettingsKind(kind)) checkSettingsObject(kind, item, index);

@@ -22,8 +22,9 @@ export function isSettingsKind(value: string): value is SettingsKind {
  * settings file holds exactly one (an empty list was taken, and then nothing
  * was there to write after the catalogue had been written).
  */
-export function checkSettingsCount(kind: SettingsKind, count: number): void {
-  if (kind === "search-settings" && count !== 1) throw new InvalidInput(kind, `a file holds one search settings object, not ${count}`);
+export function checkSettingsCount(file: string, kind: SettingsKind, count: number): void {
+  if (kind === "search-settings" && count !== 1)
+    throw new InvalidInput(file, `holds ${count} search settings objects, where a file holds one; nothing was written`);
 }
 
 /**

@@ -116,15 +116,17 @@ export const resetSearchSettingsCommand = (merchant: MerchantId) => command(merc
  * Throws what applying the command would throw for its input alone (an
  * InvalidInput naming the first bad field), writing nothing: a cluster node
  * checks a command before publishing it, so a 400 reaches no node's store.
- * What depends on the store (an id that already exists) is found when applied;
- * a patch is checked against the record as `store` holds it, and the apply,
- * on the record as the stream leaves it, has the last word.
+ * What depends on the store (an id that already exists) is found when applied.
+ * A patch is checked against the record as `current` holds it, when given: a
+ * node that has applied all the stream holds; one behind it (whose copy may be
+ * older than the one the patch will meet) passes null, and the apply, on the
+ * record as the stream leaves it, decides alone.
  */
-export function checkWrite(write: WriteCommand, store: Store): void {
+export function checkWrite(write: WriteCommand, current: Store | null): void {
   switch (write.kind) {
     case "patch": {
       const { kind, id, patch, now } = (write as WriteCommand<"patch">).payload;
-      checkPatch(store, write.merchant, kind, id, patch, now);
+      if (current !== null) checkPatch(current, write.merchant, kind, id, patch, now);
       return;
     }
     case "products":

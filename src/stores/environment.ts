@@ -78,15 +78,17 @@ export class Environment {
     if (mustExist && !existsSync(join(dataDir, "aisle.lmdb"))) throw new StoreNotFoundError(dataDir);
     makeDataDir(dataDir);
     let root: RootDatabase | undefined;
+    let logRoot: RootDatabase;
     try {
       root = open({ path: join(dataDir, "aisle.lmdb"), maxDbs: MAIN_TABLES_MAX, mapSize: 64 * 1024 ** 3 });
       // separateFlushed: a write's promise also says when its transaction is on disk (logEvents).
-      const logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3, separateFlushed: true });
-      return new Environment(root, logRoot);
+      logRoot = open({ path: join(dataDir, "events.lmdb"), maxDbs: 8, mapSize: 64 * 1024 ** 3, separateFlushed: true });
     } catch (error) {
-      void root?.close();
+      // Only the files' opening: what fails past it is aisle's to explain.
+      root?.close().catch(() => {});
       throw new DataDirUnusableError(dataDir, error);
     }
+    return new Environment(root, logRoot);
   }
 
   /** A msgpack table of `env` (the main environment unless told). */

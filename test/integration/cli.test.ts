@@ -291,8 +291,9 @@ describe("aisle merchants add and aisle import", () => {
       dataDir,
     );
     expect(noSettings.status).toBe(2);
-    expect(noSettings.stderr).toContain("search-settings-none.json: 1 invalid object; nothing was written");
-    expect(noSettings.stderr).toContain("a file holds one search settings object, not 0");
+    expect(noSettings.stderr).toContain(
+      "search-settings-none.json: holds 0 search settings objects, where a file holds one; nothing was written",
+    );
 
     const store = Store.open(dataDir);
     try {

@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DataDirUnusableError } from "../../src/stores/environment.js";
 import { DataDirInUseError, lockDataDir } from "../../src/stores/serve-lock.js";
+import { Store } from "../../src/stores/store.js";
 import { tempDirs } from "../helpers/temp-dirs.js";
 
 const tempDir = tempDirs("aisle-serve-lock-");
@@ -14,6 +16,17 @@ function otherProcess() {
 }
 
 describe("one aisle serve per data dir", () => {
+  it("names a data dir it cannot use, as the store's open does", () => {
+    const file = join(tempDir(), "a-file");
+    writeFileSync(file, "x");
+    expect(() => lockDataDir(file)).toThrow(DataDirUnusableError);
+    expect(() => lockDataDir(file)).toThrow(`cannot use ${file} as a data dir: ENOTDIR`);
+    // Its main database file's place taken by a directory: LMDB's own refusal, named the same way.
+    const dir = tempDir();
+    mkdirSync(join(dir, "aisle.lmdb"));
+    expect(() => Store.open(dir)).toThrow(`cannot use ${dir} as a data dir: Is a directory`);
+  });
+
   it("refuses a data dir whose lock a running process holds, naming it", async () => {
     const dir = tempDir();
     const other = otherProcess();
