@@ -24,9 +24,7 @@ const MERGED_LISTS: Record<PatchableKind, readonly string[]> = {
   customers: ["addresses"],
 };
 
-type Json = Record<string, unknown>;
-
-/** A record as the admin API reads it back and takes it. */
+/** A record as the admin API reads it back and takes it, and a patch of one. */
 export type RecordJson = Record<string, unknown>;
 
 /**
@@ -42,7 +40,7 @@ export function patchRecord(
   merchant: MerchantId,
   kind: PatchableKind,
   id: number,
-  patch: Json,
+  patch: RecordJson,
   now: string,
 ): Promise<RecordJson | null> {
   return store.catalogue.rewrite(
@@ -62,12 +60,12 @@ export function patchRecord(
  * The word is the apply's, on the record as the stream leaves it; a record
  * this node does not hold (yet) is not checked here.
  */
-export function checkPatch(store: Store, merchant: MerchantId, kind: PatchableKind, id: number, patch: Json, now: string): void {
+export function checkPatch(store: Store, merchant: MerchantId, kind: PatchableKind, id: number, patch: RecordJson, now: string): void {
   const stored = readRecord(store, merchant, kind, id);
   if (stored !== undefined) patchedBatch(kind, stored, patch, now);
 }
 
-function patchedBatch(kind: PatchableKind, stored: Json, patch: Json, now: string): RecordBatch {
+function patchedBatch(kind: PatchableKind, stored: RecordJson, patch: RecordJson, now: string): RecordBatch {
   const batch = checkBatch(kind, [mergePatch(kind, stored, patch)], now);
   // Never: a batch is of the kind it was checked as, and orders and markets are not patched.
   if (batch.kind === "orders" || batch.kind === "markets") throw new Error(`${batch.kind} are written whole`);
@@ -75,15 +73,15 @@ function patchedBatch(kind: PatchableKind, stored: Json, patch: Json, now: strin
 }
 
 /** `stored` with `patch` merged in; fields the write fills in itself (updated_at, the gid) are left to it. */
-function mergePatch(kind: PatchableKind, stored: Json, patch: Json): Json {
+function mergePatch(kind: PatchableKind, stored: RecordJson, patch: RecordJson): RecordJson {
   const merged = mergeObject(stored, patch, MERGED_LISTS[kind]);
   // A change is an update now, unless the patch says when.
   if (patch.updated_at === undefined) delete merged.updated_at;
   return merged;
 }
 
-function mergeObject(stored: Json, patch: Json, lists: readonly string[]): Json {
-  const merged: Json = { ...stored };
+function mergeObject(stored: RecordJson, patch: RecordJson, lists: readonly string[]): RecordJson {
+  const merged: RecordJson = { ...stored };
   for (const [name, value] of Object.entries(patch)) {
     // JSON.parse makes "__proto__" a field like any other; assigned, it would replace the record's prototype.
     if (name === "__proto__") continue;
@@ -105,7 +103,7 @@ function mergeById(stored: unknown[], patch: unknown[], lists: readonly string[]
       merged.push(element);
       continue;
     }
-    const updated = mergeObject(merged[at] as Json, element, lists);
+    const updated = mergeObject(merged[at] as RecordJson, element, lists);
     if (element.updated_at === undefined) delete updated.updated_at;
     merged[at] = updated;
   }
