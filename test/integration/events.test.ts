@@ -131,9 +131,10 @@ describe("GET /api/v1/products/viewed", () => {
     expect(ids((await get(`/api/v1/products/viewed?uuid=${randomUUID()}`)).body)).toEqual([]);
   });
 
-  it("answers the spec's 400 when neither uuid nor platform_customer_id is given", async () => {
-    const res = await get("/api/v1/products/viewed");
-    expect(res).toEqual({ status: 400, body: { error: "Missing required args. You must pass either platform_customer_id or uuid." } });
+  it("answers the spec's 400 when neither uuid nor platform_customer_id is given, whatever else is wrong", async () => {
+    const missing = { status: 400, body: { error: "Missing required args. You must pass either platform_customer_id or uuid." } };
+    for (const query of ["", "?limit=0", `?key=${shop.api_key}&verb=liked`, "?uuid=%20"])
+      expect(await get(`/api/v1/products/viewed${query}`), query).toEqual(missing);
   });
 });
 

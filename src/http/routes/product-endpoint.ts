@@ -4,6 +4,7 @@ import { withTopLevelField } from "../../core/json.js";
 import type { ParamDef } from "../../core/params/definitions.js";
 import type { RateClass } from "../../core/rate-limit.js";
 import { canonicalParams, type ParamValue, type ParsedParams } from "../../core/params/parse.js";
+import type { QueryParams } from "../../core/params/query.js";
 import type { Merchant } from "../../core/types.js";
 import type { Task } from "../../pool/protocol.js";
 import type { DataDomain } from "../../stores/environment.js";
@@ -40,6 +41,8 @@ export interface ProductEndpointOptions<Params> {
    * answer is an empty list.
    */
   merchantOf?: (params: Params) => Merchant | null;
+  /** Checks the query as sent, before its parameters are parsed: a 400 the spec gives whatever else is wrong. */
+  beforeParsing?: (query: QueryParams) => void;
 }
 
 /** The cache key a query last built, and what it was built from. */
@@ -158,6 +161,7 @@ export function productEndpoint<Defs extends readonly ParamDef[]>(
       subjectOf: (request) => keySubject(store, request.query.get("key")?.trim() || null),
     },
     handle(request) {
+      options.beforeParsing?.(request.query);
       const query = queries.get(request.rawQuery, request.query);
       const { params, common, canonical } = query.value;
       const { format: pretty, bustCache } = common;

@@ -26,7 +26,7 @@ import { merchantForKey } from "../auth.js";
 import { jsonReply } from "../respond.js";
 import type { RequestInfo, Route } from "../router.js";
 import type { Services } from "../services.js";
-import { parseQueryParams, requireSessionOrCustomer } from "../request.js";
+import { parseQueryParams, requireSessionOrCustomer, requireSessionOrCustomerIn } from "../request.js";
 import { merchantSources } from "./custom-source.js";
 import { productEndpoint, type ProductPlan } from "./product-endpoint.js";
 
@@ -139,7 +139,8 @@ export function storefrontRoutes(services: Services): Route[] {
           cacheable: false,
         };
       },
-      { merchantOf: viewedMerchant },
+      // The spec's errors table gives its uuid-or-customer message whenever both are absent, as for events.
+      { merchantOf: viewedMerchant, beforeParsing: requireSessionOrCustomerIn },
     ),
     productEndpoint(services, VIEWED_RELATED, (params, merchant) => ({
       task: {
