@@ -15,26 +15,24 @@ export function signWebhook(secret: string, rawBody: string | Uint8Array): strin
 
 export type WebhookAction = { type: "upsert"; kind: IngestKind } | { type: "delete"; kind: "products" | "collections" };
 
-// A Map, not an object: a topic is the client's text, and "toString" or "__proto__" would find what every object inherits.
-const TOPICS: ReadonlyMap<string, WebhookAction> = new Map(
-  Object.entries({
-    "products/create": { type: "upsert", kind: "products" },
-    "products/update": { type: "upsert", kind: "products" },
-    "products/delete": { type: "delete", kind: "products" },
-    "collections/create": { type: "upsert", kind: "collections" },
-    "collections/update": { type: "upsert", kind: "collections" },
-    "collections/delete": { type: "delete", kind: "collections" },
-    "customers/create": { type: "upsert", kind: "customers" },
-    "customers/update": { type: "upsert", kind: "customers" },
-    "orders/create": { type: "upsert", kind: "orders" },
-    "orders/updated": { type: "upsert", kind: "orders" },
-    // A cancelled order arrives with cancelled_at set: storing it is the whole job.
-    "orders/cancelled": { type: "upsert", kind: "orders" },
-  } satisfies Record<string, WebhookAction>),
-);
+const TOPICS: Readonly<Record<string, WebhookAction>> = {
+  "products/create": { type: "upsert", kind: "products" },
+  "products/update": { type: "upsert", kind: "products" },
+  "products/delete": { type: "delete", kind: "products" },
+  "collections/create": { type: "upsert", kind: "collections" },
+  "collections/update": { type: "upsert", kind: "collections" },
+  "collections/delete": { type: "delete", kind: "collections" },
+  "customers/create": { type: "upsert", kind: "customers" },
+  "customers/update": { type: "upsert", kind: "customers" },
+  "orders/create": { type: "upsert", kind: "orders" },
+  "orders/updated": { type: "upsert", kind: "orders" },
+  // A cancelled order arrives with cancelled_at set: storing it is the whole job.
+  "orders/cancelled": { type: "upsert", kind: "orders" },
+};
 
-export const WEBHOOK_TOPICS = [...TOPICS.keys()];
+export const WEBHOOK_TOPICS = Object.keys(TOPICS);
 
+/** Only the table's own topics: a topic is the client's text, and "toString" or "__proto__" is in every object. */
 export function webhookAction(topic: string): WebhookAction | undefined {
-  return TOPICS.get(topic);
+  return Object.hasOwn(TOPICS, topic) ? TOPICS[topic] : undefined;
 }
